@@ -1,0 +1,24 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { ApiCatalog, ApiRoot, DiscoveryIndex } from "../Domain/Discovery.js"
+
+/** Endpoints 1 and 2 and the RFC 9727 catalog: how clients and agents find their way. */
+export class DiscoveryGroup extends HttpApiGroup.make("discovery")
+  .add(
+    HttpApiEndpoint.get("root", "/")
+      .addSuccess(ApiRoot)
+      .annotate(OpenApi.Summary, "API discovery document")
+      .annotate(OpenApi.Description, "Where the index, the OpenAPI description, the documentation and the health check are.")
+  )
+  .add(
+    HttpApiEndpoint.get("index", "/v1")
+      .addSuccess(DiscoveryIndex)
+      .annotate(OpenApi.Summary, "Machine-readable API index with the endpoints and the rules agents must follow")
+  )
+  .add(
+    HttpApiEndpoint.get("apiCatalog", "/.well-known/api-catalog")
+      .addSuccess(ApiCatalog.pipe(HttpApiSchema.withEncoding({ kind: "Json", contentType: "application/linkset+json" })))
+      .annotate(OpenApi.Summary, "API catalog (RFC 9727 linkset)")
+  )
+  .annotate(OpenApi.Title, "Discovery")
+  .annotate(OpenApi.Description, "Entry points for clients and AI agents")
+{}

@@ -1,0 +1,52 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Availability, AvailabilityQuery } from "../Domain/Availability.js"
+import { Hotel, RoomTypes } from "../Domain/Hotel.js"
+import { ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
+
+export const HealthStatus = Schema.Struct({
+  status: Schema.Literal("ok"),
+  database: Schema.Literal("ok")
+}).annotations({ identifier: "Health" })
+
+/** Endpoints 3 to 6: the hotel's read-only facts and live availability. */
+export class HotelGroup extends HttpApiGroup.make("hotel")
+  .add(
+    HttpApiEndpoint.get("health", "/v1/health")
+      .addSuccess(HealthStatus)
+      .addError(ServiceUnavailableBody, { status: 503 })
+      .annotate(OpenApi.Summary, "API is online")
+      .annotate(OpenApi.Description, "200 when the API and its database answer; 503 when the database is down.")
+  )
+  .add(
+    HttpApiEndpoint.get("hotel", "/v1/hotel")
+      .addSuccess(Hotel)
+      .annotate(OpenApi.Summary, "Hotel facts, policies and contact information")
+      .annotate(
+        OpenApi.Description,
+        "Check-in from 14:00 and check-out by 12:00, strict. The tourist tax is dynamic: its official amount is only in live quotes."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("roomTypes", "/v1/room-types")
+      .addSuccess(RoomTypes)
+      .annotate(OpenApi.Summary, "Room types and occupancy rules")
+      .annotate(
+        OpenApi.Description,
+        "At most 2 guests per room; one infant under 2 may be added beyond that, with a free baby cot on request."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("availability", "/v1/availability")
+      .setUrlParams(AvailabilityQuery)
+      .addSuccess(Availability)
+      .addError(ValidationErrorBody, { status: 400 })
+      .annotate(OpenApi.Summary, "Live room availability for a stay")
+      .annotate(
+        OpenApi.Description,
+        "Per room type, the rooms free on every night of the stay and whether the guests fit one room. Never a price: quote for that."
+      )
+  )
+  .annotate(OpenApi.Title, "Hotel")
+  .annotate(OpenApi.Description, "Hotel facts, room types and live availability")
+{}

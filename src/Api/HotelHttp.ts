@@ -1,0 +1,18 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Health } from "../Services/Health.js"
+import { HotelCatalog } from "../Services/HotelCatalog.js"
+import { Inventory } from "../Services/Inventory.js"
+import { Api } from "./Api.js"
+
+export const HotelHttp = HttpApiBuilder.group(Api, "hotel", (handlers) =>
+  Effect.gen(function*() {
+    const health = yield* Health
+    const catalog = yield* HotelCatalog
+    const inventory = yield* Inventory
+    return handlers
+      .handle("health", () => health.check())
+      .handle("hotel", () => catalog.hotel())
+      .handle("roomTypes", () => catalog.roomTypes())
+      .handle("availability", ({ urlParams }) => inventory.availability(urlParams))
+  }))

@@ -1,0 +1,93 @@
+import {
+  Headers,
+  HttpApiBuilder,
+  HttpApiError,
+  HttpApiScalar,
+  HttpApp,
+  HttpIncomingMessage,
+  HttpServerError,
+  HttpServerResponse,
+  OpenApi
+} from "@effect/platform"
+import { Cause, Effect, Layer, Option } from "effect"
+import { InternalError, NotFound, PayloadTooLarge, ValidationError } from "../Domain/Errors.js"
+import { AppConfig } from "../Services/AppConfig.js"
+import { Api } from "./Api.js"
+import { DiscoveryHttp } from "./DiscoveryHttp.js"
+import { HotelHttp } from "./HotelHttp.js"
+
+/** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
+export const MAX_BODY_BYTES = 64 * 1024
+
+/** One message per field: the first issue found for it (later ones repeat it for other union members). */
+const describeIssues = (error: HttpApiError.HttpApiDecodeError): string => {
+  const byField = new Map<string, string>()
+  for (const issue of error.issues) {
+    const field = issue.path.length > 0 ? issue.path.join(".") : "request"
+    if (!byField.has(field)) byField.set(field, `${field}: ${issue.message}`)
+  }
+  return byField.size === 0 ? error.message : [...byField.values()].join("; ")
+}
+
+const isBodyTooLarge = (error: HttpServerError.RequestError) =>
+  /max|too large|exceed/i.test(String(error.cause ?? "")) || /max|too large|exceed/i.test(error.description ?? "")
+
+/** Every failure the framework raises becomes a domain error, so it is answered as an `Error` body. */
+const toDomainError = (error: unknown): unknown => {
+  if (error instanceof HttpApiError.HttpApiDecodeError) {
+    return new ValidationError({ code: "invalid_request", message: describeIssues(error) })
+  }
+  if (HttpServerError.isServerError(error)) {
+    switch (error._tag) {
+      case "RouteNotFound":
+        return new NotFound({ message: `no resource at ${error.request.method} ${error.request.url}` })
+      case "RequestError":
+        if (isBodyTooLarge(error)) {
+          return new PayloadTooLarge({ message: `the request body is larger than ${MAX_BODY_BYTES} bytes` })
+        }
+        return new ValidationError({ code: "invalid_request", message: "the request body is not valid JSON" })
+    }
+  }
+  return error
+}
+
+const errorsAsBodies = HttpApiBuilder.middleware((app: HttpApp.Default) =>
+  (app as HttpApp.Default<unknown>).pipe(
+    HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
+    Effect.mapError(toDomainError),
+    Effect.catchAllDefect((defect) =>
+      Effect.logError("unexpected fault", Cause.die(defect)).pipe(
+        Effect.zipRight(Effect.fail(new InternalError({ message: "An unexpected error occurred. It has been logged." })))
+      )
+    )
+  ) as HttpApp.Default
+)
+
+/** Headers on every response, errors included (the serve middleware wraps the response writer). */
+export const securityHeaders = (app: HttpApp.Default): HttpApp.Default =>
+  HttpApp.withPreResponseHandler(app, (_request, response) =>
+    Effect.succeed(
+      HttpServerResponse.setHeaders(response, { "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" })
+    ))
+
+/** `/openapi.json`: the OpenAPI 3.1 document generated from the HttpApi, served at this base URL. */
+const openApiDocument = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const { publicBaseUrl } = yield* AppConfig
+    const spec = { ...OpenApi.fromApi(Api), servers: [{ url: publicBaseUrl, description: "This deployment" }] }
+    const response = yield* HttpServerResponse.json(spec).pipe(Effect.orDie)
+    yield* router.get("/openapi.json", Effect.succeed(response))
+  })
+)
+
+/** An API reference that works offline: Scalar with its script inlined and no web fonts. */
+const docs = HttpApiScalar.layer({ path: "/docs/", scalar: { withDefaultFonts: false } })
+
+/** The whole HTTP application: the API, its errors, its documents. Needs the services. */
+export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, errorsAsBodies).pipe(
+  Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp])))
+)
+
+/** Secrets never reach logs or span attributes through request headers. */
+export const redactSecretHeaders = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  Layer.locallyWith(layer, Headers.currentRedactedNames, (names) => [...names, "x-reservation-token", "idempotency-key"])

@@ -1,0 +1,36 @@
+import { Schema } from "effect"
+import { RoomTypeId } from "./Ids.js"
+import { LocalDate } from "./LocalDate.js"
+
+const IntFromString = Schema.NumberFromString.pipe(Schema.int())
+
+export const AvailabilityQuery = Schema.Struct({
+  checkin: LocalDate,
+  checkout: LocalDate,
+  adults: Schema.optionalWith(IntFromString.pipe(Schema.between(1, 2)), { default: () => 2 }).annotations({
+    description: "Adults per room, 1 to 2 (default 2)"
+  }),
+  children: Schema.optionalWith(IntFromString.pipe(Schema.nonNegative()), { default: () => 0 }).annotations({
+    description: "Children per room (default 0); without ages they count as standard guests"
+  })
+})
+export type AvailabilityQuery = typeof AvailabilityQuery.Type
+
+export const RoomTypeAvailability = Schema.Struct({
+  room_type_id: RoomTypeId,
+  name: Schema.String,
+  available_rooms: Schema.Int.annotations({ description: "Rooms free on every night of the stay" }),
+  fits_occupancy: Schema.Boolean.annotations({ description: "Whether the adults and children fit one room of this type" }),
+  bookable: Schema.Boolean.annotations({ description: "At least one room is free and the occupancy fits" })
+}).annotations({ identifier: "RoomTypeAvailability" })
+
+export const Availability = Schema.Struct({
+  checkin: LocalDate,
+  checkout: LocalDate,
+  nights: Schema.Int,
+  adults: Schema.Int,
+  children: Schema.Int,
+  room_types: Schema.Array(RoomTypeAvailability),
+  note: Schema.String
+}).annotations({ identifier: "Availability" })
+export type Availability = typeof Availability.Type

@@ -1,0 +1,214 @@
+import { Schema } from "effect"
+import { HotelId, PromotionCode, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
+import { LocalDate } from "./LocalDate.js"
+import { Amount, Cents, Currency } from "./Money.js"
+
+const Percent = Schema.Number.pipe(Schema.between(0, 100))
+const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative())
+const Month = Schema.Int.pipe(Schema.between(1, 12))
+const IsoWeekday = Schema.Int.pipe(Schema.between(1, 7))
+
+export const Season = Schema.Struct({
+  id: Schema.String.pipe(Schema.minLength(1)),
+  name: Schema.String,
+  months: Schema.Array(Month).pipe(Schema.minItems(1))
+})
+
+export const RoomTypeDefinition = Schema.Struct({
+  id: RoomTypeId,
+  name: Schema.String,
+  description: Schema.String,
+  size_m2: Schema.Number.pipe(Schema.positive()),
+  beds: Schema.String,
+  view: Schema.String,
+  amenities: Schema.Array(Schema.String),
+  inventory: NonNegativeInt,
+  max_standard_occupancy: Schema.Int.pipe(Schema.between(1, 10)),
+  max_additional_infants_under_2: NonNegativeInt,
+  /** Nightly base rate per season id. */
+  base_rates_cents: Schema.Record({ key: Schema.String, value: Cents.pipe(Schema.nonNegative()) })
+})
+export type RoomTypeDefinition = typeof RoomTypeDefinition.Type
+
+export const BreakfastPrice = Schema.Struct({ min_age: NonNegativeInt, amount_cents: Cents.pipe(Schema.nonNegative()) })
+
+export const RatePlanDefinition = Schema.Struct({
+  code: RateCode,
+  name: Schema.String,
+  description: Schema.String,
+  active: Schema.Boolean,
+  refundable: Schema.Boolean,
+  breakfast_included: Schema.Boolean,
+  /** Percentage below the flexible room price. */
+  discount_percent: Percent,
+  /** Calendar days in hotel time from today to check-in that the plan requires. */
+  min_days_ahead: NonNegativeInt,
+  /** Breakfast per guest per night by age: the first entry whose `min_age` the guest reaches applies. */
+  breakfast_cents: Schema.Array(BreakfastPrice)
+})
+export type RatePlanDefinition = typeof RatePlanDefinition.Type
+
+export const PromotionDefinition = Schema.Struct({
+  code: PromotionCode,
+  name: Schema.String,
+  description: Schema.String,
+  active: Schema.Boolean,
+  discount_percent: Percent,
+  min_days_ahead: NonNegativeInt,
+  min_nights: NonNegativeInt
+})
+export type PromotionDefinition = typeof PromotionDefinition.Type
+
+export const TouristTaxPeriod = Schema.Struct({
+  from: LocalDate,
+  until: LocalDate,
+  amount_cents: Cents.pipe(Schema.nonNegative())
+})
+
+/** The hotel definition file: everything that makes one hotel, imported into the database. */
+export const HotelDefinition = Schema.Struct({
+  id: HotelId,
+  name: Schema.String.pipe(Schema.minLength(1)),
+  description: Schema.String,
+  address: Schema.Struct({
+    street: Schema.String,
+    postal_code: Schema.String,
+    city: Schema.String,
+    country: Schema.String.pipe(Schema.pattern(/^[A-Z]{2}$/))
+  }),
+  timezone: Schema.String.pipe(
+    Schema.filter((tz) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: tz })
+        return true
+      } catch {
+        return false
+      }
+    }, { message: () => "must be an IANA time zone" })
+  ),
+  currency: Currency,
+  check_in: TimeOfDay,
+  check_out: TimeOfDay,
+  contact: Schema.Struct({ phone: Schema.String, email: Schema.String, website: Schema.String }),
+  policies: Schema.Record({ key: Schema.String, value: Schema.String }),
+  booking: Schema.Struct({ max_nights: Schema.Int.pipe(Schema.positive()), max_days_ahead: Schema.Int.pipe(Schema.positive()) }),
+  cancellation: Schema.Struct({ free_until_days_before: NonNegativeInt, free_until_time: TimeOfDay }),
+  seasons: Schema.Array(Season).pipe(Schema.minItems(1)),
+  weekend_supplement: Schema.Struct({ iso_weekdays: Schema.Array(IsoWeekday), amount_cents: Cents.pipe(Schema.nonNegative()) }),
+  demand_pricing: Schema.Struct({ occupancy_threshold_percent: Percent, surcharge_percent: Percent }),
+  baby_cot: Schema.Struct({ available: Schema.Boolean, on_request: Schema.Boolean, price_cents: Cents.pipe(Schema.nonNegative()) }),
+  room_types: Schema.Array(RoomTypeDefinition).pipe(Schema.minItems(1)),
+  rate_plans: Schema.Array(RatePlanDefinition).pipe(Schema.minItems(1)),
+  promotions: Schema.Array(PromotionDefinition),
+  tourist_tax: Schema.Struct({ description: Schema.String, min_age: NonNegativeInt, periods: Schema.Array(TouristTaxPeriod) })
+}).pipe(
+  Schema.filter((hotel) => {
+    const issues: Array<Schema.FilterIssue> = []
+    const months = hotel.seasons.flatMap((s) => s.months)
+    if (months.length !== 12 || new Set(months).size !== 12) {
+      issues.push({ path: ["seasons"], message: "seasons must cover every month exactly once" })
+    }
+    hotel.room_types.forEach((room, i) => {
+      for (const season of hotel.seasons) {
+        if (room.base_rates_cents[season.id] === undefined) {
+          issues.push({ path: ["room_types", i, "base_rates_cents", season.id], message: `missing base rate for season ${season.id}` })
+        }
+      }
+    })
+    const unique = (path: string, ids: ReadonlyArray<string>) => {
+      if (new Set(ids).size !== ids.length) issues.push({ path: [path], message: `${path} ids must be unique` })
+    }
+    unique("room_types", hotel.room_types.map((r) => r.id))
+    unique("rate_plans", hotel.rate_plans.map((r) => r.code))
+    unique("promotions", hotel.promotions.map((p) => p.code))
+    return issues
+  }),
+  Schema.annotations({ identifier: "HotelDefinition" })
+)
+export type HotelDefinition = typeof HotelDefinition.Type
+
+// --- API views ---------------------------------------------------------------
+
+export const Hotel = Schema.Struct({
+  id: HotelId,
+  name: Schema.String,
+  description: Schema.String,
+  city: Schema.String,
+  country: Schema.String.annotations({ description: "ISO 3166-1 alpha-2 country code" }),
+  address: HotelDefinition.from.fields.address,
+  timezone: Schema.String.annotations({ description: "IANA time zone of the hotel; every date is local to it" }),
+  currency: Currency,
+  check_in: TimeOfDay.annotations({ description: "Check-in from this time, strict" }),
+  check_out: TimeOfDay.annotations({ description: "Check-out by this time, strict" }),
+  contact: HotelDefinition.from.fields.contact,
+  policies: Schema.Record({ key: Schema.String, value: Schema.String }),
+  tourist_tax: Schema.Struct({
+    description: Schema.String,
+    dynamic: Schema.Boolean,
+    official_amount: Schema.String
+  }).annotations({ description: "Dynamic: the official amount is only in live quote responses" })
+}).annotations({ identifier: "Hotel" })
+export type Hotel = typeof Hotel.Type
+
+export const BabyCot = Schema.Struct({
+  available: Schema.Boolean,
+  on_request: Schema.Boolean,
+  price: Amount,
+  currency: Currency
+}).annotations({ identifier: "BabyCot" })
+
+export const RoomType = Schema.Struct({
+  id: RoomTypeId,
+  name: Schema.String,
+  description: Schema.String,
+  size_m2: Schema.Number,
+  beds: Schema.String,
+  view: Schema.String,
+  amenities: Schema.Array(Schema.String),
+  max_standard_occupancy: Schema.Int,
+  additional_infant_under_2_allowed: Schema.Boolean,
+  max_additional_infants_under_2: Schema.Int,
+  baby_cot: BabyCot
+}).annotations({ identifier: "RoomType" })
+export type RoomType = typeof RoomType.Type
+
+export const RoomTypes = Schema.Struct({ rooms: Schema.Array(RoomType) }).annotations({ identifier: "RoomTypes" })
+
+export const hotelView = (hotel: HotelDefinition): Hotel => ({
+  id: hotel.id,
+  name: hotel.name,
+  description: hotel.description,
+  city: hotel.address.city,
+  country: hotel.address.country,
+  address: hotel.address,
+  timezone: hotel.timezone,
+  currency: hotel.currency,
+  check_in: hotel.check_in,
+  check_out: hotel.check_out,
+  contact: hotel.contact,
+  policies: hotel.policies,
+  tourist_tax: {
+    description: hotel.tourist_tax.description,
+    dynamic: true,
+    official_amount: "Only in live quote responses (POST /v1/quotes, package_offers[].price.tourist_tax)"
+  }
+})
+
+export const roomTypeView = (hotel: HotelDefinition, room: RoomTypeDefinition): RoomType => ({
+  id: room.id,
+  name: room.name,
+  description: room.description,
+  size_m2: room.size_m2,
+  beds: room.beds,
+  view: room.view,
+  amenities: room.amenities,
+  max_standard_occupancy: room.max_standard_occupancy,
+  additional_infant_under_2_allowed: room.max_additional_infants_under_2 > 0,
+  max_additional_infants_under_2: room.max_additional_infants_under_2,
+  baby_cot: {
+    available: hotel.baby_cot.available,
+    on_request: hotel.baby_cot.on_request,
+    price: hotel.baby_cot.price_cents,
+    currency: hotel.currency
+  }
+})

@@ -1,0 +1,42 @@
+import { Schema } from "effect"
+
+const code = (brand: string, description: string, example: string) =>
+  Schema.String.pipe(
+    Schema.pattern(/^[A-Za-z0-9_-]{1,40}$/),
+    Schema.brand(brand),
+    Schema.annotations({ identifier: brand, description, examples: [example as never] })
+  )
+
+export const HotelId = code("HotelId", "Hotel identifier", "belle-rive-nice")
+export type HotelId = typeof HotelId.Type
+
+export const RoomTypeId = code("RoomTypeId", "Room type identifier (double, twin, deluxe)", "double")
+export type RoomTypeId = typeof RoomTypeId.Type
+
+export const RateCode = code("RateCode", "Rate plan code (FLEX, FLEX_BB, NRF)", "FLEX")
+export type RateCode = typeof RateCode.Type
+
+export const PromotionCode = code("PromotionCode", "Promotion code", "EARLY_BOOKING")
+export type PromotionCode = typeof PromotionCode.Type
+
+/** Time of day, `HH:MM`. */
+export const TimeOfDay = Schema.String.pipe(
+  Schema.pattern(/^([01]\d|2[0-3]):[0-5]\d$/, { message: () => "must be a time of day HH:MM" }),
+  Schema.annotations({ identifier: "TimeOfDay", description: "Time of day, HH:MM", examples: ["14:00"] })
+)
+
+const token = (brand: string, description: string, example: string) =>
+  Schema.String.pipe(
+    Schema.pattern(/^[A-Za-z0-9_.-]{1,64}$/),
+    Schema.brand(brand),
+    Schema.annotations({ identifier: brand, description, examples: [example as never] })
+  )
+
+export const QuoteId = token("QuoteId", "Identifier of a stored live quote", "q_01JD6ZK3V6W9F4T8Y2N5R7B3XQ")
+export type QuoteId = typeof QuoteId.Type
+
+export const PackageCode = token("PackageCode", "Code of one package offer within a quote", "FLEX_BB.EARLY_BOOKING")
+export type PackageCode = typeof PackageCode.Type
+
+export const ReservationId = token("ReservationId", "Identifier of a reservation", "r_01JD6ZM0C4B8X2V9Q7H3K5N1TA")
+export type ReservationId = typeof ReservationId.Type

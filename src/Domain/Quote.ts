@@ -1,0 +1,129 @@
+import { Schema } from "effect"
+import { PackageCode, PromotionCode, QuoteId, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
+import { LocalDate } from "./LocalDate.js"
+import { Amount, Currency } from "./Money.js"
+
+export const ChildAge = Schema.Int.pipe(Schema.between(0, 17)).annotations({ description: "Age on the check-in date, 0 to 17" })
+const Adults = Schema.Int.pipe(Schema.between(1, 2)).annotations({ description: "Adults (18+) in the room, 1 to 2" })
+
+export const SingleRoomQuoteRequest = Schema.Struct({
+  checkin: LocalDate,
+  checkout: LocalDate,
+  adults: Adults,
+  children: Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "Children under 18 in the room" }),
+  children_ages: Schema.optional(Schema.Array(ChildAge)).annotations({ description: "Required when children > 0: one age per child" }),
+  room_type_id: RoomTypeId,
+  rate_code: Schema.optional(RateCode).annotations({ description: "Omit to receive all eligible active rate plans" })
+}).annotations({
+  identifier: "SingleRoomQuoteRequest",
+  examples: [{
+    checkin: "2027-03-12" as LocalDate,
+    checkout: "2027-03-15" as LocalDate,
+    adults: 2,
+    children: 1,
+    children_ages: [1],
+    room_type_id: "double" as RoomTypeId
+  }]
+})
+export type SingleRoomQuoteRequest = typeof SingleRoomQuoteRequest.Type
+
+export const RoomRequest = Schema.Struct({
+  room_type_id: RoomTypeId,
+  quantity: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 10)), { default: () => 1 }).annotations({
+    description: "Rooms of this kind, 1 to 10 (default 1)"
+  }),
+  adults: Adults,
+  children_ages: Schema.optionalWith(Schema.Array(ChildAge), { default: () => [] }).annotations({
+    description: "Children assigned to each of these rooms; standard occupancy is 2, plus one infant under 2"
+  }),
+  rate_code: Schema.optional(RateCode)
+}).annotations({ identifier: "RoomRequest" })
+export type RoomRequest = typeof RoomRequest.Type
+
+export const MultiRoomQuoteRequest = Schema.Struct({
+  session_id: Schema.optional(Schema.String.pipe(Schema.maxLength(80))).annotations({
+    description: "Correlation ID supplied by the caller, echoed in the response"
+  }),
+  checkin: LocalDate,
+  checkout: LocalDate,
+  rooms: Schema.Array(RoomRequest).pipe(Schema.minItems(1), Schema.maxItems(20))
+}).annotations({
+  identifier: "MultiRoomQuoteRequest",
+  examples: [{
+    session_id: "chat-4711",
+    checkin: "2027-03-12" as LocalDate,
+    checkout: "2027-03-15" as LocalDate,
+    rooms: [
+      { room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [1] },
+      { room_type_id: "twin" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }
+    ]
+  }]
+})
+export type MultiRoomQuoteRequest = typeof MultiRoomQuoteRequest.Type
+
+export const OfferPrice = Schema.Struct({
+  room_total: Amount.annotations({ description: "Rooms and board for every room and night" }),
+  promotion_discount: Amount,
+  tourist_tax: Amount,
+  total: Amount.annotations({ description: "room_total - promotion_discount + tourist_tax: the official total" }),
+  currency: Currency
+}).annotations({ identifier: "OfferPrice" })
+
+export const PackageOffer = Schema.Struct({
+  package_code: PackageCode,
+  rate_code: RateCode,
+  name: Schema.String,
+  description: Schema.String,
+  breakfast_included: Schema.Boolean,
+  refundable: Schema.Boolean,
+  free_cancellation_until: Schema.NullOr(Schema.String).annotations({
+    description: "Date-time with the hotel's offset until which cancellation is free; null when non-refundable"
+  }),
+  promotions: Schema.Array(PromotionCode),
+  price: OfferPrice
+}).annotations({ identifier: "PackageOffer" })
+export type PackageOffer = typeof PackageOffer.Type
+
+export const UnavailabilityReason = Schema.Literal("sold_out", "rate_not_eligible", "no_common_rate_plan")
+export type UnavailabilityReason = typeof UnavailabilityReason.Type
+
+export const RoomUnavailability = Schema.Struct({
+  room_index: Schema.Int.annotations({ description: "Index of the room request in `rooms`" }),
+  room_type_id: RoomTypeId,
+  reason: UnavailabilityReason,
+  message: Schema.String
+}).annotations({ identifier: "RoomUnavailability" })
+export type RoomUnavailability = typeof RoomUnavailability.Type
+
+export const QuoteStay = Schema.Struct({
+  checkin: LocalDate,
+  checkout: LocalDate,
+  nights: Schema.Int,
+  check_in_time: TimeOfDay,
+  check_out_time: TimeOfDay
+}).annotations({ identifier: "QuoteStay" })
+
+export const QuotedRoom = Schema.Struct({
+  room_index: Schema.Int,
+  room_type_id: RoomTypeId,
+  quantity: Schema.Int,
+  adults: Schema.Int,
+  children_ages: Schema.Array(Schema.Int),
+  rate_code: Schema.NullOr(RateCode)
+}).annotations({ identifier: "QuotedRoom" })
+export type QuotedRoom = typeof QuotedRoom.Type
+
+export const QuoteStatus = Schema.Literal("available", "unavailable")
+
+export const MultiRoomQuoteResponse = Schema.Struct({
+  status: QuoteStatus.annotations({ description: "available: package_offers present; unavailable: see unavailable_rooms" }),
+  environment: Schema.String,
+  quote_id: QuoteId,
+  session_id: Schema.NullOr(Schema.String),
+  expires_at: Schema.String.annotations({ description: "Date-time with the hotel's offset; the quote cannot be reserved after it", jsonSchema: { type: "string", format: "date-time" } }),
+  stay: QuoteStay,
+  rooms: Schema.Array(QuotedRoom),
+  package_offers: Schema.Array(PackageOffer).annotations({ description: "Globally priced packages for all requested rooms: authoritative totals" }),
+  unavailable_rooms: Schema.Array(RoomUnavailability)
+}).annotations({ identifier: "MultiRoomQuoteResponse" })
+export type MultiRoomQuoteResponse = typeof MultiRoomQuoteResponse.Type

@@ -1,0 +1,45 @@
+import { Either } from "effect"
+import { ValidationError } from "./Errors.js"
+import type { HotelDefinition } from "./Hotel.js"
+import { daysBetween, type LocalDate } from "./LocalDate.js"
+
+export interface Stay {
+  readonly checkin: LocalDate
+  readonly checkout: LocalDate
+  readonly nights: number
+  /** Calendar days in hotel time from today to check-in. */
+  readonly daysAhead: number
+}
+
+/** Checks a stay against the hotel's booking rules, given today's date in hotel time. */
+export const validateStay = (
+  hotel: HotelDefinition,
+  today: LocalDate,
+  checkin: LocalDate,
+  checkout: LocalDate
+): Either.Either<Stay, ValidationError> => {
+  const nights = daysBetween(checkin, checkout)
+  const daysAhead = daysBetween(today, checkin)
+  if (nights < 1) {
+    return Either.left(new ValidationError({ code: "invalid_dates", message: "checkout must be after checkin" }))
+  }
+  if (daysAhead < 0) {
+    return Either.left(
+      new ValidationError({ code: "invalid_dates", message: `checkin must not be in the past (today is ${today} in hotel time)` })
+    )
+  }
+  if (nights > hotel.booking.max_nights) {
+    return Either.left(
+      new ValidationError({ code: "stay_too_long", message: `a stay is at most ${hotel.booking.max_nights} nights (checkin to checkout)` })
+    )
+  }
+  if (daysAhead > hotel.booking.max_days_ahead) {
+    return Either.left(
+      new ValidationError({
+        code: "booking_window_exceeded",
+        message: `checkin may be at most ${hotel.booking.max_days_ahead} days ahead`
+      })
+    )
+  }
+  return Either.right({ checkin, checkout, nights, daysAhead })
+}

@@ -1,0 +1,75 @@
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import { NotFound } from "../Domain/Errors.js"
+import { HotelDefinition } from "../Domain/Hotel.js"
+
+/** Where the hotel definition lives once imported. */
+export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
+  readonly load: Effect.Effect<HotelDefinition, NotFound>
+  readonly isEmpty: Effect.Effect<boolean>
+  /** Replaces the hotel, its room types and their inventory counts; bookings stay. */
+  readonly replace: (hotel: HotelDefinition) => Effect.Effect<void>
+}>() {
+  static readonly Live = Layer.effect(
+    HotelRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const findDefinition = SqlSchema.findOne({
+        Request: Schema.Void,
+        Result: Schema.Struct({ definition: HotelDefinition }),
+        execute: () => sql`SELECT definition FROM hotel ORDER BY imported_at DESC LIMIT 1`
+      })
+      const load = findDefinition(undefined).pipe(
+        Effect.orDie,
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new NotFound({ message: "no hotel has been imported" })),
+          onSome: (row) => Effect.succeed(row.definition)
+        })),
+        Effect.withSpan("HotelRepo.load")
+      )
+      const isEmpty = sql<{ n: number }>`SELECT count(*)::int AS n FROM hotel`.pipe(
+        Effect.map((rows) => rows[0].n === 0),
+        Effect.orDie,
+        Effect.withSpan("HotelRepo.isEmpty")
+      )
+      const encode = Schema.encodeSync(HotelDefinition)
+      const replace = (hotel: HotelDefinition) =>
+        Effect.gen(function*() {
+          yield* sql`DELETE FROM hotel WHERE id <> ${hotel.id}`
+          yield* sql`
+            INSERT INTO hotel (id, definition, imported_at) VALUES (${hotel.id}, ${JSON.stringify(encode(hotel))}::jsonb, now())
+            ON CONFLICT (id) DO UPDATE SET definition = EXCLUDED.definition, imported_at = EXCLUDED.imported_at`
+          const rows = hotel.room_types.map((room, position) => ({
+            id: room.id,
+            hotel_id: hotel.id,
+            position,
+            inventory: room.inventory
+          }))
+          yield* sql`
+            INSERT INTO room_types ${sql.insert(rows)}
+            ON CONFLICT (id) DO UPDATE SET hotel_id = EXCLUDED.hotel_id, position = EXCLUDED.position,
+              inventory = EXCLUDED.inventory`
+          yield* sql`DELETE FROM room_types WHERE NOT (id IN ${sql.in(rows.map((r) => r.id))})`
+        }).pipe(sql.withTransaction, Effect.orDie, Effect.withSpan("HotelRepo.replace", { attributes: { hotel: hotel.id } }))
+      return { load, isEmpty, replace }
+    })
+  )
+
+  static readonly InMemory = (initial?: HotelDefinition) =>
+    Layer.effect(
+      HotelRepo,
+      Effect.gen(function*() {
+        const stored = yield* Ref.make(Option.fromNullable(initial))
+        return {
+          load: Ref.get(stored).pipe(
+            Effect.flatMap(Option.match({
+              onNone: () => Effect.fail(new NotFound({ message: "no hotel has been imported" })),
+              onSome: Effect.succeed
+            }))
+          ),
+          isEmpty: Effect.map(Ref.get(stored), Option.isNone),
+          replace: (hotel) => Ref.set(stored, Option.some(hotel))
+        }
+      })
+    )
+}

@@ -1,0 +1,7 @@
+import { Migrator } from "@effect/sql"
+import m0001 from "./0001_hotel_and_inventory.js"
+
+/** Every migration, in order; a new one is a new file and a new line here. */
+export const migrations = Migrator.fromRecord({
+  "0001_hotel_and_inventory": m0001
+})

@@ -1,0 +1,60 @@
+import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
+import * as path from "node:path"
+
+/** Every setting of the service, read from the environment once, at start. */
+export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
+  readonly port: number
+  readonly host: string
+  readonly publicBaseUrl: string
+  readonly databaseUrl: Option.Option<Redacted.Redacted>
+  readonly dataDir: string
+  readonly smtpUrl: Option.Option<Redacted.Redacted>
+  readonly mailFrom: string
+  readonly pmsUrl: Option.Option<string>
+  readonly quoteTtlSeconds: number
+  readonly environment: string
+  readonly hotelFile: string
+  readonly appSecret: Option.Option<Redacted.Redacted>
+  readonly otlpEndpoint: Option.Option<string>
+}>() {
+  static readonly fromEnv = Effect.gen(function*() {
+    const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
+    const host = yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
+    const publicBaseUrl = yield* Config.url("PUBLIC_BASE_URL").pipe(
+      Config.map((url) => url.toString().replace(/\/$/, "")),
+      Config.withDefault(`http://${host}:${port}`)
+    )
+    const dataDir = path.resolve(yield* Config.string("DATA_DIR").pipe(Config.withDefault("./var")))
+    return {
+      port,
+      host,
+      publicBaseUrl,
+      databaseUrl: yield* Config.option(Config.redacted("DATABASE_URL")),
+      dataDir,
+      smtpUrl: yield* Config.option(Config.redacted("SMTP_URL")),
+      mailFrom: yield* Config.string("MAIL_FROM").pipe(Config.withDefault("Hôtel Belle Rive <reservations@belle-rive-nice.example>")),
+      pmsUrl: yield* Config.option(Config.url("PMS_URL").pipe(Config.map((url) => url.toString()))),
+      quoteTtlSeconds: yield* Config.integer("QUOTE_TTL_SECONDS").pipe(
+        Config.validate({ message: "must be a whole number of seconds from 10 to 86400", validation: (n) => n >= 10 && n <= 86_400 }),
+        Config.withDefault(900)
+      ),
+      environment: yield* Config.string("ENVIRONMENT").pipe(Config.withDefault("development")),
+      hotelFile: path.resolve(yield* Config.string("HOTEL_FILE").pipe(Config.withDefault("data/hotel.json"))),
+      appSecret: yield* Config.option(Config.redacted("APP_SECRET")),
+      otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString())))
+    }
+  })
+
+  static readonly layer = Layer.effect(AppConfig, AppConfig.fromEnv)
+
+  /** Settings for tests: the defaults, overridden field by field. */
+  static readonly layerTest = (overrides: Partial<Context.Tag.Service<AppConfig>> = {}) =>
+    Layer.effect(
+      AppConfig,
+      AppConfig.fromEnv.pipe(
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map())),
+        Effect.map((defaults) => ({ ...defaults, ...overrides })),
+        Effect.orDie
+      )
+    )
+}

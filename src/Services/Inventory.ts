@@ -1,0 +1,39 @@
+import { Effect } from "effect"
+import type { Availability, AvailabilityQuery } from "../Domain/Availability.js"
+import { fitsRoom, INFANT_AGE_LIMIT } from "../Domain/Occupancy.js"
+import { validateStay } from "../Domain/Stay.js"
+import { InventoryRepo } from "../Layers/InventoryRepo.js"
+import { HotelCatalog } from "./HotelCatalog.js"
+
+/** Live room availability: the inventory minus the rooms that reservations hold. */
+export class Inventory extends Effect.Service<Inventory>()("Inventory", {
+  effect: Effect.gen(function*() {
+    const catalog = yield* HotelCatalog
+    const repo = yield* InventoryRepo
+    return {
+      availability: Effect.fn("Inventory.availability")(function*(query: AvailabilityQuery) {
+        yield* Effect.annotateCurrentSpan({ checkin: query.checkin, checkout: query.checkout })
+        const hotel = yield* catalog.definition()
+        const stay = yield* validateStay(hotel, yield* catalog.today(), query.checkin, query.checkout)
+        const free = new Map((yield* repo.freeRooms(stay.checkin, stay.checkout)).map((r) => [r.room_type_id, r.free]))
+        // children without ages count as standard guests; infants need a quote
+        const guests = { adults: query.adults, childrenAges: Array(query.children).fill(INFANT_AGE_LIMIT) }
+        const result: Availability = {
+          checkin: stay.checkin,
+          checkout: stay.checkout,
+          nights: stay.nights,
+          adults: query.adults,
+          children: query.children,
+          room_types: hotel.room_types.map((room) => {
+            const available = free.get(room.id) ?? 0
+            const fits = fitsRoom(room, guests)
+            return { room_type_id: room.id, name: room.name, available_rooms: available, fits_occupancy: fits, bookable: fits && available > 0 }
+          }),
+          note: "Availability only: prices, promotions and tourist tax are only in live quotes (POST /v1/quotes)."
+        }
+        return result
+      })
+    }
+  }),
+  dependencies: [HotelCatalog.Default, InventoryRepo.Live]
+}) {}

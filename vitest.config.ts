@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // two cores: one worker per core keeps database tests from starving each other
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    pool: "forks"
+  }
+})
