@@ -4,22 +4,29 @@ import { DiscoveryGroup } from "./Discovery.js"
 import { InternalErrorBody, NotFoundBody, PayloadTooLargeBody } from "./Errors.js"
 import { HotelGroup } from "./Hotel.js"
 
-/** The framework's own 400 body never reaches a client (see Http.ts): drop it from the document. */
+const FRAMEWORK_DECODE_ERROR = "#/components/schemas/HttpApiDecodeError"
+
+/**
+ * The framework's own 400 body never reaches a client (Http.ts answers an `Error` instead):
+ * drop it from the document, and the 400 of operations that take no input at all.
+ */
 const withoutFrameworkErrors = (spec: Record<string, any>): Record<string, any> => {
   for (const path of Object.values<Record<string, any>>(spec.paths ?? {})) {
     for (const operation of Object.values<Record<string, any>>(path)) {
-      const badRequest = operation?.responses?.["400"]?.content?.["application/json"]?.schema
-      if (badRequest?.anyOf) {
-        badRequest.anyOf = badRequest.anyOf.filter((s: { $ref?: string }) => s.$ref !== "#/components/schemas/HttpApiDecodeError")
-        if (badRequest.anyOf.length === 1) operation.responses["400"].content["application/json"].schema = badRequest.anyOf[0]
-      } else if (badRequest?.$ref === "#/components/schemas/HttpApiDecodeError") {
-        operation.responses["400"].content["application/json"].schema = { $ref: "#/components/schemas/Error" }
+      const badRequest = operation.responses?.["400"]
+      const schema = badRequest?.content?.["application/json"]?.schema
+      if (schema?.anyOf) {
+        schema.anyOf = schema.anyOf.filter((s: { $ref?: string }) => s.$ref !== FRAMEWORK_DECODE_ERROR)
+        if (schema.anyOf.length === 1) badRequest.content["application/json"].schema = schema.anyOf[0]
+        badRequest.description = "Invalid request; error.code says which rule, error.message names the field"
+      } else if (schema?.$ref === FRAMEWORK_DECODE_ERROR || schema?.$ref === "#/components/schemas/Error") {
+        delete operation.responses["400"]
+      } else if (badRequest) {
+        badRequest.description = "Invalid request; error.code says which rule, error.message names the field"
       }
     }
   }
-  delete spec.components?.schemas?.HttpApiDecodeError
-  delete spec.components?.schemas?.Issue
-  delete spec.components?.schemas?.PropertyKey
+  for (const name of ["HttpApiDecodeError", "Issue", "PropertyKey"]) delete spec.components?.schemas?.[name]
   return spec
 }
 
@@ -33,6 +40,7 @@ export class Api extends HttpApi.make("hotel-booking-api")
     title: API_NAME,
     version: API_VERSION,
     description: API_DESCRIPTION,
+    license: { name: "Proprietary", url: "https://belle-rive-nice.example/legal" },
     transform: withoutFrameworkErrors
   }))
 {}

@@ -88,6 +88,9 @@ export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, errorsAsBodies)
   Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp])))
 )
 
+/** The API served on whatever `HttpServer` is provided (Node's in production, a test server in tests). */
+export const ServeApi = HttpApiBuilder.serve(securityHeaders).pipe(Layer.provide(HttpAppLive))
+
 /** Secrets never reach logs or span attributes through request headers. */
 export const redactSecretHeaders = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
   Layer.locallyWith(layer, Headers.currentRedactedNames, (names) => [...names, "x-reservation-token", "idempotency-key"])

@@ -1,8 +1,10 @@
-import type { Either } from "effect"
-import type { ValidationError } from "./Errors.js"
-import type { HotelDefinition } from "./Hotel.js"
-import type { RateCode, RoomTypeId } from "./Ids.js"
-import type { LocalDate } from "./LocalDate.js"
+import { Either } from "effect"
+import { ValidationError } from "./Errors.js"
+import type { HotelDefinition, RatePlanDefinition } from "./Hotel.js"
+import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
+import { addDays, formatInstant, isoWeekday, type LocalDate, localInstant, monthOf, nightsOf } from "./LocalDate.js"
+import { cents, percentOf, sum } from "./Money.js"
+import { fitsRoom, occupancyRule } from "./Occupancy.js"
 import type { PackageOffer, RoomUnavailability, SingleRoomQuoteRequest } from "./Quote.js"
 import type { Stay } from "./Stay.js"
 
@@ -27,7 +29,190 @@ export type PricingOutcome =
   | { readonly _tag: "Available"; readonly offers: ReadonlyArray<PackageOffer> }
   | { readonly _tag: "Unavailable"; readonly rooms: ReadonlyArray<RoomUnavailability> }
 
-// IMPLEMENTATION PENDING (see the helper's task)
-export declare const singleRoomLine: (request: SingleRoomQuoteRequest) => Either.Either<RoomLine, ValidationError>
-export declare const validateRooms: (hotel: HotelDefinition, rooms: ReadonlyArray<RoomLine>) => Either.Either<void, ValidationError>
-export declare const priceStay: (input: PricingInput) => PricingOutcome
+/** Adults count as this age for breakfast and tourist tax. */
+const ADULT_AGE = 18
+
+const guestAges = (line: RoomLine): ReadonlyArray<number> => [
+  ...Array.from({ length: line.adults }, () => ADULT_AGE),
+  ...line.children_ages
+]
+
+/** The single-room request as a room line; its children must each have an age. */
+export const singleRoomLine = (request: SingleRoomQuoteRequest): Either.Either<RoomLine, ValidationError> => {
+  const ages = request.children_ages ?? []
+  return ages.length === request.children
+    ? Either.right({
+      room_type_id: request.room_type_id,
+      quantity: 1,
+      adults: request.adults,
+      children_ages: ages,
+      rate_code: request.rate_code ?? null
+    })
+    : Either.left(
+      new ValidationError({
+        code: "children_ages_mismatch",
+        message: `children is ${request.children} but children_ages lists ${ages.length} ages: give one age per child`
+      })
+    )
+}
+
+/** The first problem of the room lines, in order: unknown room type, unknown rate code, too many guests. */
+export const validateRooms = (
+  hotel: HotelDefinition,
+  rooms: ReadonlyArray<RoomLine>
+): Either.Either<void, ValidationError> => {
+  const roomIds = hotel.room_types.map((r) => r.id)
+  // inactive plans are not offered to anyone, so they are as unknown as a typo
+  const rateCodes: ReadonlyArray<string> = hotel.rate_plans.filter((p) => p.active).map((p) => p.code)
+  for (const [i, line] of rooms.entries()) {
+    const room = hotel.room_types.find((r) => r.id === line.room_type_id)
+    if (room === undefined) {
+      return Either.left(
+        new ValidationError({
+          code: "unknown_room_type",
+          message: `rooms[${i}].room_type_id: unknown room type "${line.room_type_id}"; known: ${roomIds.join(", ")}`
+        })
+      )
+    }
+    if (line.rate_code !== null && !rateCodes.includes(line.rate_code)) {
+      return Either.left(
+        new ValidationError({
+          code: "unknown_rate_code",
+          message: `rooms[${i}].rate_code: unknown rate code "${line.rate_code}"; known: ${rateCodes.join(", ")}`
+        })
+      )
+    }
+    if (!fitsRoom(room, { adults: line.adults, childrenAges: line.children_ages })) {
+      return Either.left(
+        new ValidationError({
+          code: "occupancy_exceeded",
+          message: `rooms[${i}]: ${line.adults} adults and ${line.children_ages.length} children do not fit; ${
+            occupancyRule(room)
+          }`
+        })
+      )
+    }
+  }
+  return Either.void
+}
+
+/** Sold-out lines and, when no plan is offered, the lines that explain why. */
+const unavailability = (
+  { booked, hotel, rooms, stay }: PricingInput,
+  nights: ReadonlyArray<LocalDate>,
+  eligible: ReadonlyArray<RatePlanDefinition>,
+  offered: ReadonlyArray<RatePlanDefinition>
+): Array<RoomUnavailability> => {
+  const requested = new Map<RoomTypeId, number>()
+  for (const line of rooms) requested.set(line.room_type_id, (requested.get(line.room_type_id) ?? 0) + line.quantity)
+  const soldOut = rooms.flatMap((line, i): Array<RoomUnavailability> => {
+    const room = hotel.room_types.find((r) => r.id === line.room_type_id)!
+    // a room is free only if it is free on every night of the stay
+    const free = Math.max(0, room.inventory - Math.max(0, ...nights.map((night) => booked(room.id, night))))
+    const wanted = requested.get(room.id)!
+    return wanted <= free ? [] : [{
+      room_index: i,
+      room_type_id: room.id,
+      reason: "sold_out",
+      message: `only ${free} ${room.id} rooms are free for these dates, ${wanted} requested`
+    }]
+  })
+  if (offered.length > 0) return soldOut
+  const issue = (i: number, line: RoomLine, reason: RoomUnavailability["reason"], message: string): RoomUnavailability => ({
+    room_index: i,
+    room_type_id: line.room_type_id,
+    reason,
+    message
+  })
+  // a line that allows no eligible plan (e.g. NRF too close to check-in) is the cause
+  const notEligible = rooms.flatMap((line, i) => {
+    if (eligible.some((p) => line.rate_code === null || p.code === line.rate_code)) return []
+    const plan = hotel.rate_plans.find((p) => p.code === line.rate_code)
+    const why = plan === undefined
+      ? `no rate plan can be booked ${stay.daysAhead} days before check-in`
+      : `rate plan ${plan.code} needs check-in at least ${plan.min_days_ahead} days ahead; it is ${stay.daysAhead}`
+    return [issue(i, line, "rate_not_eligible", why)]
+  })
+  // otherwise each line is bookable alone, but the lines ask for different plans
+  const codes = [...new Set(rooms.flatMap((line) => line.rate_code ?? []))]
+  const conflicts = notEligible.length > 0 ? [] : rooms.flatMap((line, i) =>
+    line.rate_code === null ? [] : [
+      issue(i, line, "no_common_rate_plan", `rooms ask for different rate plans (${codes.join(", ")}); one plan must cover every room`)
+    ]
+  )
+  return [...soldOut, ...notEligible, ...conflicts].sort((a, b) => a.room_index - b.room_index)
+}
+
+/** Prices every offered plan for all rooms together, or says which rooms cannot be had. Assumes `validateRooms` passed. */
+export const priceStay = (input: PricingInput): PricingOutcome => {
+  const { booked, hotel, rooms, stay } = input
+  const nights = nightsOf(stay.checkin, stay.checkout)
+  const eligible = hotel.rate_plans.filter((p) => p.active && stay.daysAhead >= p.min_days_ahead)
+  const offered = eligible.filter((p) => rooms.every((line) => line.rate_code === null || line.rate_code === p.code))
+  const unavailable = unavailability(input, nights, eligible, offered)
+  if (unavailable.length > 0) return { _tag: "Unavailable", rooms: unavailable }
+
+  const { demand_pricing: demand, weekend_supplement: weekend } = hotel
+  // FLEX price per line and night: the same for every plan
+  const flex = rooms.map((line) => {
+    const room = hotel.room_types.find((r) => r.id === line.room_type_id)!
+    return nights.map((night) => {
+      const season = hotel.seasons.find((s) => s.months.includes(monthOf(night)))!
+      const base = room.base_rates_cents[season.id]! +
+        (weekend.iso_weekdays.includes(isoWeekday(night)) ? weekend.amount_cents : 0)
+      // occupancy before this booking; inventory 0 counts as full
+      const busy = booked(room.id, night) * 100 >= demand.occupancy_threshold_percent * room.inventory
+      return base + (busy ? percentOf(base, demand.surcharge_percent) : 0)
+    })
+  })
+  const taxPerGuest = (night: LocalDate) =>
+    hotel.tourist_tax.periods.find((p) => p.from <= night && night <= p.until)?.amount_cents ?? 0
+  const touristTax = sum(rooms.flatMap((line) => {
+    const taxed = guestAges(line).filter((age) => age >= hotel.tourist_tax.min_age).length
+    return nights.map((night) => line.quantity * taxed * taxPerGuest(night))
+  }))
+  const promotions = hotel.promotions.filter((p) =>
+    p.active && stay.daysAhead >= p.min_days_ahead && stay.nights >= p.min_nights
+  )
+
+  const offer = (plan: RatePlanDefinition): PackageOffer => {
+    // one entry per room and night (quantity copies of a line): promotions round each one
+    const nightLines = rooms.flatMap((line, i) => {
+      const board = sum(guestAges(line).map((age) => plan.breakfast_cents.find((b) => b.min_age <= age)?.amount_cents ?? 0))
+      const perNight = flex[i]!.map((f) => f - percentOf(f, plan.discount_percent) + board)
+      return Array.from({ length: line.quantity }, () => perNight).flat()
+    })
+    const roomTotal = sum(nightLines)
+    // the best single promotion; ties keep file order, a promotion worth nothing is not applied
+    let best: { readonly code: PromotionCode; readonly discount: number } | undefined
+    for (const promotion of promotions) {
+      const discount = sum(nightLines.map((amount) => percentOf(amount, promotion.discount_percent)))
+      if (discount > (best?.discount ?? 0)) best = { code: promotion.code, discount }
+    }
+    const discount = best?.discount ?? 0
+    const { cancellation, timezone } = hotel
+    return {
+      package_code: (best === undefined ? plan.code : `${plan.code}.${best.code}`) as PackageCode,
+      rate_code: plan.code,
+      name: plan.name,
+      description: plan.description,
+      breakfast_included: plan.breakfast_included,
+      refundable: plan.refundable,
+      free_cancellation_until: plan.refundable
+        ? formatInstant(
+          localInstant(addDays(stay.checkin, -cancellation.free_until_days_before), cancellation.free_until_time, timezone),
+          timezone
+        )
+        : null,
+      promotions: best === undefined ? [] : [best.code],
+      price: {
+        room_total: roomTotal,
+        promotion_discount: cents(discount),
+        tourist_tax: touristTax,
+        total: cents(roomTotal - discount + touristTax),
+        currency: hotel.currency
+      }
+    }
+  }
+  return { _tag: "Available", offers: offered.map(offer) }
+}

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url"
 import { AppConfig } from "../Services/AppConfig.js"
 
 /** PGlite answers one query at a time: more connections than this only queue. */
-const EMBEDDED_MAX_CONNECTIONS = 4
+export const EMBEDDED_MAX_CONNECTIONS = 4
 const SERVER_POOL_SIZE = 20
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly message: string }> {}
@@ -16,48 +16,47 @@ export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseErr
 const embeddedServerScript = fileURLToPath(new URL("./embedded-postgres.mjs", import.meta.url))
 
 /** Starts the embedded PostgreSQL (PGlite) child process for the scope; answers its URL. */
-export const embeddedPostgres = (dataDir: string) =>
-  Effect.gen(function*() {
-    const ready = yield* Deferred.make<number, EmbeddedDatabaseError>()
-    const child = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        spawn(process.execPath, [embeddedServerScript, dataDir, String(EMBEDDED_MAX_CONNECTIONS)], {
-          stdio: ["pipe", "pipe", "pipe"]
-        })
-      ),
-      (child) =>
-        Effect.async<void>((resume) => {
-          if (child.exitCode !== null) return resume(Effect.void)
-          child.once("exit", () => resume(Effect.void))
-          child.stdin?.end()
-          child.kill("SIGTERM")
-        })
-    )
-    let stderr = ""
-    child.stderr?.on("data", (chunk) => (stderr += chunk))
-    child.stdout?.on("data", (chunk: Buffer) => {
-      const match = /READY (\d+)/.exec(chunk.toString())
-      if (match) Deferred.unsafeDone(ready, Effect.succeed(Number(match[1])))
-    })
-    child.once("exit", (code) =>
-      Deferred.unsafeDone(
-        ready,
-        Effect.fail(new EmbeddedDatabaseError({ message: `embedded database exited (${code}): ${stderr.trim()}` }))
-      )
-    )
-    const port = yield* Deferred.await(ready).pipe(
-      Effect.timeoutFail({
-        duration: "60 seconds",
-        onTimeout: () => new EmbeddedDatabaseError({ message: "embedded database did not start within 60 s" })
+export const embeddedPostgres = Effect.fn("Database.startEmbedded")(function*(dataDir: string) {
+  const ready = yield* Deferred.make<number, EmbeddedDatabaseError>()
+  const child = yield* Effect.acquireRelease(
+    Effect.sync(() =>
+      spawn(process.execPath, [embeddedServerScript, dataDir, String(EMBEDDED_MAX_CONNECTIONS)], {
+        stdio: ["pipe", "pipe", "pipe"]
       })
+    ),
+    (child) =>
+      Effect.async<void>((resume) => {
+        if (child.exitCode !== null) return resume(Effect.void)
+        child.once("exit", () => resume(Effect.void))
+        child.stdin?.end()
+        child.kill("SIGTERM")
+      })
+  )
+  let stderr = ""
+  child.stderr?.on("data", (chunk) => (stderr += chunk))
+  child.stdout?.on("data", (chunk: Buffer) => {
+    const match = /READY (\d+)/.exec(chunk.toString())
+    if (match) Deferred.unsafeDone(ready, Effect.succeed(Number(match[1])))
+  })
+  child.once("exit", (code) =>
+    Deferred.unsafeDone(
+      ready,
+      Effect.fail(new EmbeddedDatabaseError({ message: `embedded database exited (${code}): ${stderr.trim()}` }))
     )
-    yield* Effect.logInfo(`embedded PostgreSQL (PGlite) in ${dataDir} on 127.0.0.1:${port}`)
-    return Redacted.make(`postgres://postgres:postgres@127.0.0.1:${port}/postgres`)
-  }).pipe(Effect.withSpan("Database.startEmbedded"))
+  )
+  const port = yield* Deferred.await(ready).pipe(
+    Effect.timeoutFail({
+      duration: "60 seconds",
+      onTimeout: () => new EmbeddedDatabaseError({ message: "embedded database did not start within 60 s" })
+    })
+  )
+  yield* Effect.logInfo(`embedded PostgreSQL (PGlite) in ${dataDir} on 127.0.0.1:${port}`)
+  return Redacted.make(`postgres://postgres:postgres@127.0.0.1:${port}/postgres`)
+})
 
 const DATE_OID = 1082
 
-const pgClient = (url: Redacted.Redacted, maxConnections: number) =>
+export const pgClientLayer = (url: Redacted.Redacted, maxConnections: number) =>
   PgClient.layer({
     url,
     maxConnections,
@@ -73,9 +72,9 @@ const pgClient = (url: Redacted.Redacted, maxConnections: number) =>
 export const DatabaseLive = Layer.unwrapScoped(
   Effect.gen(function*() {
     const config = yield* AppConfig
-    if (Option.isSome(config.databaseUrl)) return pgClient(config.databaseUrl.value, SERVER_POOL_SIZE)
+    if (Option.isSome(config.databaseUrl)) return pgClientLayer(config.databaseUrl.value, SERVER_POOL_SIZE)
     const url = yield* embeddedPostgres(config.dataDir)
-    return pgClient(url, EMBEDDED_MAX_CONNECTIONS)
+    return pgClientLayer(url, EMBEDDED_MAX_CONNECTIONS)
   })
 )
 

@@ -32,12 +32,13 @@ export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
         Effect.orDie,
         Effect.withSpan("HotelRepo.isEmpty")
       )
-      const encode = Schema.encodeSync(HotelDefinition)
+      const encode = Schema.encode(HotelDefinition)
       const replace = (hotel: HotelDefinition) =>
         Effect.gen(function*() {
+          const definition = yield* encode(hotel)
           yield* sql`DELETE FROM hotel WHERE id <> ${hotel.id}`
           yield* sql`
-            INSERT INTO hotel (id, definition, imported_at) VALUES (${hotel.id}, ${JSON.stringify(encode(hotel))}::jsonb, now())
+            INSERT INTO hotel (id, definition, imported_at) VALUES (${hotel.id}, ${JSON.stringify(definition)}::jsonb, now())
             ON CONFLICT (id) DO UPDATE SET definition = EXCLUDED.definition, imported_at = EXCLUDED.imported_at`
           const rows = hotel.room_types.map((room, position) => ({
             id: room.id,

@@ -1,25 +1,22 @@
 import { NodeContext } from "@effect/platform-node"
 import { Layer } from "effect"
 import { AppConfig } from "../Services/AppConfig.js"
-import { Discovery } from "../Services/Discovery.js"
-import { Health } from "../Services/Health.js"
-import { HotelCatalog } from "../Services/HotelCatalog.js"
-import { Inventory } from "../Services/Inventory.js"
-import { DatabaseLive } from "./Database.js"
+import { DatabaseLive, DatabasePing } from "./Database.js"
 import { HotelRepo } from "./HotelRepo.js"
+import { InventoryRepo } from "./InventoryRepo.js"
 import { MigrationsLive } from "./Migrations.js"
+import { ServicesLayer } from "./Services.js"
 import { TracingLive } from "./Tracing.js"
 
-/** The database, brought up to date before anything else uses it. */
-export const DatabaseReady = MigrationsLive.pipe(
-  Layer.provide(HotelRepo.Live),
-  Layer.provideMerge(DatabaseLive),
-  Layer.provide(NodeContext.layer)
+/** The repositories on PostgreSQL, after the schema is brought up to date. */
+export const RepositoriesLive = Layer.mergeAll(HotelRepo.Live, InventoryRepo.Live, DatabasePing.Live).pipe(
+  Layer.provideMerge(MigrationsLive.pipe(Layer.provide(HotelRepo.Live))),
+  Layer.provideMerge(DatabaseLive)
 )
 
 /** Every service on its live infrastructure. */
-export const ServicesLive = Layer.mergeAll(Discovery.Default, Health.Default, HotelCatalog.Default, Inventory.Default).pipe(
-  Layer.provide(DatabaseReady),
+export const ServicesLive = ServicesLayer.pipe(
+  Layer.provide(RepositoriesLive),
   Layer.provideMerge(TracingLive),
   Layer.provideMerge(AppConfig.layer),
   Layer.provideMerge(NodeContext.layer)

@@ -15,6 +15,5 @@ export class Health extends Effect.Service<Health>()("Health", {
         return { status: "ok" as const, database: "ok" as const }
       })
     }
-  }),
-  dependencies: [DatabasePing.Live]
+  })
 }) {}

@@ -25,6 +25,5 @@ export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog",
         return todayIn(hotel.timezone, new Date(yield* Clock.currentTimeMillis))
       })
     }
-  }),
-  dependencies: [HotelRepo.Live]
+  })
 }) {}

@@ -34,6 +34,5 @@ export class Inventory extends Effect.Service<Inventory>()("Inventory", {
         return result
       })
     }
-  }),
-  dependencies: [HotelCatalog.Default, InventoryRepo.Live]
+  })
 }) {}

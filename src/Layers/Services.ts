@@ -1,0 +1,13 @@
+import { Layer } from "effect"
+import { Discovery } from "../Services/Discovery.js"
+import { Health } from "../Services/Health.js"
+import { HotelCatalog } from "../Services/HotelCatalog.js"
+import { Inventory } from "../Services/Inventory.js"
+
+/**
+ * Every service, wired to each other; the infrastructure under them (repositories, database
+ * ping, config) is provided by the live composition or by the in-memory one of the tests.
+ */
+export const ServicesLayer = Layer.mergeAll(Discovery.Default, Health.Default, Inventory.Default).pipe(
+  Layer.provideMerge(HotelCatalog.Default)
+)

@@ -1,0 +1,28 @@
+// npm run hotel:import [FILE]: validates a hotel definition file and imports it into the
+// database (DATABASE_URL, or the embedded one in DATA_DIR), replacing the hotel there.
+import { NodeContext } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import * as path from "node:path"
+import { DatabaseLive } from "../Layers/Database.js"
+import { readHotelFile } from "../Layers/HotelFile.js"
+import { runEntry } from "../Layers/Entry.js"
+import { HotelRepo } from "../Layers/HotelRepo.js"
+import { MigrationsLive } from "../Layers/Migrations.js"
+import { AppConfig } from "../Services/AppConfig.js"
+
+const program = Effect.gen(function*() {
+  const config = yield* AppConfig
+  const file = process.argv[2] === undefined ? config.hotelFile : path.resolve(process.argv[2])
+  const hotel = yield* readHotelFile(file)
+  yield* (yield* HotelRepo).replace(hotel)
+  yield* Effect.logInfo(`imported ${hotel.name} (${hotel.room_types.length} room types) from ${file}`)
+})
+
+runEntry(program.pipe(
+  Effect.provide(HotelRepo.Live.pipe(
+    Layer.provideMerge(MigrationsLive.pipe(Layer.provide(HotelRepo.Live))),
+    Layer.provideMerge(DatabaseLive),
+    Layer.provideMerge(AppConfig.layer),
+    Layer.provideMerge(NodeContext.layer)
+  ))
+))

@@ -1,0 +1,64 @@
+import { HttpClientRequest } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
+import { Validator } from "@seriousme/openapi-schema-validator"
+import { Effect, Layer } from "effect"
+import { execFile } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { promisify } from "node:util"
+import { makeTestClock } from "../support/clock.js"
+import { request, TestApp } from "../support/TestApp.js"
+
+const clock = makeTestClock("2026-11-22T10:00:00Z")
+const fetchSpec = request(HttpClientRequest.get("/openapi.json")).pipe(Effect.map((r) => r.body))
+
+layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("/openapi.json", (it) => {
+  it.effect("is a valid OpenAPI 3.1 document of version 1.1.0 with every endpoint", () =>
+    Effect.gen(function*() {
+      const spec = yield* fetchSpec
+      expect(spec.openapi).toBe("3.1.0")
+      expect(spec.info.version).toBe("1.1.0")
+      expect(spec.servers).toEqual([{ url: "http://hotel.test", description: "This deployment" }])
+      for (const p of ["/", "/v1", "/v1/health", "/v1/hotel", "/v1/room-types", "/v1/availability", "/.well-known/api-catalog"]) {
+        expect(spec.paths[p]?.get?.summary, p).toBeTruthy()
+      }
+      const result = yield* Effect.promise(() => new Validator().validate(spec))
+      expect(result.errors ?? []).toEqual([])
+      expect(result.valid).toBe(true)
+    }))
+
+  it.effect("documents our Error body, never the framework's", () =>
+    Effect.gen(function*() {
+      const spec = yield* fetchSpec
+      const text = JSON.stringify(spec)
+      expect(text).not.toContain("HttpApiDecodeError")
+      const availability = spec.paths["/v1/availability"].get.responses
+      expect(Object.keys(availability)).toEqual(expect.arrayContaining(["200", "400", "404", "500"]))
+      const ref = availability["400"].content["application/json"].schema.$ref.split("/").pop()
+      expect(spec.components.schemas[ref].properties.error.required).toEqual(["code", "message"])
+      // an operation without input cannot be a 400
+      expect(spec.paths["/v1/hotel"].get.responses["400"]).toBeUndefined()
+      expect(spec.paths["/v1/health"].get.responses["503"]).toBeDefined()
+    }))
+
+  it.effect("passes redocly lint with no errors", () =>
+    Effect.gen(function*() {
+      const spec = yield* fetchSpec
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "openapi-"))
+      const file = path.join(dir, "openapi.json")
+      fs.writeFileSync(file, JSON.stringify(spec))
+      const cli = path.resolve("node_modules/@redocly/cli/bin/cli.js")
+      const outcome = yield* Effect.promise(() =>
+        promisify(execFile)(process.execPath, [cli, "lint", file, "--format=stylish"], {
+          env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" }
+        }).then(
+          ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+          (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, output: error.stdout + error.stderr })
+        )
+      )
+      fs.rmSync(dir, { recursive: true, force: true })
+      expect(outcome.output).not.toMatch(/\berror\b.*no-|\d+ errors?/i)
+      expect(outcome.code, outcome.output).toBe(0)
+    }), 60_000)
+})

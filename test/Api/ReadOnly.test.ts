@@ -1,0 +1,197 @@
+import { HttpClientRequest } from "@effect/platform"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { SqlError } from "@effect/sql/SqlError"
+import { DatabasePing } from "../../src/Layers/Database.js"
+import { makeTestClock } from "../support/clock.js"
+import { apiClient, request, TestApp } from "../support/TestApp.js"
+
+// Today is 2026-11-22 in hotel time.
+const clock = makeTestClock("2026-11-22T10:00:00Z")
+const get = (url: string) => request(HttpClientRequest.get(url))
+
+layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
+  "read-only API",
+  (it) => {
+    it.effect("GET / links every entry point with absolute URLs", () =>
+      Effect.gen(function*() {
+        const { body, status } = yield* get("/")
+        expect(status).toBe(200)
+        expect(body).toMatchObject({
+          version: "1.1.0",
+          openapi: "http://hotel.test/openapi.json",
+          documentation: "http://hotel.test/docs/",
+          api_index: "http://hotel.test/v1",
+          api_catalog: "http://hotel.test/.well-known/api-catalog",
+          health: "http://hotel.test/v1/health"
+        })
+      }))
+
+    it.effect("GET /v1 is the discovery index with endpoints and agent rules", () =>
+      Effect.gen(function*() {
+        const client = yield* apiClient
+        const index = yield* client.discovery.index()
+        expect(index.version).toBe("1.1.0")
+        expect(index.openapi).toBe("http://hotel.test/openapi.json")
+        const paths = index.endpoints.map((e) => `${e.method} ${e.path}`)
+        expect(paths).toEqual(expect.arrayContaining([
+          "GET /",
+          "GET /v1",
+          "GET /v1/health",
+          "GET /v1/hotel",
+          "GET /v1/room-types",
+          "GET /v1/availability"
+        ]))
+        expect(paths).not.toContain("GET /.well-known/api-catalog")
+        expect(index.endpoints.every((e) => e.purpose.length > 0)).toBe(true)
+        const rules = index.agent_rules.join("\n")
+        for (const fact of ["2 guests", "infant under 2", "14:00", "12:00", "package_offers", "continue_url", "GUEST_COMPLETED"]) {
+          expect(rules).toContain(fact)
+        }
+      }))
+
+    it.effect("GET /v1/health answers ok", () =>
+      Effect.gen(function*() {
+        const { body, status } = yield* get("/v1/health")
+        expect(status).toBe(200)
+        expect(body).toEqual({ status: "ok", database: "ok" })
+      }))
+
+    it.effect("GET /v1/hotel gives facts, timezone and a tourist tax without amounts", () =>
+      Effect.gen(function*() {
+        const { body, status } = yield* get("/v1/hotel")
+        expect(status).toBe(200)
+        expect(body).toMatchObject({
+          id: "belle-rive-nice",
+          name: "Hôtel Belle Rive",
+          city: "Nice",
+          country: "FR",
+          timezone: "Europe/Paris",
+          check_in: "14:00",
+          check_out: "12:00",
+          currency: "EUR"
+        })
+        expect(body.tourist_tax.dynamic).toBe(true)
+        expect(JSON.stringify(body.tourist_tax)).not.toMatch(/2\.6|2\.88|260|288/)
+        expect(body.contact.email).toContain("@")
+      }))
+
+    it.effect("GET /v1/room-types gives the three room types with the occupancy constants", () =>
+      Effect.gen(function*() {
+        const { body } = yield* get("/v1/room-types")
+        expect(body.rooms.map((r: { id: string }) => r.id)).toEqual(["double", "twin", "deluxe"])
+        expect(body.rooms.map((r: { size_m2: number }) => r.size_m2)).toEqual([18, 20, 28])
+        for (const room of body.rooms) {
+          expect(room).toMatchObject({
+            max_standard_occupancy: 2,
+            additional_infant_under_2_allowed: true,
+            max_additional_infants_under_2: 1,
+            baby_cot: { available: true, on_request: true, price: 0, currency: "EUR" }
+          })
+          expect(room).not.toHaveProperty("inventory")
+        }
+      }))
+
+    it.effect("GET /v1/availability counts rooms free on every night, with defaults 2 adults, 0 children", () =>
+      Effect.gen(function*() {
+        const { body, status } = yield* get("/v1/availability?checkin=2027-01-10&checkout=2027-01-13")
+        expect(status).toBe(200)
+        expect(body).toMatchObject({ nights: 3, adults: 2, children: 0 })
+        expect(body.room_types).toEqual([
+          { room_type_id: "double", name: "Double Room", available_rooms: 12, fits_occupancy: true, bookable: true },
+          { room_type_id: "twin", name: "Twin Room", available_rooms: 8, fits_occupancy: true, bookable: true },
+          { room_type_id: "deluxe", name: "Deluxe Sea View Room", available_rooms: 2, fits_occupancy: true, bookable: true }
+        ])
+        expect(Object.keys(body.room_types[0]).join()).not.toMatch(/price|total|amount/)
+      }))
+
+    it.effect("GET /v1/availability: children without ages count as standard guests", () =>
+      Effect.gen(function*() {
+        const { body } = yield* get("/v1/availability?checkin=2027-01-10&checkout=2027-01-11&adults=2&children=1")
+        expect(body.room_types.every((r: { fits_occupancy: boolean; bookable: boolean }) => !r.fits_occupancy && !r.bookable))
+          .toBe(true)
+        const single = yield* get("/v1/availability?checkin=2027-01-10&checkout=2027-01-11&adults=1&children=1")
+        expect(single.body.room_types.every((r: { fits_occupancy: boolean }) => r.fits_occupancy)).toBe(true)
+      }))
+
+    const badAvailability: ReadonlyArray<[string, string, string]> = [
+      ["checkin=2027-01-12&checkout=2027-01-12", "invalid_dates", "checkout"],
+      ["checkin=2027-01-12&checkout=2027-01-10", "invalid_dates", "checkout"],
+      ["checkin=2026-11-21&checkout=2026-11-23", "invalid_dates", "checkin"],
+      ["checkin=2027-01-01&checkout=2027-02-01", "stay_too_long", "30 nights"],
+      ["checkin=2028-04-07&checkout=2028-04-08", "booking_window_exceeded", "500 days"],
+      ["checkin=2027-01-10", "invalid_request", "checkout"],
+      ["checkin=2027-02-30&checkout=2027-03-02", "invalid_request", "checkin"],
+      ["checkin=10/01/2027&checkout=2027-01-12", "invalid_request", "checkin"],
+      ["checkin=2027-01-10&checkout=2027-01-12&adults=3", "invalid_request", "adults"],
+      ["checkin=2027-01-10&checkout=2027-01-12&adults=0", "invalid_request", "adults"],
+      ["checkin=2027-01-10&checkout=2027-01-12&children=-1", "invalid_request", "children"],
+      ["checkin=2027-01-10&checkout=2027-01-12&adults=two", "invalid_request", "adults"]
+    ]
+    for (const [query, code, field] of badAvailability) {
+      it.effect(`GET /v1/availability?${query} is 400 ${code}`, () =>
+        Effect.gen(function*() {
+          const { body, status } = yield* get(`/v1/availability?${query}`)
+          expect(status).toBe(400)
+          expect(body.error.code).toBe(code)
+          expect(body.error.message).toContain(field)
+        }))
+    }
+
+    it.effect("the last bookable day of the window is accepted", () =>
+      Effect.gen(function*() {
+        // 2026-11-22 + 500 days = 2028-04-05
+        const { status } = yield* get("/v1/availability?checkin=2028-04-05&checkout=2028-04-06")
+        expect(status).toBe(200)
+      }))
+
+    it.effect("an unknown path is a 404 Error body", () =>
+      Effect.gen(function*() {
+        const { body, status } = yield* get("/v1/nothing-here")
+        expect(status).toBe(404)
+        expect(body).toEqual({ error: { code: "not_found", message: "no resource at GET /v1/nothing-here" } })
+      }))
+
+    it.effect("every response carries nosniff and no-referrer, errors included", () =>
+      Effect.gen(function*() {
+        for (const url of ["/v1/hotel", "/v1/nothing-here", "/v1/availability"]) {
+          const { headers } = yield* get(url)
+          expect(headers["x-content-type-options"]).toBe("nosniff")
+          expect(headers["referrer-policy"]).toBe("no-referrer")
+        }
+      }))
+
+    it.effect("GET /.well-known/api-catalog is an RFC 9727 linkset", () =>
+      Effect.gen(function*() {
+        const { body, headers, status } = yield* get("/.well-known/api-catalog")
+        expect(status).toBe(200)
+        expect(headers["content-type"]).toBe("application/linkset+json")
+        expect(body.linkset[0]["service-desc"][0].href).toBe("http://hotel.test/openapi.json")
+        expect(body.linkset[0]["service-doc"][0].href).toBe("http://hotel.test/docs/")
+      }))
+
+    it.effect("GET /docs/ is an API reference that loads nothing from the internet", () =>
+      Effect.gen(function*() {
+        const { status, text, headers } = yield* get("/docs/")
+        expect(status).toBe(200)
+        expect(headers["content-type"]).toContain("text/html")
+        expect(text).toContain("Hôtel Belle Rive Booking API")
+        expect(text).not.toMatch(/<script[^>]+src="https?:/)
+        expect(text).not.toMatch(/<link[^>]+href="https?:/)
+      }))
+  }
+)
+
+describe("health", () => {
+  it.effect("is 503 unavailable when the database does not answer", () =>
+    Effect.gen(function*() {
+      const { body, status } = yield* get("/v1/health")
+      expect(status).toBe(503)
+      expect(body.error.code).toBe("unavailable")
+    }).pipe(
+      Effect.provide(
+        TestApp({ ping: Layer.succeed(DatabasePing, Effect.fail(new SqlError({ cause: "connection refused", message: "down" }))) })
+          .pipe(Layer.provide(clock.layer))
+      )
+    ))
+})

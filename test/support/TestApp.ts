@@ -1,0 +1,50 @@
+import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { Api } from "../../src/Api/Api.js"
+import { ServeApi } from "../../src/Api/Http.js"
+import type { HotelDefinition } from "../../src/Domain/Hotel.js"
+import { DatabasePing } from "../../src/Layers/Database.js"
+import { HotelRepo } from "../../src/Layers/HotelRepo.js"
+import { InventoryRepo } from "../../src/Layers/InventoryRepo.js"
+import { ServicesLayer } from "../../src/Layers/Services.js"
+import { AppConfig } from "../../src/Services/AppConfig.js"
+import { demoHotel, demoInventory } from "./hotel.js"
+
+export interface InMemoryOptions {
+  readonly hotel?: HotelDefinition
+  /** Rooms already held per room type and night. */
+  readonly booked?: Record<string, Record<string, number>>
+  readonly ping?: Layer.Layer<DatabasePing>
+  readonly config?: Partial<typeof AppConfig.Service>
+}
+
+/** The infrastructure in memory: the demo hotel, its inventory, a database that answers. */
+export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
+  Layer.mergeAll(
+    HotelRepo.InMemory(options.hotel ?? demoHotel),
+    InventoryRepo.InMemory(demoInventory, options.booked),
+    options.ping ?? DatabasePing.InMemory,
+    AppConfig.layerTest({ publicBaseUrl: "http://hotel.test", ...options.config })
+  )
+
+/** Every service on in-memory infrastructure. */
+export const ServicesInMemory = (options: InMemoryOptions = {}) =>
+  ServicesLayer.pipe(Layer.provideMerge(InMemoryInfrastructure(options)))
+
+/** The whole HTTP API served in-process on in-memory services, with a client pointed at it. */
+export const TestApp = (options: InMemoryOptions = {}) =>
+  ServeApi.pipe(Layer.provideMerge(ServicesInMemory(options)), Layer.provideMerge(NodeHttpServer.layerTest))
+
+/** A typed client of the API, derived from its definition. */
+export const apiClient = HttpApiClient.make(Api)
+
+/** Raw HTTP: status, headers and JSON body, for checking the wire shape itself. */
+export const request = (req: HttpClientRequest.HttpClientRequest) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(req)
+    const text = yield* response.text
+    const isJson = /json/.test(response.headers["content-type"] ?? "")
+    return { status: response.status, headers: response.headers, text, body: isJson && text !== "" ? JSON.parse(text) : undefined }
+  })
