@@ -3,6 +3,7 @@ import { API_DESCRIPTION, API_NAME, API_VERSION } from "../Domain/Discovery.js"
 import { DiscoveryGroup } from "./Discovery.js"
 import { InternalErrorBody, NotFoundBody, PayloadTooLargeBody } from "./Errors.js"
 import { HotelGroup } from "./Hotel.js"
+import { QuotesGroup } from "./Quotes.js"
 
 const FRAMEWORK_DECODE_ERROR = "#/components/schemas/HttpApiDecodeError"
 
@@ -33,6 +34,7 @@ const withoutFrameworkErrors = (spec: Record<string, any>): Record<string, any> 
 export class Api extends HttpApi.make("hotel-booking-api")
   .add(DiscoveryGroup)
   .add(HotelGroup)
+  .add(QuotesGroup)
   .addError(NotFoundBody, { status: 404 })
   .addError(PayloadTooLargeBody, { status: 413 })
   .addError(InternalErrorBody, { status: 500 })

@@ -6,6 +6,7 @@ import {
   HttpApp,
   HttpIncomingMessage,
   HttpServerError,
+  HttpServerRequest,
   HttpServerResponse,
   OpenApi
 } from "@effect/platform"
@@ -15,6 +16,7 @@ import { AppConfig } from "../Services/AppConfig.js"
 import { Api } from "./Api.js"
 import { DiscoveryHttp } from "./DiscoveryHttp.js"
 import { HotelHttp } from "./HotelHttp.js"
+import { QuotesHttp } from "./QuotesHttp.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -42,24 +44,32 @@ const toDomainError = (error: unknown): unknown => {
       case "RouteNotFound":
         return new NotFound({ message: `no resource at ${error.request.method} ${error.request.url}` })
       case "RequestError":
-        if (isBodyTooLarge(error)) {
-          return new PayloadTooLarge({ message: `the request body is larger than ${MAX_BODY_BYTES} bytes` })
-        }
+        if (isBodyTooLarge(error)) return tooLarge
         return new ValidationError({ code: "invalid_request", message: "the request body is not valid JSON" })
     }
   }
   return error
 }
 
+const tooLarge = new PayloadTooLarge({ message: `the request body is larger than ${MAX_BODY_BYTES} bytes` })
+
+/** A declared oversize body is refused before it is read; an undeclared one is cut off at the limit. */
+const refuseOversizeBody = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+  Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES ? Effect.fail(tooLarge) : Effect.void)
+
 const errorsAsBodies = HttpApiBuilder.middleware((app: HttpApp.Default) =>
-  (app as HttpApp.Default<unknown>).pipe(
+  Effect.zipRight(refuseOversizeBody, app as HttpApp.Default<unknown>).pipe(
     HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
     Effect.mapError(toDomainError),
-    Effect.catchAllDefect((defect) =>
-      Effect.logError("unexpected fault", Cause.die(defect)).pipe(
-        Effect.zipRight(Effect.fail(new InternalError({ message: "An unexpected error occurred. It has been logged." })))
-      )
-    )
+    // the framework raises an unreadable body as a defect
+    Effect.catchAllDefect((defect) => {
+      const error = toDomainError(defect)
+      return error !== defect
+        ? Effect.fail(error)
+        : Effect.logError("unexpected fault", Cause.die(defect)).pipe(
+          Effect.zipRight(Effect.fail(new InternalError({ message: "An unexpected error occurred. It has been logged." })))
+        )
+    })
   ) as HttpApp.Default
 )
 
@@ -85,7 +95,7 @@ const docs = HttpApiScalar.layer({ path: "/docs/", scalar: { withDefaultFonts: f
 
 /** The whole HTTP application: the API, its errors, its documents. Needs the services. */
 export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, errorsAsBodies).pipe(
-  Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp])))
+  Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp, QuotesHttp])))
 )
 
 /** The API served on whatever `HttpServer` is provided (Node's in production, a test server in tests). */

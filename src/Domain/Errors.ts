@@ -36,3 +36,16 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", {
   message: Schema.String
 }) {}
+
+/** The quote's `expires_at` has passed: quote again. */
+export class QuoteExpired extends Schema.TaggedError<QuoteExpired>()("QuoteExpired", {
+  message: Schema.String,
+  quote_id: Schema.String,
+  expired_at: Schema.String
+}) {}
+
+/** The quote cannot be turned into a reservation (unavailable, or no such package in it). */
+export class QuoteNotReservable extends Schema.TaggedError<QuoteNotReservable>()("QuoteNotReservable", {
+  message: Schema.String,
+  quote_id: Schema.String
+}) {}

@@ -10,10 +10,19 @@ export const FreeRooms = Schema.Struct({
 })
 export type FreeRooms = typeof FreeRooms.Type
 
+export const BookedNight = Schema.Struct({
+  room_type_id: RoomTypeId,
+  night: LocalDate,
+  booked: Schema.Int
+})
+export type BookedNight = typeof BookedNight.Type
+
 /** Rooms per room type, and how many are held by reservations on each night. */
 export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
   /** Per room type, the rooms free on every night from `checkin` up to `checkout`. */
   readonly freeRooms: (checkin: LocalDate, checkout: LocalDate) => Effect.Effect<ReadonlyArray<FreeRooms>>
+  /** The nights from `checkin` up to `checkout` on which rooms are held, per room type. */
+  readonly bookedNights: (checkin: LocalDate, checkout: LocalDate) => Effect.Effect<ReadonlyArray<BookedNight>>
 }>() {
   static readonly Live = Layer.effect(
     InventoryRepo,
@@ -30,11 +39,23 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           GROUP BY rt.id, rt.inventory, rt.position
           ORDER BY rt.position`
       })
+      const findBooked = SqlSchema.findAll({
+        Request: Schema.Struct({ checkin: LocalDate, checkout: LocalDate }),
+        Result: BookedNight,
+        execute: ({ checkin, checkout }) => sql`
+          SELECT room_type_id, night, booked FROM inventory_nights
+          WHERE night >= ${checkin}::date AND night < ${checkout}::date AND booked > 0`
+      })
       return {
         freeRooms: (checkin, checkout) =>
           findFree({ checkin, checkout }).pipe(
             Effect.orDie,
             Effect.withSpan("InventoryRepo.freeRooms", { attributes: { checkin, checkout } })
+          ),
+        bookedNights: (checkin, checkout) =>
+          findBooked({ checkin, checkout }).pipe(
+            Effect.orDie,
+            Effect.withSpan("InventoryRepo.bookedNights", { attributes: { checkin, checkout } })
           )
       }
     })
@@ -49,17 +70,23 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
       InventoryRepo,
       Effect.gen(function*() {
         const state = yield* Ref.make(booked)
+        const inRange = (checkin: LocalDate, checkout: LocalDate) => {
+          const nights = new Set<string>(nightsOf(checkin, checkout))
+          return Effect.map(Ref.get(state), (bookedByType) =>
+            Object.entries(bookedByType).flatMap(([roomTypeId, byNight]) =>
+              Object.entries(byNight)
+                .filter(([night, count]) => nights.has(night) && count > 0)
+                .map(([night, count]) => ({ room_type_id: roomTypeId as RoomTypeId, night: night as LocalDate, booked: count }))
+            ))
+        }
         return {
+          bookedNights: inRange,
           freeRooms: (checkin, checkout) =>
-            Ref.get(state).pipe(Effect.map((bookedByType) =>
+            Effect.map(inRange(checkin, checkout), (nights) =>
               Object.entries(inventory).map(([roomTypeId, rooms]) => ({
                 room_type_id: roomTypeId as RoomTypeId,
-                free: Math.max(
-                  0,
-                  rooms - Math.max(0, ...nightsOf(checkin, checkout).map((night) => bookedByType[roomTypeId]?.[night] ?? 0))
-                )
-              }))
-            ))
+                free: Math.max(0, rooms - Math.max(0, ...nights.filter((n) => n.room_type_id === roomTypeId).map((n) => n.booked)))
+              })))
         }
       })
     )

@@ -5,11 +5,12 @@ import { DatabaseLive, DatabasePing } from "./Database.js"
 import { HotelRepo } from "./HotelRepo.js"
 import { InventoryRepo } from "./InventoryRepo.js"
 import { MigrationsLive } from "./Migrations.js"
+import { QuoteRepo } from "./QuoteRepo.js"
 import { ServicesLayer } from "./Services.js"
 import { TracingLive } from "./Tracing.js"
 
 /** The repositories on PostgreSQL, after the schema is brought up to date. */
-export const RepositoriesLive = Layer.mergeAll(HotelRepo.Live, InventoryRepo.Live, DatabasePing.Live).pipe(
+export const RepositoriesLive = Layer.mergeAll(HotelRepo.Live, InventoryRepo.Live, QuoteRepo.Live, DatabasePing.Live).pipe(
   Layer.provideMerge(MigrationsLive.pipe(Layer.provide(HotelRepo.Live))),
   Layer.provideMerge(DatabaseLive)
 )

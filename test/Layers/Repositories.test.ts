@@ -8,6 +8,7 @@ import { DatabasePing } from "../../src/Layers/Database.js"
 import { HotelRepo } from "../../src/Layers/HotelRepo.js"
 import { InventoryRepo } from "../../src/Layers/InventoryRepo.js"
 import { MigrationsLive } from "../../src/Layers/Migrations.js"
+import { migrations } from "../../src/Layers/migrations/index.js"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import { TestDatabase } from "../support/database.js"
 import { demoHotel } from "../support/hotel.js"
@@ -41,7 +42,7 @@ layer(Repositories, { timeout: 60_000 })("repositories on PostgreSQL", (it) => {
       ).pipe(Effect.scoped)
       const sql = yield* SqlClient.SqlClient
       const [row] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM effect_sql_migrations`
-      expect(row.n).toBe(1)
+      expect(row.n).toBe((yield* migrations).length)
       expect(yield* (yield* HotelRepo).load).toEqual(demoHotel)
     }))
 

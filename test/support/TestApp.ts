@@ -7,6 +7,7 @@ import type { HotelDefinition } from "../../src/Domain/Hotel.js"
 import { DatabasePing } from "../../src/Layers/Database.js"
 import { HotelRepo } from "../../src/Layers/HotelRepo.js"
 import { InventoryRepo } from "../../src/Layers/InventoryRepo.js"
+import { QuoteRepo } from "../../src/Layers/QuoteRepo.js"
 import { ServicesLayer } from "../../src/Layers/Services.js"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import { demoHotel, demoInventory } from "./hotel.js"
@@ -24,6 +25,7 @@ export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
   Layer.mergeAll(
     HotelRepo.InMemory(options.hotel ?? demoHotel),
     InventoryRepo.InMemory(demoInventory, options.booked),
+    QuoteRepo.InMemory,
     options.ping ?? DatabasePing.InMemory,
     AppConfig.layerTest({ publicBaseUrl: "http://hotel.test", ...options.config })
   )

@@ -1,0 +1,36 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { AnalyticsHeaders, MultiRoomQuoteRequest, MultiRoomQuoteResponse, SingleRoomQuoteRequest } from "../Domain/Quote.js"
+import { ValidationErrorBody } from "./Errors.js"
+
+/** Endpoints 7 and 8: official live quotes, the only source of a total. */
+export class QuotesGroup extends HttpApiGroup.make("quotes")
+  .add(
+    HttpApiEndpoint.post("quoteSingleRoom", "/v1/quote")
+      .setPayload(SingleRoomQuoteRequest)
+      .setHeaders(AnalyticsHeaders)
+      .addSuccess(MultiRoomQuoteResponse)
+      .addError(ValidationErrorBody, { status: 400 })
+      .annotate(OpenApi.Summary, "Official live quote for one room")
+      .annotate(
+        OpenApi.Description,
+        "The one-room form of POST /v1/quotes, answered in the same shape. Without rate_code, every eligible active rate plan is offered."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("quoteRooms", "/v1/quotes")
+      .setPayload(MultiRoomQuoteRequest)
+      .setHeaders(AnalyticsHeaders)
+      .addSuccess(MultiRoomQuoteResponse)
+      .addError(ValidationErrorBody, { status: 400 })
+      .annotate(OpenApi.Summary, "Official live quote for one or many rooms (recommended, also for one room)")
+      .annotate(
+        OpenApi.Description,
+        "Validates aggregate inventory, occupancy, rate eligibility, promotions and tourist tax, and answers package_offers " +
+          "priced for all requested rooms together: their price.total is the official total; never add room totals yourself. " +
+          "status unavailable (a 200) lists in unavailable_rooms which room request cannot be served and why. " +
+          "A quote can be reserved until expires_at."
+      )
+  )
+  .annotate(OpenApi.Title, "Quotes")
+  .annotate(OpenApi.Description, "Live direct price quotes")
+{}

@@ -1,0 +1,13 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { clientInfo } from "../Domain/Quote.js"
+import { Quotes } from "../Services/Quotes.js"
+import { Api } from "./Api.js"
+
+export const QuotesHttp = HttpApiBuilder.group(Api, "quotes", (handlers) =>
+  Effect.gen(function*() {
+    const quotes = yield* Quotes
+    return handlers
+      .handle("quoteSingleRoom", ({ headers, payload }) => quotes.quoteSingleRoom(payload, clientInfo(headers)))
+      .handle("quoteRooms", ({ headers, payload }) => quotes.quoteRooms(payload, clientInfo(headers)))
+  }))

@@ -1,0 +1,125 @@
+import { Clock, Effect, Option } from "effect"
+import { randomBytes } from "node:crypto"
+import { NotFound, QuoteExpired } from "../Domain/Errors.js"
+import type { QuoteId, RoomTypeId } from "../Domain/Ids.js"
+import { formatInstant, type LocalDate } from "../Domain/LocalDate.js"
+import { priceStay, type RoomLine, singleRoomLine, validateRooms } from "../Domain/Pricing.js"
+import type {
+  ClientInfo,
+  MultiRoomQuoteRequest,
+  MultiRoomQuoteResponse,
+  SingleRoomQuoteRequest
+} from "../Domain/Quote.js"
+import { validateStay } from "../Domain/Stay.js"
+import { InventoryRepo } from "../Layers/InventoryRepo.js"
+import { QuoteRepo, type StoredQuote } from "../Layers/QuoteRepo.js"
+import { AppConfig } from "./AppConfig.js"
+import { HotelCatalog } from "./HotelCatalog.js"
+
+const newQuoteId = Effect.sync(() => `q_${randomBytes(15).toString("base64url")}` as QuoteId)
+
+interface QuoteRequest {
+  readonly checkin: LocalDate
+  readonly checkout: LocalDate
+  readonly sessionId: string | null
+  readonly rooms: ReadonlyArray<RoomLine>
+}
+
+/** Live quotes: priced from the database on every call, stored until they expire. */
+export class Quotes extends Effect.Service<Quotes>()("Quotes", {
+  effect: Effect.gen(function*() {
+    const config = yield* AppConfig
+    const catalog = yield* HotelCatalog
+    const inventory = yield* InventoryRepo
+    const repo = yield* QuoteRepo
+
+    /** Prices a validated request against live bookings: the same rules for a quote and a re-check. */
+    const price = Effect.fn("Quotes.price")(function*(request: QuoteRequest) {
+      const hotel = yield* catalog.definition()
+      const stay = yield* validateStay(hotel, yield* catalog.today(), request.checkin, request.checkout)
+      yield* validateRooms(hotel, request.rooms)
+      const bookedRows = yield* inventory.bookedNights(stay.checkin, stay.checkout)
+      const booked = new Map(bookedRows.map((row) => [`${row.room_type_id}/${row.night}`, row.booked]))
+      const outcome = priceStay({
+        hotel,
+        stay,
+        rooms: request.rooms,
+        booked: (roomTypeId: RoomTypeId, night: LocalDate) => booked.get(`${roomTypeId}/${night}`) ?? 0
+      })
+      return { hotel, stay, outcome }
+    })
+
+    const issue = Effect.fn("Quotes.issue")(function*(request: QuoteRequest, client: ClientInfo) {
+      yield* Effect.annotateCurrentSpan({
+        "hotel.client": client.client ?? "",
+        "hotel.ai_agent": client.ai_agent ?? "",
+        "hotel.session": client.session ?? "",
+        "quote.rooms": request.rooms.reduce((n, r) => n + r.quantity, 0)
+      })
+      const { hotel, outcome, stay } = yield* price(request)
+      const now = yield* Clock.currentTimeMillis
+      const response: MultiRoomQuoteResponse = {
+        status: outcome._tag === "Available" ? "available" : "unavailable",
+        environment: config.environment,
+        quote_id: yield* newQuoteId,
+        session_id: request.sessionId,
+        expires_at: formatInstant(new Date(now + config.quoteTtlSeconds * 1000), hotel.timezone),
+        stay: {
+          checkin: stay.checkin,
+          checkout: stay.checkout,
+          nights: stay.nights,
+          check_in_time: hotel.check_in,
+          check_out_time: hotel.check_out
+        },
+        rooms: request.rooms.map((room, room_index) => ({ room_index, ...room })),
+        package_offers: outcome._tag === "Available" ? outcome.offers : [],
+        unavailable_rooms: outcome._tag === "Unavailable" ? outcome.rooms : []
+      }
+      yield* repo.insert({ response, client })
+      yield* Effect.annotateCurrentSpan({ "quote.id": response.quote_id, "quote.status": response.status })
+      return response
+    })
+
+    return {
+      price,
+      /** POST /v1/quotes: one or many rooms, priced together. */
+      quoteRooms: Effect.fn("Quotes.quoteRooms")(function*(request: MultiRoomQuoteRequest, client: ClientInfo) {
+        return yield* issue({
+          checkin: request.checkin,
+          checkout: request.checkout,
+          sessionId: request.session_id ?? null,
+          rooms: request.rooms.map((room) => ({
+            room_type_id: room.room_type_id,
+            quantity: room.quantity,
+            adults: room.adults,
+            children_ages: room.children_ages,
+            rate_code: room.rate_code ?? null
+          }))
+        }, client)
+      }),
+      /** POST /v1/quote: the one-room form, answered in the same shape. */
+      quoteSingleRoom: Effect.fn("Quotes.quoteSingleRoom")(function*(request: SingleRoomQuoteRequest, client: ClientInfo) {
+        const line = yield* singleRoomLine(request)
+        return yield* issue({ checkin: request.checkin, checkout: request.checkout, sessionId: null, rooms: [line] }, client)
+      }),
+      /** A stored quote that has not expired yet. */
+      findValid: Effect.fn("Quotes.findValid")(function*(id: QuoteId) {
+        const stored: StoredQuote = yield* repo.find(id).pipe(
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.fail(new NotFound({ message: `no quote ${id}: quote again with POST /v1/quotes` })),
+            onSome: Effect.succeed
+          }))
+        )
+        if (Date.parse(stored.response.expires_at) <= (yield* Clock.currentTimeMillis)) {
+          return yield* new QuoteExpired({
+            message: `quote ${id} expired at ${stored.response.expires_at}: quote again with POST /v1/quotes`,
+            quote_id: id,
+            expired_at: stored.response.expires_at
+          })
+        }
+        return stored
+      })
+    }
+  })
+}) {}
+

@@ -1,0 +1,85 @@
+import { NodeSdk } from "@effect/opentelemetry"
+import { NodeContext } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
+import { Effect, Layer, Option } from "effect"
+import * as path from "node:path"
+import type { RoomTypeId } from "../../src/Domain/Ids.js"
+import type { LocalDate } from "../../src/Domain/LocalDate.js"
+import { HotelRepo } from "../../src/Layers/HotelRepo.js"
+import { InventoryRepo } from "../../src/Layers/InventoryRepo.js"
+import { MigrationsLive } from "../../src/Layers/Migrations.js"
+import { QuoteRepo } from "../../src/Layers/QuoteRepo.js"
+import { AppConfig } from "../../src/Services/AppConfig.js"
+import { HotelCatalog } from "../../src/Services/HotelCatalog.js"
+import { Quotes } from "../../src/Services/Quotes.js"
+import { makeTestClock } from "../support/clock.js"
+import { TestDatabase } from "../support/database.js"
+
+const spans = new InMemorySpanExporter()
+const clock = makeTestClock("2026-11-22T10:00:00Z")
+const Config = Layer.merge(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer)
+const QuotesOnPostgres = Quotes.Default.pipe(
+  Layer.provideMerge(HotelCatalog.Default),
+  Layer.provideMerge(Layer.mergeAll(HotelRepo.Live, InventoryRepo.Live, QuoteRepo.Live)),
+  Layer.provideMerge(MigrationsLive.pipe(Layer.provide(HotelRepo.Live))),
+  Layer.provideMerge(TestDatabase),
+  Layer.provideMerge(Config),
+  Layer.provideMerge(NodeSdk.layer(() => ({ resource: { serviceName: "test" }, spanProcessor: new SimpleSpanProcessor(spans) }))),
+  Layer.provide(clock.layer)
+)
+
+const d = (s: string) => s as LocalDate
+
+layer(QuotesOnPostgres, { excludeTestServices: true, timeout: 60_000 })("quotes on PostgreSQL", (it) => {
+  it.effect("a quote is stored and read back exactly, analytics headers included", () =>
+    Effect.gen(function*() {
+      const quotes = yield* Quotes
+      const client = { client: "web", ai_agent: null, session: "abc" }
+      const quote = yield* quotes.quoteRooms({
+        session_id: "s-1",
+        checkin: d("2026-12-10"),
+        checkout: d("2026-12-13"),
+        rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 2, adults: 2, children_ages: [1] }]
+      }, client)
+      expect(Option.getOrThrow(yield* (yield* QuoteRepo).find(quote.quote_id))).toEqual({ response: quote, client })
+    }))
+
+  it.effect("reads bookings live and uses a constant number of SQL round trips, whatever the size", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const quotes = yield* Quotes
+      yield* sql`INSERT INTO inventory_nights (room_type_id, night, booked) VALUES ('double', '2027-01-05', 10)`
+      const roundTrips = Effect.fn(function*(rooms: number, nights: number) {
+        spans.reset()
+        const quote = yield* quotes.quoteRooms({
+          checkin: d("2027-01-04"),
+          checkout: d(new Date(Date.UTC(2027, 0, 4 + nights)).toISOString().slice(0, 10)),
+          rooms: Array.from({ length: rooms }, (_, i) => ({
+            room_type_id: (["double", "twin", "deluxe"] as const)[i % 3] as RoomTypeId,
+            quantity: 1,
+            adults: 1,
+            children_ages: []
+          }))
+        }, { client: null, ai_agent: null, session: null })
+        return { quote, queries: spans.getFinishedSpans().filter((s) => s.name === "sql.execute").length }
+      })
+      const small = yield* roundTrips(1, 1)
+      const large = yield* roundTrips(20, 30)
+      expect(small.queries).toBeGreaterThan(0)
+      expect(large.queries).toBe(small.queries)
+      // 20 rooms need 7 doubles (10 of 12 are held on 2027-01-05), 7 twins (8) and 6 deluxes (5)
+      expect(large.quote.status).toBe("unavailable")
+      expect(new Set(large.quote.unavailable_rooms.map((r) => `${r.room_type_id} ${r.reason}`))).toEqual(
+        new Set(["double sold_out", "deluxe sold_out"])
+      )
+      // 10 of 12 doubles held (83 %): that night costs 10 % more (base 110 -> 121)
+      const double = yield* quotes.quoteRooms({
+        checkin: d("2027-01-05"),
+        checkout: d("2027-01-06"),
+        rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 1, children_ages: [] }]
+      }, { client: null, ai_agent: null, session: null })
+      expect(double.package_offers[0].price.room_total).toBe(12100)
+    }))
+})
