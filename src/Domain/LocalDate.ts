@@ -22,7 +22,8 @@ export const LocalDate = Schema.String.pipe(
 export type LocalDate = typeof LocalDate.Type
 
 /** Days since 1970-01-01: the arithmetic base for local dates. */
-export const toEpochDay = (date: LocalDate): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS
+export const toEpochDay = (date: LocalDate): number =>
+  Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS
 
 export const fromEpochDay = (day: number): LocalDate =>
   new Date(day * DAY_MS).toISOString().slice(0, 10) as LocalDate
@@ -46,19 +47,61 @@ export const isoWeekday = (date: LocalDate): number => {
 /** Month of the year, 1 to 12. */
 export const monthOf = (date: LocalDate): number => Number(date.slice(5, 7))
 
-const zonedParts = (instant: Date, timeZone: string) => {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23"
-  }).formatToParts(instant)
+const QUARTER_HOUR_MS = 15 * 60_000
+
+// building a formatter costs far more than using one: keep one per zone
+const formatters = new Map<string, Intl.DateTimeFormat>()
+const formatterFor = (timeZone: string): Intl.DateTimeFormat => {
+  let formatter = formatters.get(timeZone)
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23"
+    })
+    formatters.set(timeZone, formatter)
+  }
+  return formatter
+}
+
+/** The zone's offset from UTC at an instant, in minutes, asked of the time-zone database. */
+const lookUpOffset = (timeZone: string, instant: number): number => {
+  const parts = formatterFor(timeZone).formatToParts(new Date(instant))
   const get = (type: string) => Number(parts.find((p) => p.type === type)!.value)
-  return { year: get("year"), month: get("month"), day: get("day"), hour: get("hour"), minute: get("minute"), second: get("second") }
+  const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"))
+  return Math.round((asUtc - Math.floor(instant / 1000) * 1000) / 60_000)
+}
+
+// Offsets are whole quarter hours and change only on a quarter hour, so one look-up serves a
+// whole quarter hour of instants; the time-zone database is slow next to this arithmetic.
+const offsets = new Map<string, number>()
+const offsetMinutes = (timeZone: string, instant: number): number => {
+  const key = `${timeZone}@${Math.floor(instant / QUARTER_HOUR_MS)}`
+  let offset = offsets.get(key)
+  if (offset === undefined) {
+    if (offsets.size > 10_000) offsets.clear()
+    offset = lookUpOffset(timeZone, instant)
+    offsets.set(key, offset)
+  }
+  return offset
+}
+
+/** Wall-clock fields of an instant in the zone. */
+const zonedParts = (instant: Date, timeZone: string) => {
+  const local = new Date(instant.getTime() + offsetMinutes(timeZone, instant.getTime()) * 60_000)
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds()
+  }
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0")
@@ -69,13 +112,6 @@ export const todayIn = (timeZone: string, instant: Date): LocalDate => {
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}` as LocalDate
 }
 
-/** The zone's offset from UTC at `instant`, in minutes. */
-const offsetMinutes = (timeZone: string, instant: Date): number => {
-  const p = zonedParts(instant, timeZone)
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second)
-  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000)
-}
-
 const formatOffset = (minutes: number) =>
   `${minutes < 0 ? "-" : "+"}${pad(Math.floor(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`
 
@@ -83,13 +119,13 @@ const formatOffset = (minutes: number) =>
 export const formatInstant = (instant: Date, timeZone: string): string => {
   const p = zonedParts(instant, timeZone)
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${
-    formatOffset(offsetMinutes(timeZone, instant))
+    formatOffset(offsetMinutes(timeZone, instant.getTime()))
   }`
 }
 
 /** The instant of a local date and `HH:MM` time in the zone (the earlier one in a DST overlap). */
 export const localInstant = (date: LocalDate, time: string, timeZone: string): Date => {
   const naive = Date.parse(`${date}T${time}:00Z`)
-  const firstGuess = naive - offsetMinutes(timeZone, new Date(naive)) * 60_000
-  return new Date(naive - offsetMinutes(timeZone, new Date(firstGuess)) * 60_000)
+  const firstGuess = naive - offsetMinutes(timeZone, naive) * 60_000
+  return new Date(naive - offsetMinutes(timeZone, firstGuess) * 60_000)
 }

@@ -175,6 +175,12 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
     p.active && stay.daysAhead >= p.min_days_ahead && stay.nights >= p.min_nights
   )
 
+  const { cancellation, timezone } = hotel
+  const freeCancellationUntil = formatInstant(
+    localInstant(addDays(stay.checkin, -cancellation.free_until_days_before), cancellation.free_until_time, timezone),
+    timezone
+  )
+
   const offer = (plan: RatePlanDefinition): PackageOffer => {
     // one entry per room and night (quantity copies of a line): promotions round each one
     const nightLines = rooms.flatMap((line, i) => {
@@ -190,7 +196,6 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
       if (discount > (best?.discount ?? 0)) best = { code: promotion.code, discount }
     }
     const discount = best?.discount ?? 0
-    const { cancellation, timezone } = hotel
     return {
       package_code: (best === undefined ? plan.code : `${plan.code}.${best.code}`) as PackageCode,
       rate_code: plan.code,
@@ -198,12 +203,7 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
       description: plan.description,
       breakfast_included: plan.breakfast_included,
       refundable: plan.refundable,
-      free_cancellation_until: plan.refundable
-        ? formatInstant(
-          localInstant(addDays(stay.checkin, -cancellation.free_until_days_before), cancellation.free_until_time, timezone),
-          timezone
-        )
-        : null,
+      free_cancellation_until: plan.refundable ? freeCancellationUntil : null,
       promotions: best === undefined ? [] : [best.code],
       price: {
         room_total: roomTotal,

@@ -2,6 +2,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Ref, Schema } from "effect"
 import { RoomTypeId } from "../Domain/Ids.js"
 import { LocalDate, nightsOf } from "../Domain/LocalDate.js"
+import { makeBatcher } from "./Batcher.js"
 
 export const FreeRooms = Schema.Struct({
   room_type_id: RoomTypeId,
@@ -24,7 +25,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
   /** The nights from `checkin` up to `checkout` on which rooms are held, per room type. */
   readonly bookedNights: (checkin: LocalDate, checkout: LocalDate) => Effect.Effect<ReadonlyArray<BookedNight>>
 }>() {
-  static readonly Live = Layer.effect(
+  static readonly Live = Layer.scoped(
     InventoryRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -40,12 +41,26 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           ORDER BY rt.position`
       })
       const findBooked = SqlSchema.findAll({
-        Request: Schema.Struct({ checkin: LocalDate, checkout: LocalDate }),
+        Request: Schema.Struct({ from: LocalDate, until: LocalDate }),
         Result: BookedNight,
-        execute: ({ checkin, checkout }) => sql`
+        execute: ({ from, until }) => sql`
           SELECT room_type_id, night, booked FROM inventory_nights
-          WHERE night >= ${checkin}::date AND night < ${checkout}::date AND booked > 0`
+          WHERE night >= ${from}::date AND night < ${until}::date AND booked > 0`
       })
+      // Quotes read bookings on every call: the reads waiting at one moment share one query over
+      // the span of all their stays, and each takes its own nights from it.
+      const bookedInRanges = yield* makeBatcher(
+        (ranges: ReadonlyArray<{ readonly checkin: LocalDate; readonly checkout: LocalDate }>) =>
+          findBooked({
+            from: ranges.reduce((min, r) => r.checkin < min ? r.checkin : min, ranges[0]!.checkin),
+            until: ranges.reduce((max, r) => r.checkout > max ? r.checkout : max, ranges[0]!.checkout)
+          }).pipe(
+            Effect.map((rows) => ranges.map((r) => rows.filter((row) => row.night >= r.checkin && row.night < r.checkout))),
+            Effect.orDie,
+            Effect.withSpan("InventoryRepo.bookedNightsBatch", { attributes: { ranges: ranges.length } })
+          ),
+        { maxBatch: 100, concurrency: 2 }
+      )
       return {
         freeRooms: (checkin, checkout) =>
           findFree({ checkin, checkout }).pipe(
@@ -53,8 +68,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
             Effect.withSpan("InventoryRepo.freeRooms", { attributes: { checkin, checkout } })
           ),
         bookedNights: (checkin, checkout) =>
-          findBooked({ checkin, checkout }).pipe(
-            Effect.orDie,
+          bookedInRanges({ checkin, checkout }).pipe(
             Effect.withSpan("InventoryRepo.bookedNights", { attributes: { checkin, checkout } })
           )
       }

@@ -2,10 +2,11 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
 import { QuoteId } from "../Domain/Ids.js"
 import { ClientInfo, MultiRoomQuoteResponse } from "../Domain/Quote.js"
+import { makeBatcher } from "./Batcher.js"
 
-/** A quote as answered, and who asked for it. */
+/** A quote as answered (stored as the service holds it: money in cents), and who asked for it. */
 export const StoredQuote = Schema.Struct({
-  response: MultiRoomQuoteResponse,
+  response: Schema.typeSchema(MultiRoomQuoteResponse),
   client: ClientInfo
 })
 export type StoredQuote = typeof StoredQuote.Type
@@ -15,25 +16,41 @@ export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
   readonly insert: (quote: StoredQuote) => Effect.Effect<void>
   readonly find: (id: QuoteId) => Effect.Effect<Option.Option<StoredQuote>>
 }>() {
-  static readonly Live = Layer.effect(
+  static readonly Live = Layer.scoped(
     QuoteRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const insert = SqlSchema.void({
-        Request: StoredQuote,
-        execute: ({ client, response }) => sql`
-          INSERT INTO quotes (id, expires_at, checkin, checkout, status, session_id, client, response)
-          VALUES (${response.quote_id}, ${response.expires_at}::timestamptz, ${response.stay.checkin}::date,
-            ${response.stay.checkout}::date, ${response.status}, ${response.session_id},
-            ${JSON.stringify(client)}::jsonb, ${JSON.stringify(response)}::jsonb)`
-      })
+      // Under load many quotes are issued at once: they are stored together, one statement for
+      // all the quotes waiting, so a busy server makes far fewer round trips than quotes.
+      const store = yield* makeBatcher(
+        (quotes: ReadonlyArray<StoredQuote>) =>
+          sql`INSERT INTO quotes ${
+            sql.insert(quotes.map(({ client, response }) => ({
+              id: response.quote_id,
+              expires_at: response.expires_at,
+              checkin: response.stay.checkin,
+              checkout: response.stay.checkout,
+              status: response.status,
+              session_id: response.session_id,
+              client: JSON.stringify(client),
+              response: JSON.stringify(response)
+            })))
+          }`.pipe(
+            Effect.as(quotes.map(() => undefined)),
+            Effect.orDie,
+            Effect.withSpan("QuoteRepo.storeBatch", { attributes: { quotes: quotes.length } })
+          ),
+        { maxBatch: 200, concurrency: 2 }
+      )
       const find = SqlSchema.findOne({
         Request: QuoteId,
-        Result: Schema.Struct({ response: Schema.parseJson(MultiRoomQuoteResponse), client: Schema.parseJson(ClientInfo) }),
+        Result: Schema.Struct({ response: Schema.parseJson(StoredQuote.fields.response), client: Schema.parseJson(ClientInfo) }),
         execute: (id) => sql`SELECT response::text AS response, client::text AS client FROM quotes WHERE id = ${id}`
       })
       return {
-        insert: (quote) => insert(quote).pipe(Effect.orDie, Effect.withSpan("QuoteRepo.insert")),
+        insert: Effect.fn("QuoteRepo.insert")(function*(quote: StoredQuote) {
+          yield* store(quote)
+        }),
         find: (id) => find(id).pipe(Effect.orDie, Effect.withSpan("QuoteRepo.find", { attributes: { quote_id: id } }))
       }
     })

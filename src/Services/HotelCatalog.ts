@@ -1,14 +1,24 @@
 import { Clock, Effect } from "effect"
-import { hotelView, roomTypeView } from "../Domain/Hotel.js"
+import { type HotelDefinition, hotelView, roomTypeView } from "../Domain/Hotel.js"
 import { todayIn } from "../Domain/LocalDate.js"
 import { HotelRepo } from "../Layers/HotelRepo.js"
 
-/** The hotel's facts, policies and room types, read live from the imported definition. */
+/**
+ * How long an instance keeps the hotel definition before reading it again: a re-import reaches
+ * every instance within this time, and no request pays a database round trip for it.
+ */
+export const HOTEL_DEFINITION_TTL = "5 seconds"
+
+/** The hotel's facts, policies and room types, from the imported definition. */
 export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog", {
-  effect: Effect.gen(function*() {
+  scoped: Effect.gen(function*() {
     const repo = yield* HotelRepo
+    const cached = yield* Effect.cachedWithTTL(
+      repo.load.pipe(Effect.orDieWith((e) => new Error(`hotel definition missing: ${e.message}`))),
+      HOTEL_DEFINITION_TTL
+    )
     const definition = Effect.fn("HotelCatalog.definition")(function*() {
-      return yield* repo.load.pipe(Effect.orDieWith((e) => new Error(`hotel definition missing: ${e.message}`)))
+      return yield* cached
     })
     return {
       definition,
@@ -20,8 +30,7 @@ export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog",
         return { rooms: hotel.room_types.map((room) => roomTypeView(hotel, room)) }
       }),
       /** Today's date in hotel time. */
-      today: Effect.fn("HotelCatalog.today")(function*() {
-        const hotel = yield* definition()
+      today: Effect.fn("HotelCatalog.today")(function*(hotel: HotelDefinition) {
         return todayIn(hotel.timezone, new Date(yield* Clock.currentTimeMillis))
       })
     }

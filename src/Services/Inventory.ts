@@ -14,7 +14,7 @@ export class Inventory extends Effect.Service<Inventory>()("Inventory", {
       availability: Effect.fn("Inventory.availability")(function*(query: AvailabilityQuery) {
         yield* Effect.annotateCurrentSpan({ checkin: query.checkin, checkout: query.checkout })
         const hotel = yield* catalog.definition()
-        const stay = yield* validateStay(hotel, yield* catalog.today(), query.checkin, query.checkout)
+        const stay = yield* validateStay(hotel, yield* catalog.today(hotel), query.checkin, query.checkout)
         const free = new Map((yield* repo.freeRooms(stay.checkin, stay.checkout)).map((r) => [r.room_type_id, r.free]))
         // children without ages count as standard guests; infants need a quote
         const guests = { adults: query.adults, childrenAges: Array(query.children).fill(INFANT_AGE_LIMIT) }

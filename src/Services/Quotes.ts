@@ -36,7 +36,7 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
     /** Prices a validated request against live bookings: the same rules for a quote and a re-check. */
     const price = Effect.fn("Quotes.price")(function*(request: QuoteRequest) {
       const hotel = yield* catalog.definition()
-      const stay = yield* validateStay(hotel, yield* catalog.today(), request.checkin, request.checkout)
+      const stay = yield* validateStay(hotel, yield* catalog.today(hotel), request.checkin, request.checkout)
       yield* validateRooms(hotel, request.rooms)
       const bookedRows = yield* inventory.bookedNights(stay.checkin, stay.checkout)
       const booked = new Map(bookedRows.map((row) => [`${row.room_type_id}/${row.night}`, row.booked]))

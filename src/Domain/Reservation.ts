@@ -1,0 +1,194 @@
+import { Schema } from "effect"
+import { PackageCode, PromotionCode, QuoteId, RateCode, ReservationId, RoomTypeId, TimeOfDay } from "./Ids.js"
+import { Amount, Currency } from "./Money.js"
+import { AnalyticsHeaders, OfferPrice, QuoteStay } from "./Quote.js"
+
+export const Language = Schema.Literal("en", "fr", "ru").annotations({
+  identifier: "Language",
+  description: "Language of the guest pages, emails and documents"
+})
+export type Language = typeof Language.Type
+
+/** PENDING_GUEST → GUEST_COMPLETED → CANCELLED; PENDING_GUEST → EXPIRED when the guest link lapses. */
+export const ReservationStatus = Schema.Literal("PENDING_GUEST", "GUEST_COMPLETED", "CANCELLED", "EXPIRED").annotations({
+  identifier: "ReservationStatus"
+})
+export type ReservationStatus = typeof ReservationStatus.Type
+
+/** Synchronisation with the hotel's PMS: PENDING → SYNCED or FAILED. */
+export const PmsStatus = Schema.Literal("PENDING", "SYNCED", "FAILED").annotations({ identifier: "PmsStatus" })
+export type PmsStatus = typeof PmsStatus.Type
+
+/** The workflow version of the spec (Versioning 3): no payment is required. */
+export const WORKFLOW_VERSION = "v12"
+
+export const IntentRequest = Schema.Struct({
+  quote_id: QuoteId,
+  package_code: PackageCode,
+  language: Schema.optionalWith(Language, { default: () => "en" as const })
+}).annotations({
+  identifier: "ReservationIntentRequest",
+  examples: [{ quote_id: "q_01JD6ZK3V6W9F4T8Y2N5R7B3XQ" as QuoteId, package_code: "FLEX_BB" as PackageCode, language: "en" }]
+})
+export type IntentRequest = typeof IntentRequest.Type
+
+export const IdempotencyKey = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(160)).annotations({
+  description: "Optional: repeat a request safely. Same key and body within 24 h: the first answer is replayed " +
+    "(header Idempotent-Replayed: true); same key, other body: 422; while the first is still running: 409."
+})
+
+export const IntentHeaders = Schema.Struct({
+  ...AnalyticsHeaders.fields,
+  "idempotency-key": Schema.optional(IdempotencyKey)
+})
+
+export const IntentResponse = Schema.Struct({
+  reservation_id: ReservationId,
+  status: Schema.Literal("PENDING_GUEST"),
+  continue_url: Schema.String.annotations({
+    description: "Secure guest-completion page: present it to the user as a clickable next step"
+  }),
+  expires_at: Schema.String.annotations({ description: "Until when the guest link works (date-time with the hotel's offset)" }),
+  language: Language,
+  payment_required: Schema.Literal(false),
+  workflow: Schema.Literal(WORKFLOW_VERSION),
+  message: Schema.String.annotations({ description: "What to tell the user" })
+}).annotations({ identifier: "ReservationIntent" })
+export type IntentResponse = typeof IntentResponse.Type
+
+const Email = Schema.String.pipe(
+  Schema.trimmed(),
+  Schema.maxLength(254),
+  Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
+)
+const Phone = Schema.String.pipe(
+  Schema.pattern(/^\+?[0-9][0-9 ().-]{5,24}$/, { message: () => "must be a phone number, e.g. +33 4 93 00 12 34" })
+)
+const Name = Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
+const Country = Schema.String.pipe(Schema.pattern(/^[A-Z]{2}$/, { message: () => "must be an ISO 3166-1 alpha-2 code" }))
+const SpecialRequests = Schema.String.pipe(Schema.maxLength(1000))
+
+export const GuestDetails = Schema.Struct({
+  first_name: Name,
+  last_name: Name,
+  email: Email,
+  phone: Phone,
+  country: Schema.NullOr(Country),
+  arrival_time: Schema.NullOr(TimeOfDay),
+  special_requests: Schema.NullOr(SpecialRequests),
+  baby_cot: Schema.Boolean,
+  early_check_in_request: Schema.Boolean,
+  late_check_out_request: Schema.Boolean
+}).annotations({ identifier: "GuestDetails" })
+export type GuestDetails = typeof GuestDetails.Type
+
+export const CompletionRequest = Schema.Struct({
+  first_name: Name,
+  last_name: Name,
+  email: Email,
+  phone: Phone,
+  country: Schema.optional(Country),
+  arrival_time: Schema.optional(TimeOfDay),
+  special_requests: Schema.optional(SpecialRequests),
+  baby_cot: Schema.optional(Schema.Boolean),
+  early_check_in_request: Schema.optional(Schema.Boolean),
+  late_check_out_request: Schema.optional(Schema.Boolean),
+  accept_terms: Schema.Boolean.annotations({ description: "Must be true" }),
+  terms_version: Schema.String.annotations({ description: "The terms_version the guest accepted (from GET /v1/reservation-public)" }),
+  expected_total: Amount.annotations({ description: "The total the guest saw; completion fails with 409 price_changed if the live total differs" })
+}).annotations({ identifier: "ReservationCompletionRequest" })
+export type CompletionRequest = typeof CompletionRequest.Type
+
+export const ReservedRoom = Schema.Struct({
+  room_index: Schema.Int,
+  room_type_id: RoomTypeId,
+  room_name: Schema.String,
+  quantity: Schema.Int,
+  adults: Schema.Int,
+  children_ages: Schema.Array(Schema.Int)
+}).annotations({ identifier: "ReservedRoom" })
+
+export const ReservedPackage = Schema.Struct({
+  package_code: PackageCode,
+  rate_code: RateCode,
+  name: Schema.String,
+  description: Schema.String,
+  breakfast_included: Schema.Boolean,
+  refundable: Schema.Boolean,
+  promotions: Schema.Array(PromotionCode)
+}).annotations({ identifier: "ReservedPackage" })
+
+export const ReservationPolicies = Schema.Struct({
+  refundable: Schema.Boolean,
+  free_cancellation_until: Schema.NullOr(Schema.String),
+  check_in_from: TimeOfDay,
+  check_out_by: TimeOfDay,
+  cancellation: Schema.String,
+  payment: Schema.String
+}).annotations({ identifier: "ReservationPolicies" })
+
+export const ReservationView = Schema.Struct({
+  reservation_id: ReservationId,
+  reservation_number: Schema.NullOr(Schema.String).annotations({ description: "Given at guest completion, e.g. BR-7K3Q9X" }),
+  status: ReservationStatus,
+  pms_status: Schema.NullOr(PmsStatus),
+  language: Language,
+  stay: QuoteStay,
+  rooms: Schema.Array(ReservedRoom),
+  guest: Schema.NullOr(GuestDetails),
+  package: ReservedPackage,
+  price: OfferPrice,
+  policies: ReservationPolicies,
+  allowed_actions: Schema.Array(Schema.String),
+  payment_required: Schema.Literal(false),
+  workflow: Schema.Literal(WORKFLOW_VERSION)
+}).annotations({ identifier: "Reservation" })
+export type ReservationView = typeof ReservationView.Type
+
+export const GuestField = Schema.Struct({
+  name: Schema.String.annotations({ description: "The field's name in POST /v1/reservation-complete" }),
+  label: Schema.String,
+  type: Schema.Literal("text", "email", "tel", "country", "time", "textarea", "checkbox"),
+  required: Schema.Boolean,
+  max_length: Schema.optional(Schema.Int)
+}).annotations({ identifier: "GuestField" })
+export type GuestField = typeof GuestField.Type
+
+export const Terms = Schema.Struct({
+  version: Schema.String,
+  text: Schema.String
+}).annotations({ identifier: "Terms" })
+
+export const PublicReservation = Schema.Struct({
+  ...ReservationView.fields,
+  expires_at: Schema.String.annotations({ description: "Until when the guest link works" }),
+  guest_fields: Schema.Array(GuestField),
+  terms: Terms
+}).annotations({ identifier: "PublicReservation" })
+export type PublicReservation = typeof PublicReservation.Type
+
+export const CompletionResponse = Schema.Struct({
+  reservation_id: ReservationId,
+  reservation_number: Schema.String,
+  status: Schema.Literal("GUEST_COMPLETED"),
+  pms_status: PmsStatus,
+  price: OfferPrice,
+  message: Schema.String
+}).annotations({ identifier: "ReservationCompleted" })
+export type CompletionResponse = typeof CompletionResponse.Type
+
+/** Why a room request failed at completion. */
+export const ChangedRoom = Schema.Struct({
+  room_index: Schema.Int,
+  room_type_id: RoomTypeId,
+  reason: Schema.String
+}).annotations({ identifier: "ChangedRoom" })
+export type ChangedRoom = typeof ChangedRoom.Type
+
+/** `error.details` of a 409 at completion: what changed, so the guest or agent knows what to do. */
+export const ChangeDetails = Schema.Struct({
+  previous_total: Schema.NullOr(Amount),
+  new_total: Schema.NullOr(Amount),
+  currency: Currency,
+  rooms: Schema.Array(ChangedRoom)
+}).annotations({ identifier: "ChangeDetails" })

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "@effect/vitest"
+import { FastCheck as fc } from "effect"
+import { addDays, daysBetween, formatInstant, isoWeekday, type LocalDate, localInstant, nightsOf, todayIn } from "../../src/Domain/LocalDate.js"
+
+/** The time-zone database's own answer, the slow way. */
+const reference = (instant: Date, timeZone: string) => {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "longOffset"
+  }).formatToParts(instant)
+  const get = (type: string) => parts.find((p) => p.type === type)!.value
+  const offset = get("timeZoneName").replace("GMT", "") || "+00:00"
+  return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}:${get("second")}${offset}`
+}
+
+const zones = ["Europe/Paris", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "America/St_Johns", "UTC"]
+const instants = fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2029, 0, 1) }).map((ms) => new Date(ms))
+
+describe("LocalDate", () => {
+  it.prop("formatInstant agrees with the time-zone database, DST changes included", [instants, fc.constantFrom(...zones)], ([instant, zone]) => {
+    expect(formatInstant(instant, zone)).toBe(reference(instant, zone))
+    expect(todayIn(zone, instant)).toBe(reference(instant, zone).slice(0, 10))
+  }, { fastCheck: { numRuns: 2000 } })
+
+  it("formats the hotel's deadlines with the offset of their date", () => {
+    expect(formatInstant(localInstant("2027-03-10" as LocalDate, "14:00", "Europe/Paris"), "Europe/Paris")).toBe("2027-03-10T14:00:00+01:00")
+    expect(formatInstant(localInstant("2027-07-10" as LocalDate, "14:00", "Europe/Paris"), "Europe/Paris")).toBe("2027-07-10T14:00:00+02:00")
+    // the night DST starts: 14:00 exists and is in summer time
+    expect(formatInstant(localInstant("2027-03-28" as LocalDate, "14:00", "Europe/Paris"), "Europe/Paris")).toBe("2027-03-28T14:00:00+02:00")
+  })
+
+  it("counts days and nights on the calendar", () => {
+    const d = (s: string) => s as LocalDate
+    expect(daysBetween(d("2026-12-30"), d("2027-01-02"))).toBe(3)
+    expect(addDays(d("2028-02-28"), 1)).toBe("2028-02-29")
+    expect(nightsOf(d("2027-03-27"), d("2027-03-29"))).toEqual(["2027-03-27", "2027-03-28"])
+    expect(isoWeekday(d("2026-11-22"))).toBe(7)
+    expect(isoWeekday(d("2026-11-23"))).toBe(1)
+  })
+})
