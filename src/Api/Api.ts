@@ -4,6 +4,7 @@ import { DiscoveryGroup } from "./Discovery.js"
 import { InternalErrorBody, NotFoundBody, PayloadTooLargeBody } from "./Errors.js"
 import { HotelGroup } from "./Hotel.js"
 import { QuotesGroup } from "./Quotes.js"
+import { ReservationsGroup } from "./Reservations.js"
 
 const FRAMEWORK_DECODE_ERROR = "#/components/schemas/HttpApiDecodeError"
 
@@ -35,6 +36,7 @@ export class Api extends HttpApi.make("hotel-booking-api")
   .add(DiscoveryGroup)
   .add(HotelGroup)
   .add(QuotesGroup)
+  .add(ReservationsGroup)
   .addError(NotFoundBody, { status: 404 })
   .addError(PayloadTooLargeBody, { status: 413 })
   .addError(InternalErrorBody, { status: 500 })

@@ -1,5 +1,23 @@
+import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { InternalError, NotFound, PayloadTooLarge, ServiceUnavailable, ValidationCode, ValidationError } from "../Domain/Errors.js"
+import {
+  AvailabilityChanged,
+  IdempotencyInProgress,
+  IdempotencyKeyReused,
+  InternalError,
+  InvalidToken,
+  MissingToken,
+  NotFound,
+  PayloadTooLarge,
+  PriceChanged,
+  QuoteExpired,
+  QuoteNotReservable,
+  ReservationNotPending,
+  ServiceUnavailable,
+  ValidationCode,
+  ValidationError
+} from "../Domain/Errors.js"
+import { ChangeDetails } from "../Domain/Reservation.js"
 
 /** The one error shape of every non-2xx answer (spec: Error). */
 export const ErrorBody = Schema.Struct({
@@ -59,4 +77,65 @@ export const ServiceUnavailableBody = errorBody(
   ServiceUnavailable,
   "A dependency does not answer; retry later. error.code: unavailable",
   () => "unavailable"
+)
+
+export const MissingTokenBody = errorBody(
+  MissingToken,
+  "No X-Reservation-Token header. error.code: missing_token",
+  () => "missing_token"
+).annotations(HttpApiSchema.annotations({ status: 401 }))
+export const InvalidTokenBody = errorBody(
+  InvalidToken,
+  "The token is unknown, expired or not for this resource. error.code: invalid_token",
+  () => "invalid_token"
+).annotations(HttpApiSchema.annotations({ status: 401 }))
+
+export const QuoteExpiredBody = errorBody(
+  QuoteExpired,
+  "The quote's expires_at has passed: quote again. error.code: quote_expired",
+  () => "quote_expired",
+  (e) => ({ quote_id: e.quote_id, expired_at: e.expired_at })
+)
+export const QuoteNotReservableBody = errorBody(
+  QuoteNotReservable,
+  "The quote cannot be reserved (no such package, or no longer available). error.code: quote_not_reservable",
+  () => "quote_not_reservable",
+  (e) => ({ quote_id: e.quote_id })
+)
+export const IdempotencyKeyReusedBody = errorBody(
+  IdempotencyKeyReused,
+  "The Idempotency-Key was used with another body. error.code: idempotency_key_reused",
+  () => "idempotency_key_reused"
+)
+export const IdempotencyInProgressBody = errorBody(
+  IdempotencyInProgress,
+  "The first request with this Idempotency-Key is still running: retry shortly. error.code: idempotency_in_progress",
+  () => "idempotency_in_progress"
+)
+
+const encodeChange = Schema.encodeSync(ChangeDetails)
+
+export const AvailabilityChangedBody = errorBody(
+  AvailabilityChanged,
+  "Rooms are no longer available; details.rooms says which room request and why. error.code: availability_changed",
+  () => "availability_changed",
+  (e) => encodeChange({ previous_total: null, new_total: null, currency: e.currency, rooms: e.rooms as never })
+)
+export const PriceChangedBody = errorBody(
+  PriceChanged,
+  "The live total differs from expected_total; complete again with details.new_total to accept it. error.code: price_changed",
+  () => "price_changed",
+  (e) =>
+    encodeChange({
+      previous_total: e.previous_total as never,
+      new_total: e.new_total as never,
+      currency: e.currency,
+      rooms: e.rooms as never
+    })
+)
+export const ReservationNotPendingBody = errorBody(
+  ReservationNotPending,
+  "The reservation is no longer pending (expired or cancelled). error.code: reservation_not_pending",
+  () => "reservation_not_pending",
+  (e) => ({ status: e.status })
 )

@@ -15,8 +15,11 @@ import { InternalError, NotFound, PayloadTooLarge, ValidationError } from "../Do
 import { AppConfig } from "../Services/AppConfig.js"
 import { Api } from "./Api.js"
 import { DiscoveryHttp } from "./DiscoveryHttp.js"
+import { GuestPagesLive } from "./GuestPages.js"
 import { HotelHttp } from "./HotelHttp.js"
 import { QuotesHttp } from "./QuotesHttp.js"
+import { ReservationsHttp } from "./ReservationsHttp.js"
+import { ReservationTokenAuthLive } from "./ReservationToken.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -94,8 +97,8 @@ const openApiDocument = HttpApiBuilder.Router.use((router) =>
 const docs = HttpApiScalar.layer({ path: "/docs/", scalar: { withDefaultFonts: false } })
 
 /** The whole HTTP application: the API, its errors, its documents. Needs the services. */
-export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, errorsAsBodies).pipe(
-  Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp, QuotesHttp])))
+export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive, errorsAsBodies).pipe(
+  Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp, QuotesHttp, ReservationsHttp]), Layer.provide(ReservationTokenAuthLive)))
 )
 
 /** The API served on whatever `HttpServer` is provided (Node's in production, a test server in tests). */

@@ -49,3 +49,47 @@ export class QuoteNotReservable extends Schema.TaggedError<QuoteNotReservable>()
   message: Schema.String,
   quote_id: Schema.String
 }) {}
+
+/** No `X-Reservation-Token` header. */
+export class MissingToken extends Schema.TaggedError<MissingToken>()("MissingToken", {
+  message: Schema.String
+}) {}
+
+/** The token is unknown, of the wrong purpose, or expired. */
+export class InvalidToken extends Schema.TaggedError<InvalidToken>()("InvalidToken", {
+  message: Schema.String
+}) {}
+
+/** The `Idempotency-Key` was used with another request body. */
+export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {
+  message: Schema.String
+}) {}
+
+/** The first request with this `Idempotency-Key` is still being processed. */
+export class IdempotencyInProgress extends Schema.TaggedError<IdempotencyInProgress>()("IdempotencyInProgress", {
+  message: Schema.String
+}) {}
+
+const ChangedRoomFields = Schema.Struct({ room_index: Schema.Int, room_type_id: Schema.String, reason: Schema.String })
+
+/** At completion, some rooms of the stay are no longer free (or their rate can no longer be booked). */
+export class AvailabilityChanged extends Schema.TaggedError<AvailabilityChanged>()("AvailabilityChanged", {
+  message: Schema.String,
+  currency: Schema.String,
+  rooms: Schema.Array(ChangedRoomFields)
+}) {}
+
+/** At completion, the live total differs from the one the guest saw: confirm again with `new_total`. */
+export class PriceChanged extends Schema.TaggedError<PriceChanged>()("PriceChanged", {
+  message: Schema.String,
+  previous_total: Schema.Int,
+  new_total: Schema.Int,
+  currency: Schema.String,
+  rooms: Schema.Array(ChangedRoomFields)
+}) {}
+
+/** The reservation is not in a state that allows this action (e.g. completing a cancelled one). */
+export class ReservationNotPending extends Schema.TaggedError<ReservationNotPending>()("ReservationNotPending", {
+  message: Schema.String,
+  status: Schema.String
+}) {}

@@ -69,6 +69,8 @@ export const TouristTaxPeriod = Schema.Struct({
 export const HotelDefinition = Schema.Struct({
   id: HotelId,
   name: Schema.String.pipe(Schema.minLength(1)),
+  /** Reservation numbers start with it, e.g. BR-7K3Q9X. */
+  reservation_prefix: Schema.String.pipe(Schema.pattern(/^[A-Z]{2,4}$/)),
   description: Schema.String,
   address: Schema.Struct({
     street: Schema.String,
@@ -100,7 +102,12 @@ export const HotelDefinition = Schema.Struct({
   room_types: Schema.Array(RoomTypeDefinition).pipe(Schema.minItems(1)),
   rate_plans: Schema.Array(RatePlanDefinition).pipe(Schema.minItems(1)),
   promotions: Schema.Array(PromotionDefinition),
-  tourist_tax: Schema.Struct({ description: Schema.String, min_age: NonNegativeInt, periods: Schema.Array(TouristTaxPeriod) })
+  tourist_tax: Schema.Struct({ description: Schema.String, min_age: NonNegativeInt, periods: Schema.Array(TouristTaxPeriod) }),
+  /** The terms a guest accepts at completion, by language; a new text needs a new version. */
+  terms: Schema.Struct({
+    version: Schema.String.pipe(Schema.minLength(1)),
+    text: Schema.Struct({ en: Schema.String, fr: Schema.String, ru: Schema.String })
+  })
 }).pipe(
   Schema.filter((hotel) => {
     const issues: Array<Schema.FilterIssue> = []

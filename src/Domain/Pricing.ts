@@ -3,7 +3,7 @@ import { ValidationError } from "./Errors.js"
 import type { HotelDefinition, RatePlanDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, formatInstant, isoWeekday, type LocalDate, localInstant, monthOf, nightsOf } from "./LocalDate.js"
-import { cents, percentOf, sum } from "./Money.js"
+import { type Cents, cents, percentOf, sum } from "./Money.js"
 import { fitsRoom, occupancyRule } from "./Occupancy.js"
 import type { PackageOffer, RoomUnavailability, SingleRoomQuoteRequest } from "./Quote.js"
 import type { Stay } from "./Stay.js"
@@ -23,6 +23,14 @@ export interface PricingInput {
   readonly rooms: ReadonlyArray<RoomLine>
   /** Rooms of a type already held on a night, before this booking. */
   readonly booked: (roomTypeId: RoomTypeId, night: LocalDate) => number
+}
+
+/** The `booked` lookup of a pricing input, from rows of rooms held per room type and night. */
+export const bookedLookup = (
+  rows: ReadonlyArray<{ readonly room_type_id: RoomTypeId; readonly night: LocalDate; readonly booked: number }>
+): PricingInput["booked"] => {
+  const counts = new Map(rows.map((row) => [`${row.room_type_id}/${row.night}`, row.booked]))
+  return (roomTypeId, night) => counts.get(`${roomTypeId}/${night}`) ?? 0
 }
 
 export type PricingOutcome =
@@ -216,3 +224,11 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
   }
   return { _tag: "Available", offers: offered.map(offer) }
 }
+
+/** Each room request's share of the plan's total: the request priced alone, with the same bookings. */
+export const lineTotals = (input: PricingInput, rateCode: RateCode): ReadonlyArray<Cents> =>
+  input.rooms.map((line) => {
+    const alone = priceStay({ ...input, rooms: [{ ...line, rate_code: null }] })
+    const offer = alone._tag === "Available" ? alone.offers.find((o) => o.rate_code === rateCode) : undefined
+    return offer?.price.total ?? cents(0)
+  })

@@ -1,7 +1,8 @@
 import { Schema } from "effect"
 import { PackageCode, PromotionCode, QuoteId, RateCode, ReservationId, RoomTypeId, TimeOfDay } from "./Ids.js"
-import { Amount, Currency } from "./Money.js"
-import { AnalyticsHeaders, OfferPrice, QuoteStay } from "./Quote.js"
+import { LocalDate } from "./LocalDate.js"
+import { Amount, Cents, Currency } from "./Money.js"
+import { AnalyticsHeaders, ClientInfo, OfferPrice, PackageOffer, QuotedRoom, QuoteStay } from "./Quote.js"
 
 export const Language = Schema.Literal("en", "fr", "ru").annotations({
   identifier: "Language",
@@ -192,3 +193,26 @@ export const ChangeDetails = Schema.Struct({
   currency: Currency,
   rooms: Schema.Array(ChangedRoom)
 }).annotations({ identifier: "ChangeDetails" })
+
+/** A reservation as stored: money in cents, instants as ISO strings. */
+export const ReservationRecord = Schema.Struct({
+  id: ReservationId,
+  number: Schema.NullOr(Schema.String),
+  status: ReservationStatus,
+  pms_status: Schema.NullOr(PmsStatus),
+  language: Language,
+  quote_id: QuoteId,
+  checkin: LocalDate,
+  checkout: LocalDate,
+  rooms: Schema.Array(Schema.typeSchema(QuotedRoom)),
+  offer: Schema.typeSchema(PackageOffer),
+  /** Each room request's share of the total, to tell which one changed. */
+  line_totals: Schema.Array(Cents),
+  guest: Schema.NullOr(GuestDetails),
+  terms_version: Schema.NullOr(Schema.String),
+  client: ClientInfo,
+  guest_link_expires_at: Schema.String,
+  created_at: Schema.String,
+  completed_at: Schema.NullOr(Schema.String)
+})
+export type ReservationRecord = typeof ReservationRecord.Type

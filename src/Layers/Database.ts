@@ -55,16 +55,24 @@ export const embeddedPostgres = Effect.fn("Database.startEmbedded")(function*(da
 })
 
 const DATE_OID = 1082
+const TIMESTAMPTZ_OID = 1184
 
 export const pgClientLayer = (url: Redacted.Redacted, maxConnections: number) =>
   PgClient.layer({
     url,
     maxConnections,
     connectTimeout: "5 seconds",
-    // a `date` stays the string `YYYY-MM-DD`: stay dates are local dates, never shifted to UTC
+    // a `date` stays the string `YYYY-MM-DD`: stay dates are local dates, never shifted to UTC;
+    // an instant is an ISO string in UTC, formatted with the hotel's offset where it is shown
     types: {
-      getTypeParser: ((oid: number, format?: "text" | "binary") =>
-        oid === DATE_OID ? (value: string) => value : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser
+      getTypeParser: ((oid: number, format?: "text" | "binary") => {
+        if (oid === DATE_OID) return (value: string) => value
+        if (oid === TIMESTAMPTZ_OID) {
+          const parse = pg.types.getTypeParser(oid, "text")
+          return (value: string) => (parse(value) as Date).toISOString()
+        }
+        return pg.types.getTypeParser(oid, format)
+      }) as typeof pg.types.getTypeParser
     }
   })
 

@@ -6,7 +6,8 @@ import { HotelDefinition } from "../Domain/Hotel.js"
 /** Where the hotel definition lives once imported. */
 export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
   readonly load: Effect.Effect<HotelDefinition, NotFound>
-  readonly isEmpty: Effect.Effect<boolean>
+  /** No hotel yet, or one stored in a format older than the current definition schema. */
+  readonly needsImport: Effect.Effect<boolean>
   /** Replaces the hotel, its room types and their inventory counts; bookings stay. */
   readonly replace: (hotel: HotelDefinition) => Effect.Effect<void>
 }>() {
@@ -27,10 +28,11 @@ export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
         })),
         Effect.withSpan("HotelRepo.load")
       )
-      const isEmpty = sql<{ n: number }>`SELECT count(*)::int AS n FROM hotel`.pipe(
-        Effect.map((rows) => rows[0].n === 0),
+      const needsImport = findDefinition(undefined).pipe(
+        Effect.map(Option.isNone),
+        Effect.catchTag("ParseError", () => Effect.succeed(true)),
         Effect.orDie,
-        Effect.withSpan("HotelRepo.isEmpty")
+        Effect.withSpan("HotelRepo.needsImport")
       )
       const encode = Schema.encode(HotelDefinition)
       const replace = (hotel: HotelDefinition) =>
@@ -52,7 +54,7 @@ export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
               inventory = EXCLUDED.inventory`
           yield* sql`DELETE FROM room_types WHERE NOT (id IN ${sql.in(rows.map((r) => r.id))})`
         }).pipe(sql.withTransaction, Effect.orDie, Effect.withSpan("HotelRepo.replace", { attributes: { hotel: hotel.id } }))
-      return { load, isEmpty, replace }
+      return { load, needsImport, replace }
     })
   )
 
@@ -68,7 +70,7 @@ export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
               onSome: Effect.succeed
             }))
           ),
-          isEmpty: Effect.map(Ref.get(stored), Option.isNone),
+          needsImport: Effect.map(Ref.get(stored), Option.isNone),
           replace: (hotel) => Ref.set(stored, Option.some(hotel))
         }
       })

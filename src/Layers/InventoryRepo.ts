@@ -24,6 +24,17 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
   readonly freeRooms: (checkin: LocalDate, checkout: LocalDate) => Effect.Effect<ReadonlyArray<FreeRooms>>
   /** The nights from `checkin` up to `checkout` on which rooms are held, per room type. */
   readonly bookedNights: (checkin: LocalDate, checkout: LocalDate) => Effect.Effect<ReadonlyArray<BookedNight>>
+  /**
+   * Inside a transaction: locks the nights of these room types in one fixed order (room type,
+   * then night), so concurrent bookings queue instead of deadlocking, and answers their counts.
+   */
+  readonly lockNights: (
+    roomTypeIds: ReadonlyArray<RoomTypeId>,
+    checkin: LocalDate,
+    checkout: LocalDate
+  ) => Effect.Effect<ReadonlyArray<BookedNight>>
+  /** Inside the same transaction: holds `rooms` more rooms of a type on every night of the stay. */
+  readonly take: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) => Effect.Effect<void>
 }>() {
   static readonly Live = Layer.scoped(
     InventoryRepo,
@@ -61,7 +72,42 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           ),
         { maxBatch: 100, concurrency: 2 }
       )
+      const lockNights = (roomTypeIds: ReadonlyArray<RoomTypeId>, checkin: LocalDate, checkout: LocalDate) =>
+        Effect.gen(function*() {
+          const types = [...roomTypeIds].sort()
+          // rows are created on first use, in the same order as they are locked
+          yield* sql`
+            INSERT INTO inventory_nights (room_type_id, night)
+            SELECT rt.id, d::date FROM room_types rt
+            CROSS JOIN generate_series(${checkin}::date, ${checkout}::date - 1, interval '1 day') AS d
+            WHERE rt.id IN ${sql.in(types)}
+            ORDER BY rt.id, d
+            ON CONFLICT DO NOTHING`
+          const rows = yield* sql`
+            SELECT room_type_id, night, booked FROM inventory_nights
+            WHERE room_type_id IN ${sql.in(types)} AND night >= ${checkin}::date AND night < ${checkout}::date
+            ORDER BY room_type_id, night
+            FOR UPDATE`
+          return yield* Schema.decodeUnknown(Schema.Array(BookedNight))(rows)
+        }).pipe(Effect.orDie, Effect.withSpan("InventoryRepo.lockNights", { attributes: { checkin, checkout } }))
+      const take = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) =>
+        Effect.gen(function*() {
+          // the capacity check is the service's; this one only guards against a bug ever overbooking
+          const updated = yield* sql`
+            UPDATE inventory_nights n SET booked = n.booked + ${rooms}
+            FROM room_types rt
+            WHERE rt.id = n.room_type_id AND n.room_type_id = ${roomTypeId}
+              AND n.night >= ${checkin}::date AND n.night < ${checkout}::date
+              AND n.booked + ${rooms} <= rt.inventory
+            RETURNING n.night`
+          const nights = nightsOf(checkin, checkout).length
+          if (updated.length !== nights) {
+            return yield* Effect.dieMessage(`taking ${rooms} ${roomTypeId} would overbook: ${updated.length} of ${nights} nights fit`)
+          }
+        }).pipe(Effect.orDie, Effect.withSpan("InventoryRepo.take", { attributes: { roomTypeId, rooms, checkin, checkout } }))
       return {
+        lockNights,
+        take,
         freeRooms: (checkin, checkout) =>
           findFree({ checkin, checkout }).pipe(
             Effect.orDie,
@@ -95,6 +141,16 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
         }
         return {
           bookedNights: inRange,
+          lockNights: (roomTypeIds, checkin, checkout) =>
+            Effect.map(inRange(checkin, checkout), (nights) => nights.filter((n) => roomTypeIds.includes(n.room_type_id))),
+          take: (roomTypeId, rooms, checkin, checkout) =>
+            Effect.flatMap(Ref.get(state), (bookedByType) => {
+              const byNight = { ...bookedByType[roomTypeId] }
+              for (const night of nightsOf(checkin, checkout)) byNight[night] = (byNight[night] ?? 0) + rooms
+              return Object.values(byNight).some((n) => n > (inventory[roomTypeId] ?? 0))
+                ? Effect.dieMessage(`taking ${rooms} ${roomTypeId} would overbook`)
+                : Ref.set(state, { ...bookedByType, [roomTypeId]: byNight })
+            }),
           freeRooms: (checkin, checkout) =>
             Effect.map(inRange(checkin, checkout), (nights) =>
               Object.entries(inventory).map(([roomTypeId, rooms]) => ({

@@ -5,12 +5,26 @@ import { DatabaseLive, DatabasePing } from "./Database.js"
 import { HotelRepo } from "./HotelRepo.js"
 import { InventoryRepo } from "./InventoryRepo.js"
 import { MigrationsLive } from "./Migrations.js"
+import { AppSecret } from "./AppSecret.js"
+import { IdempotencyRepo } from "./IdempotencyRepo.js"
 import { QuoteRepo } from "./QuoteRepo.js"
+import { ReservationRepo } from "./ReservationRepo.js"
+import { TokenRepo } from "./TokenRepo.js"
+import { Transactions } from "./Transactions.js"
 import { ServicesLayer } from "./Services.js"
 import { TracingLive } from "./Tracing.js"
 
 /** The repositories on PostgreSQL, after the schema is brought up to date. */
-export const RepositoriesLive = Layer.mergeAll(HotelRepo.Live, InventoryRepo.Live, QuoteRepo.Live, DatabasePing.Live).pipe(
+export const RepositoriesLive = Layer.mergeAll(
+  HotelRepo.Live,
+  InventoryRepo.Live,
+  QuoteRepo.Live,
+  ReservationRepo.Live,
+  TokenRepo.Live,
+  IdempotencyRepo.Live,
+  Transactions.Live,
+  DatabasePing.Live
+).pipe(
   Layer.provideMerge(MigrationsLive.pipe(Layer.provide(HotelRepo.Live))),
   Layer.provideMerge(DatabaseLive)
 )
@@ -18,6 +32,7 @@ export const RepositoriesLive = Layer.mergeAll(HotelRepo.Live, InventoryRepo.Liv
 /** Every service on its live infrastructure. */
 export const ServicesLive = ServicesLayer.pipe(
   Layer.provide(RepositoriesLive),
+  Layer.provide(AppSecret.Live),
   Layer.provideMerge(TracingLive),
   Layer.provideMerge(AppConfig.layer),
   Layer.provideMerge(NodeContext.layer)

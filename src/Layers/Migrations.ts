@@ -10,7 +10,7 @@ const STARTUP_LOCK = 7_240_001
 
 const runMigrations = Migrator.make({})
 
-/** Brings the schema up to date and imports `HOTEL_FILE` into an empty database. */
+/** Brings the schema up to date and imports `HOTEL_FILE` into an empty database (or one whose hotel is in an older format). */
 export const MigrationsLive = Layer.effectDiscard(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -27,7 +27,7 @@ export const MigrationsLive = Layer.effectDiscard(
         )`
       const applied = yield* runMigrations({ loader: migrations })
       if (applied.length > 0) yield* Effect.logInfo(`migrations applied: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)
-      if (yield* repo.isEmpty) {
+      if (yield* repo.needsImport) {
         yield* repo.replace(yield* readHotelFile(hotelFile))
         yield* Effect.logInfo(`hotel imported from ${hotelFile}`)
       }

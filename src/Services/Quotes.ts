@@ -1,9 +1,9 @@
 import { Clock, Effect, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { NotFound, QuoteExpired } from "../Domain/Errors.js"
-import type { QuoteId, RoomTypeId } from "../Domain/Ids.js"
+import type { QuoteId } from "../Domain/Ids.js"
 import { formatInstant, type LocalDate } from "../Domain/LocalDate.js"
-import { priceStay, type RoomLine, singleRoomLine, validateRooms } from "../Domain/Pricing.js"
+import { bookedLookup, priceStay, type RoomLine, singleRoomLine, validateRooms } from "../Domain/Pricing.js"
 import type {
   ClientInfo,
   MultiRoomQuoteRequest,
@@ -38,14 +38,8 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
       const hotel = yield* catalog.definition()
       const stay = yield* validateStay(hotel, yield* catalog.today(hotel), request.checkin, request.checkout)
       yield* validateRooms(hotel, request.rooms)
-      const bookedRows = yield* inventory.bookedNights(stay.checkin, stay.checkout)
-      const booked = new Map(bookedRows.map((row) => [`${row.room_type_id}/${row.night}`, row.booked]))
-      const outcome = priceStay({
-        hotel,
-        stay,
-        rooms: request.rooms,
-        booked: (roomTypeId: RoomTypeId, night: LocalDate) => booked.get(`${roomTypeId}/${night}`) ?? 0
-      })
+      const booked = bookedLookup(yield* inventory.bookedNights(stay.checkin, stay.checkout))
+      const outcome = priceStay({ hotel, stay, rooms: request.rooms, booked })
       return { hotel, stay, outcome }
     })
 

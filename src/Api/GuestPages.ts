@@ -1,0 +1,40 @@
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { readFile } from "node:fs/promises"
+
+/** The guest pages load nothing from elsewhere and run no inline script or style. */
+export const GUEST_PAGE_CSP =
+  "default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+
+/**
+ * The files of `public/` served under `/assets/`: an allow-list with one route each, so no file
+ * path is ever built from a URL (the router decodes `%2F`). Anything else is a 404.
+ */
+const ASSETS: ReadonlyArray<readonly [file: string, contentType: string]> = [
+  ["guest.css", "text/css; charset=utf-8"],
+  ["complete.js", "text/javascript; charset=utf-8"]
+]
+
+/** Read once, when the layer is built: a missing file stops the start (a defect naming the path). */
+const readPublic = (file: string) => Effect.promise(() => readFile(new URL(`../../public/${file}`, import.meta.url)))
+
+const page = (body: Uint8Array, contentType: string, cacheControl: string) =>
+  HttpServerResponse.uint8Array(body, {
+    contentType,
+    headers: { "cache-control": cacheControl, "content-security-policy": GUEST_PAGE_CSP }
+  })
+
+/**
+ * `/complete`: the guest-completion page of `continue_url` (`/complete#token=…`), plain HTML with
+ * its stylesheet and script. The token stays in the fragment: it never reaches the server's logs.
+ */
+export const GuestPagesLive = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const complete = page(yield* readPublic("complete.html"), "text/html; charset=utf-8", "no-store")
+    yield* router.get("/complete", Effect.succeed(complete))
+    for (const [file, contentType] of ASSETS) {
+      const asset = page(yield* readPublic(file), contentType, "no-cache")
+      yield* router.get(`/assets/${file}`, Effect.succeed(asset))
+    }
+  })
+)

@@ -1,0 +1,36 @@
+import { HttpApiMiddleware, HttpApiSecurity, HttpApp, HttpServerResponse, OpenApi } from "@effect/platform"
+import { Context, Effect, Layer, Redacted, Schema } from "effect"
+import { MissingToken } from "../Domain/Errors.js"
+import { InvalidTokenBody, MissingTokenBody } from "./Errors.js"
+
+/** The `X-Reservation-Token` presented with the request (its purpose is checked by the service). */
+export class PresentedToken extends Context.Tag("PresentedToken")<PresentedToken, string>() {}
+
+/** Responses that carry or answer a secret link must never be cached. */
+export const noStore = HttpApp.appendPreResponseHandler((_request, response) =>
+  Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store"))
+)
+
+/** Endpoints reached with a reservation's secure link. */
+export class ReservationTokenAuth extends HttpApiMiddleware.Tag<ReservationTokenAuth>()("ReservationTokenAuth", {
+  failure: Schema.Union(MissingTokenBody, InvalidTokenBody),
+  provides: PresentedToken,
+  security: {
+    reservationToken: HttpApiSecurity.apiKey({ in: "header", key: "X-Reservation-Token" }).pipe(
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "The secure token of a reservation link: the guest link's for a pending reservation, the management link's after completion."
+      )
+    )
+  }
+}) {}
+
+export const ReservationTokenAuthLive = Layer.succeed(ReservationTokenAuth, {
+  reservationToken: (token) => {
+    const value = Redacted.value(token).trim()
+    return Effect.zipRight(
+      noStore,
+      value === "" ? Effect.fail(new MissingToken({ message: "the X-Reservation-Token header is required" })) : Effect.succeed(value)
+    )
+  }
+})

@@ -1,0 +1,68 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import {
+  CompletionRequest,
+  CompletionResponse,
+  IntentHeaders,
+  IntentRequest,
+  IntentResponse,
+  PublicReservation
+} from "../Domain/Reservation.js"
+import {
+  AvailabilityChangedBody,
+  IdempotencyInProgressBody,
+  IdempotencyKeyReusedBody,
+  PriceChangedBody,
+  QuoteExpiredBody,
+  QuoteNotReservableBody,
+  ReservationNotPendingBody,
+  ValidationErrorBody
+} from "./Errors.js"
+import { ReservationTokenAuth } from "./ReservationToken.js"
+
+/** Endpoints 9 to 11: a pending reservation from a live quote, completed by the guest. */
+export class ReservationsGroup extends HttpApiGroup.make("reservations")
+  .add(
+    HttpApiEndpoint.post("createIntent", "/v1/reservation-intents")
+      .setPayload(IntentRequest)
+      .setHeaders(IntentHeaders)
+      .addSuccess(IntentResponse)
+      .addError(ValidationErrorBody, { status: 400 })
+      .addError(QuoteExpiredBody, { status: 409 })
+      .addError(QuoteNotReservableBody, { status: 409 })
+      .addError(IdempotencyInProgressBody, { status: 409 })
+      .addError(IdempotencyKeyReusedBody, { status: 422 })
+      .annotate(OpenApi.Summary, "Create a reservation intent from a still-valid quote; returns continue_url")
+      .annotate(
+        OpenApi.Description,
+        "Turns a package of an unexpired quote into a pending reservation (status PENDING_GUEST) and answers continue_url, " +
+          "the secure guest-completion page: present it to the user as a clickable next step. The reservation is not " +
+          "complete until the guest finishes that form. Nothing is written to the inventory or the PMS. No payment is required."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("publicView", "/v1/reservation-public")
+      .addSuccess(PublicReservation)
+      .middleware(ReservationTokenAuth)
+      .annotate(OpenApi.Summary, "Prefilled pending reservation and the guest fields to complete it (guest link token)")
+  )
+  .add(
+    HttpApiEndpoint.post("complete", "/v1/reservation-complete")
+      .setPayload(CompletionRequest)
+      .addSuccess(CompletionResponse)
+      .addError(ValidationErrorBody, { status: 400 })
+      .addError(AvailabilityChangedBody, { status: 409 })
+      .addError(PriceChangedBody, { status: 409 })
+      .addError(ReservationNotPendingBody, { status: 409 })
+      .middleware(ReservationTokenAuth)
+      .annotate(OpenApi.Summary, "Guest completion: revalidates availability and price live, then GUEST_COMPLETED")
+      .annotate(
+        OpenApi.Description,
+        "Identified by the guest link's X-Reservation-Token. Requires the guest's details, accept_terms true for the current " +
+          "terms_version and expected_total (the total the guest saw). In one transaction the stay is re-priced live: " +
+          "409 availability_changed or 409 price_changed (with details.new_total; completing again with it succeeds). " +
+          "On success the status is GUEST_COMPLETED and the PMS status PENDING; completing twice answers the same reservation."
+      )
+  )
+  .annotate(OpenApi.Title, "Reservations")
+  .annotate(OpenApi.Description, "Reservation intents and guest completion")
+{}

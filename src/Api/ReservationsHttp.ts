@@ -1,0 +1,23 @@
+import { HttpApiBuilder, HttpApp, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { clientInfo } from "../Domain/Quote.js"
+import { Reservations } from "../Services/Reservations.js"
+import { Api } from "./Api.js"
+import { noStore, PresentedToken } from "./ReservationToken.js"
+
+const markReplayed = HttpApp.appendPreResponseHandler((_request, response) =>
+  Effect.succeed(HttpServerResponse.setHeader(response, "idempotent-replayed", "true"))
+)
+
+export const ReservationsHttp = HttpApiBuilder.group(Api, "reservations", (handlers) =>
+  Effect.gen(function*() {
+    const reservations = yield* Reservations
+    return handlers
+      .handle("createIntent", ({ headers, payload }) =>
+        reservations.createIntent(payload, clientInfo(headers), headers["idempotency-key"]).pipe(
+          Effect.tap(({ replayed }) => Effect.zipRight(noStore, replayed ? markReplayed : Effect.void)),
+          Effect.map(({ response }) => response)
+        ))
+      .handle("publicView", () => Effect.flatMap(PresentedToken, reservations.publicView))
+      .handle("complete", ({ payload }) => Effect.flatMap(PresentedToken, (token) => reservations.complete(token, payload)))
+  }))

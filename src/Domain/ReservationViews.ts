@@ -1,0 +1,129 @@
+import type { HotelDefinition } from "./Hotel.js"
+import { daysBetween } from "./LocalDate.js"
+import type {
+  GuestField,
+  Language,
+  PublicReservation,
+  ReservationRecord,
+  ReservationStatus,
+  ReservationView
+} from "./Reservation.js"
+import { WORKFLOW_VERSION } from "./Reservation.js"
+
+type FieldSpec = Omit<GuestField, "label">
+
+/** What the guest form asks, in order (DESIGN §6): names are the completion body's fields. */
+const FIELDS: ReadonlyArray<FieldSpec> = [
+  { name: "first_name", type: "text", required: true, max_length: 100 },
+  { name: "last_name", type: "text", required: true, max_length: 100 },
+  { name: "email", type: "email", required: true, max_length: 254 },
+  { name: "phone", type: "tel", required: true, max_length: 25 },
+  { name: "country", type: "country", required: false, max_length: 2 },
+  { name: "arrival_time", type: "time", required: false },
+  { name: "special_requests", type: "textarea", required: false, max_length: 1000 },
+  { name: "baby_cot", type: "checkbox", required: false },
+  { name: "early_check_in_request", type: "checkbox", required: false },
+  { name: "late_check_out_request", type: "checkbox", required: false }
+]
+
+const LABELS: Record<Language, Record<string, string>> = {
+  en: {
+    first_name: "First name",
+    last_name: "Last name",
+    email: "Email",
+    phone: "Phone",
+    country: "Country (2-letter code)",
+    arrival_time: "Expected arrival time",
+    special_requests: "Special requests",
+    baby_cot: "Baby cot (free, on request)",
+    early_check_in_request: "Request early check-in (not guaranteed)",
+    late_check_out_request: "Request late check-out (not guaranteed)"
+  },
+  fr: {
+    first_name: "Prénom",
+    last_name: "Nom",
+    email: "E-mail",
+    phone: "Téléphone",
+    country: "Pays (code à 2 lettres)",
+    arrival_time: "Heure d'arrivée prévue",
+    special_requests: "Demandes particulières",
+    baby_cot: "Lit bébé (gratuit, sur demande)",
+    early_check_in_request: "Demander une arrivée anticipée (non garantie)",
+    late_check_out_request: "Demander un départ tardif (non garanti)"
+  },
+  ru: {
+    first_name: "Имя",
+    last_name: "Фамилия",
+    email: "Эл. почта",
+    phone: "Телефон",
+    country: "Страна (2-буквенный код)",
+    arrival_time: "Ожидаемое время прибытия",
+    special_requests: "Особые пожелания",
+    baby_cot: "Детская кроватка (бесплатно, по запросу)",
+    early_check_in_request: "Запросить ранний заезд (не гарантируется)",
+    late_check_out_request: "Запросить поздний выезд (не гарантируется)"
+  }
+}
+
+export const guestFields = (language: Language): ReadonlyArray<GuestField> =>
+  FIELDS.map((field) => ({ ...field, label: LABELS[language][field.name]! }))
+
+/** What the guest may do next in each state (the management actions come with the manage link). */
+const ALLOWED_ACTIONS: Record<ReservationStatus, ReadonlyArray<string>> = {
+  PENDING_GUEST: ["complete"],
+  GUEST_COMPLETED: [],
+  CANCELLED: [],
+  EXPIRED: []
+}
+
+export const reservationView = (hotel: HotelDefinition, r: ReservationRecord): ReservationView => ({
+  reservation_id: r.id,
+  reservation_number: r.number,
+  status: r.status,
+  pms_status: r.pms_status,
+  language: r.language,
+  stay: {
+    checkin: r.checkin,
+    checkout: r.checkout,
+    nights: daysBetween(r.checkin, r.checkout),
+    check_in_time: hotel.check_in,
+    check_out_time: hotel.check_out
+  },
+  rooms: r.rooms.map((room) => ({
+    room_index: room.room_index,
+    room_type_id: room.room_type_id,
+    room_name: hotel.room_types.find((t) => t.id === room.room_type_id)?.name ?? room.room_type_id,
+    quantity: room.quantity,
+    adults: room.adults,
+    children_ages: room.children_ages
+  })),
+  guest: r.guest,
+  package: {
+    package_code: r.offer.package_code,
+    rate_code: r.offer.rate_code,
+    name: r.offer.name,
+    description: r.offer.description,
+    breakfast_included: r.offer.breakfast_included,
+    refundable: r.offer.refundable,
+    promotions: r.offer.promotions
+  },
+  price: r.offer.price,
+  policies: {
+    refundable: r.offer.refundable,
+    free_cancellation_until: r.offer.free_cancellation_until,
+    check_in_from: hotel.check_in,
+    check_out_by: hotel.check_out,
+    cancellation: hotel.policies["cancellation"] ?? "",
+    payment: hotel.policies["payment"] ?? ""
+  },
+  allowed_actions: ALLOWED_ACTIONS[r.status],
+  payment_required: false,
+  workflow: WORKFLOW_VERSION
+})
+
+export const publicReservation = (hotel: HotelDefinition, r: ReservationRecord, expiresAt: string): PublicReservation => ({
+  ...reservationView(hotel, r),
+  expires_at: expiresAt,
+  guest_fields: guestFields(r.language),
+  terms: { version: hotel.terms.version, text: hotel.terms.text[r.language] }
+})

@@ -1,0 +1,104 @@
+import { SqlClient } from "@effect/sql"
+import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import type { ReservationId } from "../Domain/Ids.js"
+import type { Cents } from "../Domain/Money.js"
+import type { PackageOffer } from "../Domain/Quote.js"
+import { type GuestDetails, ReservationRecord } from "../Domain/Reservation.js"
+
+export interface Completion {
+  readonly number: string
+  readonly guest: GuestDetails
+  readonly terms_version: string
+  readonly offer: PackageOffer
+  readonly line_totals: ReadonlyArray<Cents>
+  readonly completed_at: string
+}
+
+const JSON_COLUMNS = ["rooms", "offer", "line_totals", "guest", "client"] as const
+const decodeRow = Schema.decodeUnknown(ReservationRecord)
+
+export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationRepo, {
+  readonly insert: (record: ReservationRecord) => Effect.Effect<void>
+  readonly find: (id: ReservationId) => Effect.Effect<Option.Option<ReservationRecord>>
+  /** Inside a transaction: the reservation, locked until the transaction ends. */
+  readonly findForUpdate: (id: ReservationId) => Effect.Effect<Option.Option<ReservationRecord>>
+  /** A pending reservation whose guest link lapsed. */
+  readonly markExpired: (id: ReservationId) => Effect.Effect<void>
+  readonly complete: (id: ReservationId, completion: Completion) => Effect.Effect<void>
+}>() {
+  static readonly Live = Layer.effect(
+    ReservationRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const columns = sql.unsafe(
+        `id, number, status, pms_status, language, quote_id, checkin, checkout, rooms::text, offer::text,
+         line_totals::text, guest::text, terms_version, client::text, guest_link_expires_at, created_at, completed_at`
+      )
+      const parse = (rows: ReadonlyArray<Record<string, unknown>>) =>
+        Effect.forEach(rows, (row) => {
+          const parsed: Record<string, unknown> = { ...row }
+          for (const column of JSON_COLUMNS) parsed[column] = row[column] === null ? null : JSON.parse(row[column] as string)
+          return decodeRow(parsed)
+        }).pipe(Effect.map((records) => Option.fromNullable(records[0])))
+      const select = (id: ReservationId, forUpdate: boolean) =>
+        sql`SELECT ${columns} FROM reservations WHERE id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`.pipe(
+          Effect.flatMap(parse),
+          Effect.orDie
+        )
+      return {
+        insert: (record) =>
+          sql`INSERT INTO reservations ${
+            sql.insert({
+              ...record,
+              rooms: JSON.stringify(record.rooms),
+              offer: JSON.stringify(record.offer),
+              line_totals: JSON.stringify(record.line_totals),
+              guest: record.guest === null ? null : JSON.stringify(record.guest),
+              client: JSON.stringify(record.client)
+            })
+          }`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("ReservationRepo.insert")),
+        find: (id) => select(id, false).pipe(Effect.withSpan("ReservationRepo.find")),
+        findForUpdate: (id) => select(id, true).pipe(Effect.withSpan("ReservationRepo.findForUpdate")),
+        markExpired: (id) =>
+          sql`UPDATE reservations SET status = 'EXPIRED', updated_at = now() WHERE id = ${id} AND status = 'PENDING_GUEST'`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Effect.withSpan("ReservationRepo.markExpired")
+          ),
+        complete: (id, c) =>
+          sql`
+            UPDATE reservations SET status = 'GUEST_COMPLETED', pms_status = 'PENDING', number = ${c.number},
+              guest = ${JSON.stringify(c.guest)}::jsonb, terms_version = ${c.terms_version},
+              offer = ${JSON.stringify(c.offer)}::jsonb, line_totals = ${JSON.stringify(c.line_totals)}::jsonb,
+              completed_at = ${c.completed_at}::timestamptz, updated_at = now()
+            WHERE id = ${id} AND status = 'PENDING_GUEST'`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Effect.withSpan("ReservationRepo.complete")
+          )
+      }
+    })
+  )
+
+  static readonly InMemory = Layer.effect(
+    ReservationRepo,
+    Effect.gen(function*() {
+      const store = yield* Ref.make(new Map<string, ReservationRecord>())
+      const find = (id: ReservationId) => Effect.map(Ref.get(store), (all) => Option.fromNullable(all.get(id)))
+      const update = (id: ReservationId, change: (r: ReservationRecord) => ReservationRecord) =>
+        Ref.update(store, (all) => {
+          const current = all.get(id)
+          return current === undefined ? all : new Map(all).set(id, change(current))
+        })
+      return {
+        insert: (record) => Ref.update(store, (all) => new Map(all).set(record.id, record)),
+        find,
+        findForUpdate: find,
+        markExpired: (id) => update(id, (r) => r.status === "PENDING_GUEST" ? { ...r, status: "EXPIRED" } : r),
+        complete: (id, c) =>
+          update(id, (r) =>
+            r.status !== "PENDING_GUEST" ? r : { ...r, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+      }
+    })
+  )
+}

@@ -1,0 +1,72 @@
+import { Clock, Effect, Option } from "effect"
+import { createHash } from "node:crypto"
+import { IdempotencyInProgress, IdempotencyKeyReused } from "../Domain/Errors.js"
+import { IdempotencyRepo } from "../Layers/IdempotencyRepo.js"
+
+/** How long a key is remembered. */
+const RETENTION_MS = 24 * 3_600_000
+/** How long an unfinished first request blocks repeats before a repeat may take over (a crashed instance). */
+const LOCK_MS = 30_000
+
+/** Canonical JSON: the same body hashes the same whatever the order of its keys. */
+const canonical = (value: unknown): string =>
+  Array.isArray(value)
+    ? `[${value.map(canonical).join(",")}]`
+    : value !== null && typeof value === "object"
+    ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`
+    : JSON.stringify(value)
+
+export interface Outcome<A> {
+  readonly response: A
+  /** The response is the one given to an earlier request with the same key. */
+  readonly replayed: boolean
+}
+
+/**
+ * `Idempotency-Key` handling: a repeated request with the same key and body gets the first
+ * answer again; another body is refused; a repeat while the first runs is told to wait.
+ */
+export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
+  effect: Effect.gen(function*() {
+    const repo = yield* IdempotencyRepo
+    return {
+      /**
+       * Runs `create` once per key; its resource id is remembered and every response, the first
+       * and the replays, is rendered from it by `render`. A failure forgets the key, so a retry runs again.
+       */
+      run: Effect.fn("Idempotency.run")(function*<A, E1, E2, R1, R2>(
+        scope: string,
+        key: string | undefined,
+        body: unknown,
+        create: Effect.Effect<string, E1, R1>,
+        render: (resourceId: string) => Effect.Effect<A, E2, R2>
+      ) {
+        if (key === undefined) return { response: yield* Effect.flatMap(create, render), replayed: false } as Outcome<A>
+        const requestHash = createHash("sha256").update(canonical(body)).digest("hex")
+        const now = yield* Clock.currentTimeMillis
+        const held = yield* repo.claim({
+          scope,
+          key,
+          requestHash,
+          now: new Date(now),
+          lockedUntil: new Date(now + LOCK_MS),
+          expiresAt: new Date(now + RETENTION_MS)
+        })
+        if (Option.isSome(held)) {
+          if (held.value.request_hash !== requestHash) {
+            return yield* new IdempotencyKeyReused({ message: `Idempotency-Key "${key}" was already used with another request body` })
+          }
+          if (held.value.state === "in_progress" || held.value.resource_id === null) {
+            return yield* new IdempotencyInProgress({
+              message: `the first request with Idempotency-Key "${key}" is still being processed: retry in a moment`
+            })
+          }
+          return { response: yield* render(held.value.resource_id), replayed: true } as Outcome<A>
+        }
+        const resourceId = yield* create.pipe(Effect.tapErrorCause(() => repo.release(scope, key)))
+        yield* repo.finish(scope, key, resourceId)
+        return { response: yield* render(resourceId), replayed: false } as Outcome<A>
+      })
+    }
+  })
+}) {}

@@ -1,0 +1,282 @@
+import { Clock, Effect, Either, Option } from "effect"
+import { randomBytes } from "node:crypto"
+import {
+  AvailabilityChanged,
+  InvalidToken,
+  PriceChanged,
+  QuoteNotReservable,
+  ReservationNotPending,
+  ValidationError
+} from "../Domain/Errors.js"
+import type { ReservationId, RoomTypeId } from "../Domain/Ids.js"
+import { formatInstant, localInstant } from "../Domain/LocalDate.js"
+import { bookedLookup, lineTotals, priceStay, type RoomLine } from "../Domain/Pricing.js"
+import type { ClientInfo } from "../Domain/Quote.js"
+import type {
+  CompletionRequest,
+  CompletionResponse,
+  GuestDetails,
+  IntentRequest,
+  IntentResponse,
+  ReservationRecord
+} from "../Domain/Reservation.js"
+import { WORKFLOW_VERSION } from "../Domain/Reservation.js"
+import { RESERVATION_NUMBER_RANDOM_BYTES, reservationNumber } from "../Domain/ReservationNumber.js"
+import { publicReservation } from "../Domain/ReservationViews.js"
+import { validateStay } from "../Domain/Stay.js"
+import { InventoryRepo } from "../Layers/InventoryRepo.js"
+import { ReservationRepo } from "../Layers/ReservationRepo.js"
+import { Transactions } from "../Layers/Transactions.js"
+import { AppConfig } from "./AppConfig.js"
+import { HotelCatalog } from "./HotelCatalog.js"
+import { Idempotency } from "./Idempotency.js"
+import { Quotes } from "./Quotes.js"
+import { Tokens } from "./Tokens.js"
+
+/** A guest link works this long, and never past check-in. */
+const GUEST_LINK_MS = 24 * 3_600_000
+/** The management link works until this long after check-out. */
+const MANAGE_LINK_AFTER_CHECKOUT_MS = 30 * 24 * 3_600_000
+
+const newReservationId = Effect.sync(() => `r_${randomBytes(15).toString("base64url")}` as ReservationId)
+
+/** Rooms wanted per room type: a reservation takes the same rooms on every night. */
+const roomsByType = (rooms: ReadonlyArray<RoomLine>): Map<RoomTypeId, number> => {
+  const wanted = new Map<RoomTypeId, number>()
+  for (const line of rooms) wanted.set(line.room_type_id, (wanted.get(line.room_type_id) ?? 0) + line.quantity)
+  return wanted
+}
+
+/** Reservation intents from live quotes, and their completion by the guest. */
+export class Reservations extends Effect.Service<Reservations>()("Reservations", {
+  effect: Effect.gen(function*() {
+    const config = yield* AppConfig
+    const catalog = yield* HotelCatalog
+    const quotes = yield* Quotes
+    const tokens = yield* Tokens
+    const idempotency = yield* Idempotency
+    const inventory = yield* InventoryRepo
+    const repo = yield* ReservationRepo
+    const { atomically } = yield* Transactions
+
+    const load = (id: ReservationId) =>
+      repo.find(id).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.dieMessage(`reservation ${id} has a token but no record`),
+          onSome: Effect.succeed
+        }))
+      )
+
+    /** The reservation behind a guest link; a lapsed link expires its pending reservation. */
+    const byGuestToken = Effect.fn("Reservations.byGuestToken")(function*(token: string) {
+      const verified = yield* tokens.verify(token, "guest")
+      const reservation = yield* load(verified.reservationId)
+      if (verified.expired || reservation.status === "EXPIRED") {
+        yield* repo.markExpired(reservation.id)
+        return yield* new InvalidToken({ message: "this guest link has expired: ask for a new quote and reservation" })
+      }
+      return reservation
+    })
+
+    /** The intent's answer, the same for the first request and every idempotent replay. */
+    const intentResponse = Effect.fn("Reservations.intentResponse")(function*(id: ReservationId) {
+      const reservation = yield* load(id)
+      const hotel = yield* catalog.definition()
+      const token = yield* tokens.reveal(id, "guest").pipe(Effect.flatMap(Effect.orDieWith(() => `no guest token for ${id}`)))
+      const response: IntentResponse = {
+        reservation_id: id,
+        status: "PENDING_GUEST",
+        continue_url: `${config.publicBaseUrl}/complete#token=${token}`,
+        expires_at: formatInstant(new Date(reservation.guest_link_expires_at), hotel.timezone),
+        language: reservation.language,
+        payment_required: false,
+        workflow: WORKFLOW_VERSION,
+        message: "Reservation initiated, not yet completed: present continue_url to the guest as a clickable link. " +
+          "The guest reviews it, gives contact details and accepts the terms there; only then is it GUEST_COMPLETED."
+      }
+      return response
+    })
+
+    const createIntent = Effect.fn("Reservations.createIntent")(function*(request: IntentRequest, client: ClientInfo) {
+      const { response: quote } = yield* quotes.findValid(request.quote_id)
+      const notReservable = (why: string) =>
+        new QuoteNotReservable({ message: `quote ${quote.quote_id} cannot be reserved: ${why}`, quote_id: quote.quote_id })
+      if (quote.status !== "available") return yield* notReservable("it has no offers; quote again")
+      const offer = quote.package_offers.find((o) => o.package_code === request.package_code)
+      if (offer === undefined) {
+        return yield* notReservable(
+          `it has no package ${request.package_code}; its packages are ${quote.package_offers.map((o) => o.package_code).join(", ")}`
+        )
+      }
+      const free = new Map((yield* inventory.freeRooms(quote.stay.checkin, quote.stay.checkout)).map((r) => [r.room_type_id, r.free]))
+      for (const [roomTypeId, wanted] of roomsByType(quote.rooms)) {
+        if (wanted > (free.get(roomTypeId) ?? 0)) return yield* notReservable(`${roomTypeId} rooms are no longer available`)
+      }
+      const hotel = yield* catalog.definition()
+      const now = yield* Clock.currentTimeMillis
+      const checkIn = localInstant(quote.stay.checkin, hotel.check_in, hotel.timezone).getTime()
+      const linkExpires = Math.min(now + GUEST_LINK_MS, checkIn)
+      const stay = validateStay(hotel, yield* catalog.today(hotel), quote.stay.checkin, quote.stay.checkout)
+      if (linkExpires <= now || Either.isLeft(stay)) return yield* notReservable("check-in time has passed")
+      const booked = bookedLookup(yield* inventory.bookedNights(quote.stay.checkin, quote.stay.checkout))
+      const id = yield* newReservationId
+      const record: ReservationRecord = {
+        id,
+        number: null,
+        status: "PENDING_GUEST",
+        pms_status: null,
+        language: request.language,
+        quote_id: quote.quote_id,
+        checkin: quote.stay.checkin,
+        checkout: quote.stay.checkout,
+        rooms: quote.rooms,
+        offer,
+        line_totals: lineTotals({ hotel, stay: stay.right, rooms: quote.rooms, booked }, offer.rate_code),
+        guest: null,
+        terms_version: null,
+        client,
+        guest_link_expires_at: new Date(linkExpires).toISOString(),
+        created_at: new Date(now).toISOString(),
+        completed_at: null
+      }
+      yield* atomically(Effect.zipRight(repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires))))
+      yield* Effect.annotateCurrentSpan({ "reservation.id": id, "quote.id": quote.quote_id })
+      return id
+    })
+
+    const completionResponse = (reservation: ReservationRecord): CompletionResponse => ({
+      reservation_id: reservation.id,
+      reservation_number: reservation.number!,
+      status: "GUEST_COMPLETED",
+      pms_status: reservation.pms_status ?? "PENDING",
+      price: reservation.offer.price,
+      message: "Reservation completed. A confirmation email with the PDF and a secure link to manage the reservation " +
+        "is on its way to the guest. No payment is required now."
+    })
+
+    /** Re-prices the stay on the locked nights; the offer of the reservation's plan, or why it cannot be had. */
+    const revalidate = Effect.fn("Reservations.revalidate")(function*(reservation: ReservationRecord, expectedTotal: number) {
+      const hotel = yield* catalog.definition()
+      const roomTypes = [...roomsByType(reservation.rooms).keys()]
+      const locked = yield* inventory.lockNights(roomTypes, reservation.checkin, reservation.checkout)
+      const changedRooms = (reason: string) =>
+        reservation.rooms.map((room) => ({ room_index: room.room_index, room_type_id: room.room_type_id, reason }))
+      const unavailable = (message: string, rooms: ReadonlyArray<{ room_index: number; room_type_id: string; reason: string }>) =>
+        new AvailabilityChanged({ message, currency: hotel.currency, rooms })
+      const stay = validateStay(hotel, yield* catalog.today(hotel), reservation.checkin, reservation.checkout)
+      if (Either.isLeft(stay)) return yield* unavailable(`the stay can no longer be booked: ${stay.left.message}`, changedRooms("stay_not_bookable"))
+      const input = { hotel, stay: stay.right, rooms: reservation.rooms, booked: bookedLookup(locked) }
+      const outcome = priceStay(input)
+      if (outcome._tag === "Unavailable") {
+        return yield* unavailable(
+          "some rooms of this reservation are no longer available: ask for a new quote",
+          outcome.rooms.map((r) => ({ room_index: r.room_index, room_type_id: r.room_type_id, reason: r.reason }))
+        )
+      }
+      const offer = outcome.offers.find((o) => o.rate_code === reservation.offer.rate_code)
+      if (offer === undefined) {
+        return yield* unavailable(
+          `rate plan ${reservation.offer.rate_code} can no longer be booked for this stay: ask for a new quote`,
+          changedRooms("rate_not_eligible")
+        )
+      }
+      const totals = lineTotals(input, offer.rate_code)
+      if (offer.price.total !== expectedTotal) {
+        const changed = reservation.rooms.filter((_, i) => totals[i] !== reservation.line_totals[i])
+        return yield* new PriceChanged({
+          message: `the total changed from ${(expectedTotal / 100).toFixed(2)} to ${(offer.price.total / 100).toFixed(2)} ` +
+            `${hotel.currency}: complete again with expected_total ${(offer.price.total / 100).toFixed(2)} to accept it`,
+          previous_total: expectedTotal,
+          new_total: offer.price.total,
+          currency: hotel.currency,
+          rooms: (changed.length > 0 ? changed : reservation.rooms).map((room) => ({
+            room_index: room.room_index,
+            room_type_id: room.room_type_id,
+            reason: "price_changed"
+          }))
+        })
+      }
+      return { hotel, offer, totals }
+    })
+
+    const complete = Effect.fn("Reservations.complete")(function*(token: string, request: CompletionRequest) {
+      const pending = yield* byGuestToken(token)
+      yield* Effect.annotateCurrentSpan({ "reservation.id": pending.id })
+      // a second completion gives the first one's answer: never a second reservation
+      if (pending.status === "GUEST_COMPLETED") return completionResponse(pending)
+      if (pending.status !== "PENDING_GUEST") {
+        return yield* new ReservationNotPending({ message: `the reservation is ${pending.status}`, status: pending.status })
+      }
+      const hotel = yield* catalog.definition()
+      if (!request.accept_terms) {
+        return yield* new ValidationError({ code: "invalid_request", message: "accept_terms: the terms must be accepted (true)" })
+      }
+      if (request.terms_version !== hotel.terms.version) {
+        return yield* new ValidationError({
+          code: "invalid_request",
+          message: `terms_version: the terms are now version ${hotel.terms.version}; read and accept them again`
+        })
+      }
+      const guest: GuestDetails = {
+        first_name: request.first_name,
+        last_name: request.last_name,
+        email: request.email,
+        phone: request.phone,
+        country: request.country ?? null,
+        arrival_time: request.arrival_time ?? null,
+        special_requests: request.special_requests ?? null,
+        baby_cot: request.baby_cot ?? false,
+        early_check_in_request: request.early_check_in_request ?? false,
+        late_check_out_request: request.late_check_out_request ?? false
+      }
+      return yield* atomically(Effect.gen(function*() {
+        const reservation = yield* repo.findForUpdate(pending.id).pipe(Effect.map(Option.getOrThrow))
+        // completed by a concurrent request while this one waited for the lock
+        if (reservation.status === "GUEST_COMPLETED") return completionResponse(reservation)
+        if (reservation.status !== "PENDING_GUEST") {
+          return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
+        }
+        const { offer, totals } = yield* revalidate(reservation, request.expected_total)
+        for (const [roomTypeId, rooms] of roomsByType(reservation.rooms)) {
+          yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout)
+        }
+        const now = yield* Clock.currentTimeMillis
+        const completion = {
+          number: reservationNumber(hotel.reservation_prefix, randomBytes(RESERVATION_NUMBER_RANDOM_BYTES)),
+          guest,
+          terms_version: request.terms_version,
+          offer,
+          line_totals: totals,
+          completed_at: new Date(now).toISOString()
+        }
+        yield* repo.complete(reservation.id, completion)
+        const checkOut = localInstant(reservation.checkout, hotel.check_out, hotel.timezone).getTime()
+        yield* tokens.issue(reservation.id, "manage", new Date(checkOut + MANAGE_LINK_AFTER_CHECKOUT_MS))
+        return completionResponse({ ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+      }))
+    })
+
+    return {
+      /** POST /v1/reservation-intents: a pending reservation and its guest link, from a live quote. */
+      createIntent: Effect.fn("Reservations.createIntentIdempotently")(
+        function*(request: IntentRequest, client: ClientInfo, idempotencyKey: string | undefined) {
+          return yield* idempotency.run(
+            "reservation-intents",
+            idempotencyKey,
+            request,
+            createIntent(request, client),
+            (id) => intentResponse(id as ReservationId)
+          )
+        }
+      ),
+      /** GET /v1/reservation-public: the prefilled reservation and the form to complete it. */
+      publicView: Effect.fn("Reservations.publicView")(function*(token: string) {
+        const reservation = yield* byGuestToken(token)
+        const hotel = yield* catalog.definition()
+        return publicReservation(hotel, reservation, formatInstant(new Date(reservation.guest_link_expires_at), hotel.timezone))
+      }),
+      /** POST /v1/reservation-complete: revalidated and completed in one transaction. */
+      complete
+    }
+  })
+}) {}

@@ -1,0 +1,58 @@
+import { Clock, Effect, Option, Redacted } from "effect"
+import { createHash, createHmac, randomBytes } from "node:crypto"
+import { InvalidToken } from "../Domain/Errors.js"
+import type { ReservationId } from "../Domain/Ids.js"
+import { AppSecret } from "../Layers/AppSecret.js"
+import { TokenRepo, type TokenPurpose } from "../Layers/TokenRepo.js"
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
+
+export interface VerifiedToken {
+  readonly reservationId: ReservationId
+  /** The token was real but its time is over. */
+  readonly expired: boolean
+}
+
+/**
+ * Secure bearer tokens for the guest and management links: 32 bytes derived from the server
+ * secret and a random nonce, base64url. Only a SHA-256 hash and the nonce are stored, so the
+ * database never holds a usable token, yet the same link can be given again (idempotent replay).
+ */
+export class Tokens extends Effect.Service<Tokens>()("Tokens", {
+  effect: Effect.gen(function*() {
+    const secret = yield* AppSecret
+    const repo = yield* TokenRepo
+    const derive = (purpose: TokenPurpose, nonce: string) =>
+      createHmac("sha256", Redacted.value(secret)).update(`${purpose}:${nonce}`).digest("base64url")
+    return {
+      issue: Effect.fn("Tokens.issue")(function*(reservationId: ReservationId, purpose: TokenPurpose, expiresAt: Date) {
+        const nonce = randomBytes(32).toString("base64url")
+        const token = derive(purpose, nonce)
+        yield* repo.insert({
+          token_hash: sha256(token),
+          nonce,
+          reservation_id: reservationId,
+          purpose,
+          expires_at: expiresAt.toISOString()
+        })
+        return token
+      }),
+      /** The newest token of a purpose for a reservation, derived again from its nonce. */
+      reveal: Effect.fn("Tokens.reveal")(function*(reservationId: ReservationId, purpose: TokenPurpose) {
+        return Option.map(yield* repo.latest(reservationId, purpose), (stored) => derive(purpose, stored.nonce))
+      }),
+      verify: Effect.fn("Tokens.verify")(function*(token: string, purpose: TokenPurpose) {
+        const stored = yield* repo.findByHash(sha256(token))
+        if (Option.isNone(stored) || stored.value.purpose !== purpose) {
+          return yield* new InvalidToken({ message: "X-Reservation-Token is not valid for this resource" })
+        }
+        const now = yield* Clock.currentTimeMillis
+        const verified: VerifiedToken = {
+          reservationId: stored.value.reservation_id,
+          expired: Date.parse(stored.value.expires_at) <= now
+        }
+        return verified
+      })
+    }
+  })
+}) {}
