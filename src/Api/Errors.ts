@@ -119,7 +119,7 @@ export const AvailabilityChangedBody = errorBody(
   AvailabilityChanged,
   "Rooms are no longer available; details.rooms says which room request and why. error.code: availability_changed",
   () => "availability_changed",
-  (e) => encodeChange({ previous_total: null, new_total: null, currency: e.currency, rooms: e.rooms as never })
+  (e) => encodeChange({ previous_total: null, new_total: null, currency: e.currency, rooms: e.rooms })
 )
 export const PriceChangedBody = errorBody(
   PriceChanged,
@@ -127,10 +127,10 @@ export const PriceChangedBody = errorBody(
   () => "price_changed",
   (e) =>
     encodeChange({
-      previous_total: e.previous_total as never,
-      new_total: e.new_total as never,
+      previous_total: e.previous_total,
+      new_total: e.new_total,
       currency: e.currency,
-      rooms: e.rooms as never
+      rooms: e.rooms
     })
 )
 export const ReservationNotPendingBody = errorBody(

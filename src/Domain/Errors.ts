@@ -1,4 +1,6 @@
 import { Schema } from "effect"
+import { Cents } from "./Money.js"
+import { ChangedRoom } from "./Reservation.js"
 
 /** Stable `error.code` values of a 400 answer. */
 export const ValidationCode = Schema.Literal(
@@ -70,22 +72,21 @@ export class IdempotencyInProgress extends Schema.TaggedError<IdempotencyInProgr
   message: Schema.String
 }) {}
 
-const ChangedRoomFields = Schema.Struct({ room_index: Schema.Int, room_type_id: Schema.String, reason: Schema.String })
 
 /** At completion, some rooms of the stay are no longer free (or their rate can no longer be booked). */
 export class AvailabilityChanged extends Schema.TaggedError<AvailabilityChanged>()("AvailabilityChanged", {
   message: Schema.String,
   currency: Schema.String,
-  rooms: Schema.Array(ChangedRoomFields)
+  rooms: Schema.Array(ChangedRoom)
 }) {}
 
 /** At completion, the live total differs from the one the guest saw: confirm again with `new_total`. */
 export class PriceChanged extends Schema.TaggedError<PriceChanged>()("PriceChanged", {
   message: Schema.String,
-  previous_total: Schema.Int,
-  new_total: Schema.Int,
+  previous_total: Cents,
+  new_total: Cents,
   currency: Schema.String,
-  rooms: Schema.Array(ChangedRoomFields)
+  rooms: Schema.Array(ChangedRoom)
 }) {}
 
 /** The reservation is not in a state that allows this action (e.g. completing a cancelled one). */

@@ -14,8 +14,8 @@ import { Transactions } from "./Transactions.js"
 import { ServicesLayer } from "./Services.js"
 import { TracingLive } from "./Tracing.js"
 
-/** The repositories on PostgreSQL, after the schema is brought up to date. */
-export const RepositoriesLive = Layer.mergeAll(
+/** The repositories on the SQL client provided, after the schema is brought up to date. */
+export const Repositories = Layer.mergeAll(
   HotelRepo.Live,
   InventoryRepo.Live,
   QuoteRepo.Live,
@@ -25,9 +25,11 @@ export const RepositoriesLive = Layer.mergeAll(
   Transactions.Live,
   DatabasePing.Live
 ).pipe(
-  Layer.provideMerge(MigrationsLive.pipe(Layer.provide(HotelRepo.Live))),
-  Layer.provideMerge(DatabaseLive)
+  Layer.provideMerge(MigrationsLive.pipe(Layer.provide(HotelRepo.Live)))
 )
+
+/** The repositories on `DATABASE_URL`, or the embedded database. */
+export const RepositoriesLive = Repositories.pipe(Layer.provideMerge(DatabaseLive))
 
 /** Every service on its live infrastructure. */
 export const ServicesLive = ServicesLayer.pipe(

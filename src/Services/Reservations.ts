@@ -12,7 +12,9 @@ import type { ReservationId, RoomTypeId } from "../Domain/Ids.js"
 import { formatInstant, localInstant } from "../Domain/LocalDate.js"
 import { bookedLookup, lineTotals, priceStay, type RoomLine } from "../Domain/Pricing.js"
 import type { ClientInfo } from "../Domain/Quote.js"
+import type { Cents } from "../Domain/Money.js"
 import type {
+  ChangedRoom,
   CompletionRequest,
   CompletionResponse,
   GuestDetails,
@@ -155,13 +157,13 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
     })
 
     /** Re-prices the stay on the locked nights; the offer of the reservation's plan, or why it cannot be had. */
-    const revalidate = Effect.fn("Reservations.revalidate")(function*(reservation: ReservationRecord, expectedTotal: number) {
+    const revalidate = Effect.fn("Reservations.revalidate")(function*(reservation: ReservationRecord, expectedTotal: Cents) {
       const hotel = yield* catalog.definition()
       const roomTypes = [...roomsByType(reservation.rooms).keys()]
       const locked = yield* inventory.lockNights(roomTypes, reservation.checkin, reservation.checkout)
       const changedRooms = (reason: string) =>
         reservation.rooms.map((room) => ({ room_index: room.room_index, room_type_id: room.room_type_id, reason }))
-      const unavailable = (message: string, rooms: ReadonlyArray<{ room_index: number; room_type_id: string; reason: string }>) =>
+      const unavailable = (message: string, rooms: ReadonlyArray<ChangedRoom>) =>
         new AvailabilityChanged({ message, currency: hotel.currency, rooms })
       const stay = validateStay(hotel, yield* catalog.today(hotel), reservation.checkin, reservation.checkout)
       if (Either.isLeft(stay)) return yield* unavailable(`the stay can no longer be booked: ${stay.left.message}`, changedRooms("stay_not_bookable"))

@@ -27,7 +27,7 @@ layer(Repositories, { timeout: 60_000 })("repositories on PostgreSQL", (it) => {
   it.effect("an empty database gets the hotel file imported at start", () =>
     Effect.gen(function*() {
       const repo = yield* HotelRepo
-      expect(yield* repo.isEmpty).toBe(false)
+      expect(yield* repo.needsImport).toBe(false)
       expect(yield* repo.load).toEqual(demoHotel)
       const sql = yield* SqlClient.SqlClient
       const rooms = yield* sql<{ id: string; inventory: number }>`SELECT id, inventory FROM room_types ORDER BY position`

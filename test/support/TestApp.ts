@@ -7,7 +7,12 @@ import type { HotelDefinition } from "../../src/Domain/Hotel.js"
 import { DatabasePing } from "../../src/Layers/Database.js"
 import { HotelRepo } from "../../src/Layers/HotelRepo.js"
 import { InventoryRepo } from "../../src/Layers/InventoryRepo.js"
+import { AppSecret } from "../../src/Layers/AppSecret.js"
+import { IdempotencyRepo } from "../../src/Layers/IdempotencyRepo.js"
 import { QuoteRepo } from "../../src/Layers/QuoteRepo.js"
+import { ReservationRepo } from "../../src/Layers/ReservationRepo.js"
+import { TokenRepo } from "../../src/Layers/TokenRepo.js"
+import { Transactions } from "../../src/Layers/Transactions.js"
 import { ServicesLayer } from "../../src/Layers/Services.js"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import { demoHotel, demoInventory } from "./hotel.js"
@@ -26,6 +31,11 @@ export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
     HotelRepo.InMemory(options.hotel ?? demoHotel),
     InventoryRepo.InMemory(demoInventory, options.booked),
     QuoteRepo.InMemory,
+    ReservationRepo.InMemory,
+    TokenRepo.InMemory,
+    IdempotencyRepo.InMemory,
+    Transactions.InMemory,
+    AppSecret.Test,
     options.ping ?? DatabasePing.InMemory,
     AppConfig.layerTest({ publicBaseUrl: "http://hotel.test", ...options.config })
   )

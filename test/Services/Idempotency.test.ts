@@ -1,0 +1,55 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber, Layer, Ref, TestClock } from "effect"
+import { IdempotencyRepo } from "../../src/Layers/IdempotencyRepo.js"
+import { Idempotency } from "../../src/Services/Idempotency.js"
+
+const TestIdempotency = Idempotency.Default.pipe(Layer.provideMerge(IdempotencyRepo.InMemory))
+const render = (id: string) => Effect.succeed(`response for ${id}`)
+
+describe("Idempotency", () => {
+  it.effect("a repeat while the first runs is told to wait; once done it is replayed", () =>
+    Effect.gen(function*() {
+      const idempotency = yield* Idempotency
+      const gate = yield* Deferred.make<void>()
+      const first = yield* Effect.fork(idempotency.run("s", "k", { a: 1 }, Effect.as(Deferred.await(gate), "r1"), render))
+      yield* Effect.yieldNow()
+      const concurrent = yield* idempotency.run("s", "k", { a: 1 }, Effect.succeed("r2"), render).pipe(Effect.flip)
+      expect(concurrent._tag).toBe("IdempotencyInProgress")
+      yield* Deferred.succeed(gate, undefined)
+      expect(yield* Fiber.join(first)).toEqual({ response: "response for r1", replayed: false })
+      expect(yield* idempotency.run("s", "k", { a: 1 }, Effect.succeed("r3"), render)).toEqual({ response: "response for r1", replayed: true })
+      const other = yield* idempotency.run("s", "k", { a: 2 }, Effect.succeed("r4"), render).pipe(Effect.flip)
+      expect(other._tag).toBe("IdempotencyKeyReused")
+      // another scope is another key space
+      expect((yield* idempotency.run("t", "k", { a: 2 }, Effect.succeed("r5"), render)).replayed).toBe(false)
+    }).pipe(Effect.provide(TestIdempotency)))
+
+  it.effect("a failed first request is forgotten: the retry runs again", () =>
+    Effect.gen(function*() {
+      const idempotency = yield* Idempotency
+      const runs = yield* Ref.make(0)
+      const flaky = Effect.flatMap(Ref.updateAndGet(runs, (n) => n + 1), (n) => n === 1 ? Effect.fail("boom" as const) : Effect.succeed(`r${n}`))
+      expect(yield* idempotency.run("s", "k", {}, flaky, render).pipe(Effect.flip)).toBe("boom")
+      expect(yield* idempotency.run("s", "k", {}, flaky, render)).toEqual({ response: "response for r2", replayed: false })
+    }).pipe(Effect.provide(TestIdempotency)))
+
+  it.effect("keys are kept 24 hours; an abandoned first request is taken over after 30 seconds", () =>
+    Effect.gen(function*() {
+      const idempotency = yield* Idempotency
+      yield* idempotency.run("s", "k", {}, Effect.succeed("r1"), render)
+      yield* TestClock.adjust("23 hours")
+      expect((yield* idempotency.run("s", "k", {}, Effect.succeed("r2"), render)).replayed).toBe(true)
+      yield* TestClock.adjust("1 hour")
+      expect(yield* idempotency.run("s", "k", { other: true }, Effect.succeed("r3"), render)).toEqual({ response: "response for r3", replayed: false })
+
+      // a first request whose process died holds the key until its lock lapses, for the same request only
+      const repo = yield* IdempotencyRepo
+      const at = (seconds: number) => new Date(Date.UTC(2027, 0, 1, 0, 0, seconds))
+      const claim = (hash: string, seconds: number) =>
+        repo.claim({ scope: "s", key: "dead", requestHash: hash, now: at(seconds), lockedUntil: at(seconds + 30), expiresAt: at(seconds + 86_400) })
+      expect((yield* claim("h", 0))._tag).toBe("None")
+      expect((yield* claim("h", 10))._tag).toBe("Some")
+      expect((yield* claim("other", 31))._tag).toBe("Some")
+      expect((yield* claim("h", 31))._tag).toBe("None")
+    }).pipe(Effect.provide(TestIdempotency)))
+})

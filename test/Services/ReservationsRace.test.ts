@@ -1,0 +1,83 @@
+import { NodeContext } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import * as path from "node:path"
+import type { RoomTypeId } from "../../src/Domain/Ids.js"
+import type { LocalDate } from "../../src/Domain/LocalDate.js"
+import { AppSecret } from "../../src/Layers/AppSecret.js"
+import { Repositories } from "../../src/Layers/Live.js"
+import { ServicesLayer } from "../../src/Layers/Services.js"
+import { AppConfig } from "../../src/Services/AppConfig.js"
+import { Quotes } from "../../src/Services/Quotes.js"
+import { Reservations } from "../../src/Services/Reservations.js"
+import { makeTestClock } from "../support/clock.js"
+import { poolOn, testDatabaseUrl } from "../support/database.js"
+
+const clock = makeTestClock("2026-11-22T10:00:00Z")
+const Config = Layer.mergeAll(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.Test)
+
+/** One service instance: its own pool on the shared database, its own services. */
+const instance = (url: Parameters<typeof poolOn>[0]) =>
+  ServicesLayer.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url, 2)), Layer.provide(Config), Layer.provide(clock.layer))
+
+/** Two instances of the service on one database, as two processes would be. */
+class Instances extends Effect.Service<Instances>()("test/Instances", {
+  scoped: Effect.gen(function*() {
+    const url = yield* testDatabaseUrl
+    const [a, b] = yield* Effect.all([Layer.build(instance(url)), Layer.build(instance(url))])
+    return { a, b }
+  })
+}) {}
+
+const guest = { first_name: "Race", last_name: "Guest", email: "race@example.com", phone: "+33 6 00 00 00 00", accept_terms: true, terms_version: "2026-11" }
+const client = { client: "race-test", ai_agent: null, session: null }
+
+layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no overbooking", (it) => {
+  it.effect("20 guests completing at once for the last 5 rooms, on two instances: exactly 5 succeed", () =>
+    Effect.gen(function*() {
+      const { a, b } = yield* Instances
+      const onA = <X, E>(effect: Effect.Effect<X, E, Quotes | Reservations | SqlClient.SqlClient>) => Effect.provide(effect, a)
+      const checkin = "2027-01-20" as LocalDate
+      const checkout = "2027-01-22" as LocalDate
+      // 20 pending reservations of one deluxe room each, the hotel has 5
+      const pending = yield* Effect.forEach(Array.from({ length: 20 }), () =>
+        onA(Effect.gen(function*() {
+          const quote = yield* (yield* Quotes).quoteRooms({
+            checkin,
+            checkout,
+            rooms: [{ room_type_id: "deluxe" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+          }, client)
+          const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
+          const { response } = yield* (yield* Reservations).createIntent(
+            { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
+            client,
+            undefined
+          )
+          return { token: new URL(response.continue_url).hash.slice("#token=".length), total: offer.price.total }
+        })))
+      // each guest completes; a guest told the price changed confirms the new total once
+      const outcomes = yield* Effect.forEach(pending, ({ token, total }, i) =>
+        Effect.provide(
+          Effect.flatMap(Reservations, (reservations) =>
+            reservations.complete(token, { ...guest, expected_total: total }).pipe(
+              Effect.catchTag("PriceChanged", (e) => reservations.complete(token, { ...guest, expected_total: e.new_total }))
+            )),
+          i % 2 === 0 ? a : b
+        ).pipe(
+          Effect.map(() => "completed"),
+          Effect.catchTag("AvailabilityChanged", () => Effect.succeed("availability_changed")),
+          Effect.catchTag("PriceChanged", () => Effect.succeed("price_changed_twice"))
+        ), { concurrency: "unbounded" })
+      expect(outcomes.filter((o) => o === "completed")).toHaveLength(5)
+      expect(outcomes.filter((o) => o === "availability_changed")).toHaveLength(15)
+
+      const rows = yield* onA(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all({
+        nights: sql<{ night: string; booked: number }>`
+          SELECT night, booked FROM inventory_nights WHERE room_type_id = 'deluxe' ORDER BY night`,
+        completed: sql<{ n: number }>`SELECT count(*)::int AS n FROM reservations WHERE status = 'GUEST_COMPLETED'`
+      })))
+      expect(rows.nights).toEqual([{ night: "2027-01-20", booked: 5 }, { night: "2027-01-21", booked: 5 }])
+      expect(rows.completed[0].n).toBe(5)
+    }))
+})

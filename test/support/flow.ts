@@ -1,0 +1,49 @@
+import { HttpClientRequest } from "@effect/platform"
+import { Effect } from "effect"
+import { request } from "./TestApp.js"
+
+export const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  request(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUnsafeJson(body), HttpClientRequest.setHeaders(headers)))
+
+export const get = (url: string, headers: Record<string, string> = {}) =>
+  request(HttpClientRequest.get(url).pipe(HttpClientRequest.setHeaders(headers)))
+
+export interface RoomAsk {
+  readonly room_type_id: string
+  readonly adults: number
+  readonly quantity?: number
+  readonly children_ages?: ReadonlyArray<number>
+}
+
+/** A live quote for the stay: its body. */
+export const quote = (checkin: string, checkout: string, rooms: ReadonlyArray<RoomAsk>) =>
+  Effect.map(post("/v1/quotes", { checkin, checkout, rooms }), (r) => r.body)
+
+export const tokenOf = (continueUrl: string) => new URL(continueUrl).hash.replace("#token=", "")
+
+/** Quote, then an intent for a plan: the guest token and the total the guest sees. */
+export const pendingReservation = (
+  checkin: string,
+  checkout: string,
+  rooms: ReadonlyArray<RoomAsk>,
+  rateCode = "FLEX"
+) =>
+  Effect.gen(function*() {
+    const q = yield* quote(checkin, checkout, rooms)
+    const offer = q.package_offers.find((o: { rate_code: string }) => o.rate_code === rateCode)
+    const intent = yield* post("/v1/reservation-intents", { quote_id: q.quote_id, package_code: offer.package_code })
+    if (intent.status !== 200) throw new Error(`intent failed: ${intent.text}`)
+    return { token: tokenOf(intent.body.continue_url), total: offer.price.total as number, intent: intent.body, quote: q }
+  })
+
+export const guest = {
+  first_name: "Ana",
+  last_name: "Lopez",
+  email: "ana@example.com",
+  phone: "+34 600 123 456",
+  accept_terms: true,
+  terms_version: "2026-11"
+}
+
+export const completeWith = (token: string, expectedTotal: number, extra: Record<string, unknown> = {}) =>
+  post("/v1/reservation-complete", { ...guest, expected_total: expectedTotal, ...extra }, { "x-reservation-token": token })
