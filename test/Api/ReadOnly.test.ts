@@ -3,6 +3,7 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { SqlError } from "@effect/sql/SqlError"
 import { DatabasePing } from "../../src/Layers/Database.js"
+import { HotelRepo } from "../../src/Layers/HotelRepo.js"
 import { makeTestClock } from "../support/clock.js"
 import { apiClient, request, TestApp } from "../support/TestApp.js"
 
@@ -192,6 +193,26 @@ describe("health", () => {
       Effect.provide(
         TestApp({ ping: Layer.succeed(DatabasePing, Effect.fail(new SqlError({ cause: "connection refused", message: "down" }))) })
           .pipe(Layer.provide(clock.layer))
+      )
+    ))
+})
+
+describe("an unexpected fault", () => {
+  it.effect("is a 500 internal_error that shows no internals", () =>
+    Effect.gen(function*() {
+      const { body, status, text } = yield* get("/v1/hotel")
+      expect(status).toBe(500)
+      expect(body).toEqual({ error: { code: "internal_error", message: "An unexpected error occurred. It has been logged." } })
+      expect(text).not.toMatch(/SELECT|password|at .*\.ts/)
+    }).pipe(
+      Effect.provide(
+        TestApp({
+          hotelRepo: Layer.succeed(HotelRepo, {
+            load: Effect.die(new Error("SELECT definition FROM hotel failed: password authentication failed")),
+            needsImport: Effect.succeed(false),
+            replace: () => Effect.void
+          })
+        }).pipe(Layer.provide(clock.layer))
       )
     ))
 })

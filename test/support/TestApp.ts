@@ -19,6 +19,7 @@ import { demoHotel, demoInventory } from "./hotel.js"
 
 export interface InMemoryOptions {
   readonly hotel?: HotelDefinition
+  readonly hotelRepo?: Layer.Layer<HotelRepo>
   /** Rooms already held per room type and night. */
   readonly booked?: Record<string, Record<string, number>>
   readonly ping?: Layer.Layer<DatabasePing>
@@ -28,7 +29,7 @@ export interface InMemoryOptions {
 /** The infrastructure in memory: the demo hotel, its inventory, a database that answers. */
 export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
   Layer.mergeAll(
-    HotelRepo.InMemory(options.hotel ?? demoHotel),
+    options.hotelRepo ?? HotelRepo.InMemory(options.hotel ?? demoHotel),
     InventoryRepo.InMemory(demoInventory, options.booked),
     QuoteRepo.InMemory,
     ReservationRepo.InMemory,
