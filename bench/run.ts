@@ -11,7 +11,14 @@
  * GET /v1/hotel and POST /v1/quotes (two rooms, check-in today+30 for 3 nights).
  * Prints requests/s, latency p50/p99, non-2xx/errors and the ratio to the bare server, as a text
  * and a Markdown table, plus the service's start-up time (spawn to first healthy /v1/health) and
- * idle RSS. Exits 1 if a service target answered non-2xx or had connection errors.
+ * idle RSS. Then the cost of the no-overbooking guarantee, over HTTP with `fetch`: reservations
+ * (quote → intent → guest completion, FLEX, 2 adults, 1 night) are prepared untimed, then only
+ * the completions are timed, with a 409 price_changed retried once at the new total:
+ * "spread", 400 single-room stays each on a night of its own (double/twin/deluxe in turn),
+ * 20 in flight; "contended", 50 completions for the same night's 5 deluxe rooms, all at once.
+ * Prints completions/s (settled calls per second), p50/p99 of a completion and the outcomes.
+ * Exits 1 if a service target answered non-2xx or had connection errors, if a "spread"
+ * completion failed, or if "contended" did not book exactly 5 rooms.
  * The database, the child processes and the temporary DATA_DIR are removed at the end, also on
  * failure or Ctrl-C.
  */
@@ -89,10 +96,111 @@ const rssMiB = (pid: number) => {
   return kb / 1024
 }
 
+/** The date `daysAhead` days after today in the hotel's time (Europe/Paris), as YYYY-MM-DD. */
 const isoDate = (daysAhead: number) => {
-  const d = new Date()
-  d.setDate(d.getDate() + daysAhead)
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`
+  const d = new Date(`${new Date().toLocaleDateString("en-CA", { timeZone: "Europe/Paris" })}T00:00:00Z`)
+  d.setUTCDate(d.getUTCDate() + daysAhead)
+  return d.toISOString().slice(0, 10)
+}
+
+/** Runs `fn` on every item with at most `concurrency` calls in flight; the results in item order. */
+const pool = async <A, B>(items: ReadonlyArray<A>, concurrency: number, fn: (item: A) => Promise<B>) => {
+  const results: Array<B> = []
+  let next = 0
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) results[i] = await fn(items[i]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker))
+  return results
+}
+
+/** The nearest-rank percentile `p` (0–100) of some numbers. */
+const percentile = (values: ReadonlyArray<number>, p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
+
+/** A table as aligned text (first column to the left) and as Markdown. */
+const table = (header: Array<string>, rows: Array<Array<string>>) => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
+  const line = (cells: Array<string>) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")
+  const md = (cells: Array<string>) => `| ${cells.join(" | ")} |`
+  return {
+    text: [header, ...rows].map(line).join("\n"),
+    markdown: [md(header), `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...rows.map(md)].join("\n")
+  }
+}
+
+/** A JSON call to the service: its status and parsed body (`error` on non-2xx answers; status 0 if fetch failed). */
+interface Answer {
+  readonly status: number
+  readonly body: Record<string, unknown> & { readonly error?: { readonly code: string; readonly details?: { readonly new_total?: number } } }
+}
+const call = async (url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
+  const r = await fetch(url, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "content-type": "application/json", ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  }).catch((e: Error) => e)
+  if (r instanceof Error) return { status: 0, body: { error: { code: `fetch failed: ${String(r.cause ?? r)}` } } }
+  const text = await r.text()
+  try {
+    return { status: r.status, body: JSON.parse(text) }
+  } catch {
+    return { status: r.status, body: { error: { code: `non-JSON: ${text.slice(0, 200)}` } } }
+  }
+}
+
+interface Stay {
+  readonly checkin: string
+  readonly checkout: string
+  readonly room_type_id: string
+}
+
+interface Scenario {
+  readonly name: string
+  readonly concurrency: number
+  readonly stays: ReadonlyArray<Stay>
+  /** How many completions must succeed: one per stay when spread, one per room when contended. */
+  readonly succeeds: number
+}
+
+/** A reservation waiting for its guest: the guest-link token and the FLEX total the guest saw. */
+interface Pending {
+  readonly token: string
+  readonly total: number
+}
+
+/** Quote (FLEX offer), then intent: a pending reservation of one room for 2 adults. */
+const prepare = async (base: string, stay: Stay): Promise<Pending> => {
+  const { checkin, checkout, room_type_id } = stay
+  const quote = await call(`${base}/v1/quotes`, { checkin, checkout, rooms: [{ room_type_id, adults: 2 }] })
+  const offer = (quote.body["package_offers"] as Array<{ rate_code: string; package_code: string; price: { total: number } }> | undefined)
+    ?.find((o) => o.rate_code === "FLEX")
+  if (quote.status !== 200 || offer === undefined) throw new Error(`quote ${JSON.stringify(stay)}: ${quote.status} ${JSON.stringify(quote.body)}`)
+  const intent = await call(`${base}/v1/reservation-intents`, { quote_id: quote.body["quote_id"], package_code: offer.package_code })
+  const token = /#token=(.+)$/.exec(String(intent.body["continue_url"]))?.[1]
+  if (intent.status !== 200 || token === undefined) throw new Error(`intent ${JSON.stringify(stay)}: ${intent.status} ${JSON.stringify(intent.body)}`)
+  return { token, total: offer.price.total }
+}
+
+/** Completes a pending reservation as its guest, once more at the new total after a 409 price_changed. */
+const complete = async (base: string, termsVersion: string, pending: Pending) => {
+  const started = performance.now()
+  const send = (expected_total: number) =>
+    call(`${base}/v1/reservation-complete`, {
+      first_name: "Bench",
+      last_name: "Guest",
+      email: "bench.guest@example.com",
+      phone: "+33 6 12 34 56 78",
+      accept_terms: true,
+      terms_version: termsVersion,
+      expected_total
+    }, { "x-reservation-token": pending.token })
+  let answer = await send(pending.total)
+  const repriced = answer.status === 409 && answer.body.error?.code === "price_changed"
+  if (repriced) answer = await send(answer.body.error?.details?.new_total ?? Number.NaN)
+  return { answer, repriced, ms: performance.now() - started }
 }
 
 interface Target {
@@ -171,7 +279,63 @@ const main = async () => {
     }
   }
 
-  // 5. The report.
+  // 5. The completions: each scenario's reservations prepared untimed, then only the completions timed.
+  const oneNight = (daysAhead: number, room_type_id: string): Stay => ({
+    checkin: isoDate(daysAhead),
+    checkout: isoDate(daysAhead + 1),
+    room_type_id
+  })
+  const scenarios: Array<Scenario> = [
+    {
+      name: "spread",
+      concurrency: 20,
+      stays: Array.from({ length: 400 }, (_, i) => oneNight(60 + i, ["double", "twin", "deluxe"][i % 3]!)),
+      succeeds: 400
+    },
+    { name: "contended", concurrency: 50, stays: Array.from({ length: 50 }, () => oneNight(10, "deluxe")), succeeds: 5 }
+  ]
+  const completions: Array<Array<string>> = []
+  let completionsFailed = false
+  for (const scenario of scenarios) {
+    console.error(`completions "${scenario.name}": preparing ${scenario.stays.length} quotes and intents…`)
+    const pending = await pool(scenario.stays, 10, (stay) => prepare(base, stay))
+    const publicView = await call(`${base}/v1/reservation-public`, undefined, { "x-reservation-token": pending[0]!.token })
+    const termsVersion = String((publicView.body["terms"] as { version?: string } | undefined)?.version)
+    console.error(`completions "${scenario.name}": ${pending.length} completions, ${scenario.concurrency} in flight…`)
+    const started = performance.now()
+    const done = await pool(pending, scenario.concurrency, (p) => complete(base, termsVersion, p))
+    const elapsed = performance.now() - started
+    const outcomes = new Map<string, number>()
+    for (const { answer } of done) {
+      const outcome = answer.status === 200 ? "200" : `${answer.status} ${answer.body.error?.code}`
+      outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1)
+    }
+    const succeeded = outcomes.get("200") ?? 0
+    const soldOut = outcomes.get("409 availability_changed") ?? 0
+    const latencies = done.map((d) => d.ms)
+    completions.push([
+      scenario.name,
+      String(done.length),
+      String(scenario.concurrency),
+      elapsed.toFixed(0),
+      (done.length / (elapsed / 1000)).toFixed(1),
+      percentile(latencies, 50).toFixed(1),
+      percentile(latencies, 99).toFixed(1),
+      String(succeeded),
+      String(soldOut),
+      String(done.filter((d) => d.repriced).length),
+      String(done.length - succeeded - soldOut)
+    ])
+    if (succeeded !== scenario.succeeds || succeeded + soldOut !== done.length) {
+      completionsFailed = true
+      console.error(
+        `  ${scenario.name}: ${succeeded} succeeded, ${scenario.succeeds} expected; outcomes ${JSON.stringify(Object.fromEntries(outcomes))}; ` +
+          `service output tail:\n${service.tail.join("")}`
+      )
+    }
+  }
+
+  // 6. The report.
   const bareRps = results[0]!.result.requests.average
   const header = ["target", "req/s (avg)", "p50 (ms)", "p99 (ms)", "non-2xx", "errors", "vs bare"]
   const rows = results.map(({ target, result: r }) => [
@@ -183,16 +347,20 @@ const main = async () => {
     String(r.errors),
     `${(r.requests.average / bareRps).toFixed(2)}x`
   ])
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
-  const line = (cells: Array<string>) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")
+  const load = table(header, rows)
+  const reservations = table(
+    ["completions", "calls", "concurrency", "time (ms)", "completions/s", "p50 (ms)", "p99 (ms)", "succeeded", "409 sold out", "repriced", "other"],
+    completions
+  )
   const summary = `${CONNECTIONS} connections, ${SECONDS} s per target after ${WARMUP_SECONDS} s warm-up; ` +
-    `start-up ${(startupMs / 1000).toFixed(2)} s (spawn to first healthy /v1/health); idle RSS ${idleRss.toFixed(1)} MiB`
-  console.log(`\n${line(header)}\n${rows.map(line).join("\n")}\n\n${summary}\n`)
-  console.log(`| ${header.join(" | ")} |\n|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`)
-  console.log(rows.map((row) => `| ${row.join(" | ")} |`).join("\n"))
-  console.log(`\n${summary}`)
+    `start-up ${(startupMs / 1000).toFixed(2)} s (spawn to first healthy /v1/health); idle RSS ${idleRss.toFixed(1)} MiB. ` +
+    `Completions: completions/s counts every settled call; a completion's latency includes its one retry after a 409 ` +
+    `price_changed ("repriced"); "other" is any answer but 200 and 409 availability_changed.`
+  console.log(`\n${load.text}\n\n${reservations.text}\n\n${summary}\n`)
+  console.log(`${load.markdown}\n\n${reservations.markdown}\n\n${summary}`)
 
   if (results.some(({ target, result }) => target.service && (result.non2xx > 0 || result.errors > 0))) process.exitCode = 1
+  if (completionsFailed) process.exitCode = 1
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

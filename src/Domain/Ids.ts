@@ -1,11 +1,16 @@
 import { Schema } from "effect"
 
-const code = (brand: string, description: string, example: string) =>
+const brandedString = (pattern: RegExp) => (brand: string, description: string, example: string) =>
   Schema.String.pipe(
-    Schema.pattern(/^[A-Za-z0-9_-]{1,40}$/),
+    Schema.pattern(pattern),
     Schema.brand(brand),
     Schema.annotations({ identifier: brand, description, examples: [example as never] })
   )
+
+/** Codes of the hotel file: room types, rate plans, promotions. */
+const code = brandedString(/^[A-Za-z0-9_-]{1,40}$/)
+/** Identifiers the service issues. */
+const token = brandedString(/^[A-Za-z0-9_.-]{1,64}$/)
 
 export const HotelId = code("HotelId", "Hotel identifier", "belle-rive-nice")
 export type HotelId = typeof HotelId.Type
@@ -24,13 +29,6 @@ export const TimeOfDay = Schema.String.pipe(
   Schema.pattern(/^([01]\d|2[0-3]):[0-5]\d$/, { message: () => "must be a time of day HH:MM" }),
   Schema.annotations({ identifier: "TimeOfDay", description: "Time of day, HH:MM", examples: ["14:00"] })
 )
-
-const token = (brand: string, description: string, example: string) =>
-  Schema.String.pipe(
-    Schema.pattern(/^[A-Za-z0-9_.-]{1,64}$/),
-    Schema.brand(brand),
-    Schema.annotations({ identifier: brand, description, examples: [example as never] })
-  )
 
 export const QuoteId = token("QuoteId", "Identifier of a stored live quote", "q_01JD6ZK3V6W9F4T8Y2N5R7B3XQ")
 export type QuoteId = typeof QuoteId.Type

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, Struct } from "effect"
 import { PackageCode, PromotionCode, QuoteId, RateCode, ReservationId, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, Cents, Currency } from "./Money.js"
@@ -101,12 +101,8 @@ export const CompletionRequest = Schema.Struct({
 export type CompletionRequest = typeof CompletionRequest.Type
 
 export const ReservedRoom = Schema.Struct({
-  room_index: Schema.Int,
-  room_type_id: RoomTypeId,
-  room_name: Schema.String,
-  quantity: Schema.Int,
-  adults: Schema.Int,
-  children_ages: Schema.Array(Schema.Int)
+  ...Struct.omit(QuotedRoom.fields, "rate_code"),
+  room_name: Schema.String
 }).annotations({ identifier: "ReservedRoom" })
 
 export const ReservedPackage = Schema.Struct({

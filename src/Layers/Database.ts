@@ -7,8 +7,12 @@ import pg from "pg"
 import { fileURLToPath } from "node:url"
 import { AppConfig } from "../Services/AppConfig.js"
 
-/** PGlite answers one query at a time: more connections than this only queue. */
-export const EMBEDDED_MAX_CONNECTIONS = 4
+/**
+ * PGlite is one session: pglite-socket keeps a transaction to its connection but interleaves the
+ * protocol messages of concurrent connections outside one (a Parse of one between the Parse and
+ * Bind of another: "prepared statement does not exist"). One connection it is; queries queue in the pool.
+ */
+export const EMBEDDED_MAX_CONNECTIONS = 1
 const SERVER_POOL_SIZE = 20
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly message: string }> {}

@@ -12,20 +12,24 @@ import { AppConfig } from "../../src/Services/AppConfig.js"
 import { Quotes } from "../../src/Services/Quotes.js"
 import { Reservations } from "../../src/Services/Reservations.js"
 import { makeTestClock } from "../support/clock.js"
-import { poolOn, testDatabaseUrl } from "../support/database.js"
+import { onEmbedded, poolOn, testDatabaseUrl } from "../support/database.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 const Config = Layer.mergeAll(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.Test)
 
-/** One service instance: its own pool on the shared database, its own services. */
-const instance = (url: Parameters<typeof poolOn>[0]) =>
-  ServicesLayer.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url, 2)), Layer.provide(Config), Layer.provide(clock.layer))
+/** One service instance on a pool of its own. */
+const instance = <E, R>(pool: Layer.Layer<SqlClient.SqlClient, E, R>) =>
+  ServicesLayer.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(pool), Layer.provide(Config), Layer.provide(clock.layer))
 
-/** Two instances of the service on one database, as two processes would be. */
+/**
+ * Two instances of the service on one PostgreSQL, as two processes would be, each with its own
+ * pool. The embedded database serves a single connection, so there the two share it.
+ */
 class Instances extends Effect.Service<Instances>()("test/Instances", {
   scoped: Effect.gen(function*() {
     const url = yield* testDatabaseUrl
-    const [a, b] = yield* Effect.all([Layer.build(instance(url)), Layer.build(instance(url))])
+    const shared = onEmbedded ? Layer.succeedContext(yield* Layer.build(poolOn(url))) : undefined
+    const [a, b] = yield* Effect.all([Layer.build(instance(shared ?? poolOn(url))), Layer.build(instance(shared ?? poolOn(url)))])
     return { a, b }
   })
 }) {}

@@ -34,8 +34,7 @@ export const testDatabaseUrl = Effect.gen(function*() {
   return Redacted.make(url.toString())
 })
 
-/** A pool on a fresh test database; `share` pools will be opened on it at once. */
-export const poolOn = (url: Redacted.Redacted, share = 1) =>
-  pgClientLayer(url, Math.max(1, Math.floor((onEmbedded ? EMBEDDED_MAX_CONNECTIONS : 10) / share)))
+/** A pool on a test database. */
+export const poolOn = (url: Redacted.Redacted) => pgClientLayer(url, onEmbedded ? EMBEDDED_MAX_CONNECTIONS : 10)
 
-export const TestDatabase = Layer.unwrapScoped(Effect.map(testDatabaseUrl, (url) => poolOn(url)))
+export const TestDatabase = Layer.unwrapScoped(Effect.map(testDatabaseUrl, poolOn))
