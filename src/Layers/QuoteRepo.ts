@@ -1,5 +1,5 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import { Context, Effect, HashMap, Layer, type Option, Ref, Schema } from "effect"
 import { QuoteId } from "../Domain/Ids.js"
 import { ClientInfo, MultiRoomQuoteResponse } from "../Domain/Quote.js"
 import { makeBatcher } from "./Batcher.js"
@@ -58,9 +58,9 @@ export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
 
   static readonly InMemory = Layer.effect(
     QuoteRepo,
-    Effect.map(Ref.make(new Map<string, StoredQuote>()), (store) => ({
-      insert: (quote) => Ref.update(store, (m) => new Map(m).set(quote.response.quote_id, quote)),
-      find: (id) => Effect.map(Ref.get(store), (m) => Option.fromNullable(m.get(id)))
+    Effect.map(Ref.make(HashMap.empty<QuoteId, StoredQuote>()), (store) => ({
+      insert: (quote) => Ref.update(store, HashMap.set(quote.response.quote_id, quote)),
+      find: (id) => Effect.map(Ref.get(store), HashMap.get(id))
     }))
   )
 }

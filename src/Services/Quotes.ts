@@ -33,7 +33,7 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
     const inventory = yield* InventoryRepo
     const repo = yield* QuoteRepo
 
-    /** Prices a validated request against live bookings: the same rules for a quote and a re-check. */
+    /** Prices a request against live bookings. */
     const price = Effect.fn("Quotes.price")(function*(request: QuoteRequest) {
       const hotel = yield* catalog.definition()
       const stay = yield* validateStay(hotel, yield* catalog.today(hotel), request.checkin, request.checkout)
@@ -75,7 +75,6 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
     })
 
     return {
-      price,
       /** POST /v1/quotes: one or many rooms, priced together. */
       quoteRooms: Effect.fn("Quotes.quoteRooms")(function*(request: MultiRoomQuoteRequest, client: ClientInfo) {
         return yield* issue({
