@@ -60,6 +60,7 @@ export const AGENT_RULES: ReadonlyArray<string> = [
   "Tourist tax depends on stay dates and guest ages and is computed by the quote engine.",
   "Recommended flow: GET /v1/hotel, GET /v1/room-types, POST /v1/quotes (also for one room), use package_offers as the authoritative total, then POST /v1/reservation-intents and present continue_url to the user as a clickable next step.",
   "A quote can be reserved only until its expires_at.",
+  "Send an Idempotency-Key with POST /v1/reservation-intents: a retry with the same key and body answers the same reservation and continue_url instead of creating another.",
   "A reservation intent only initiates a reservation: it is not guest-completed until the guest finishes the secure form at continue_url and the API reports status GUEST_COMPLETED. Never present it as confirmed before that.",
   "The public API never creates reservations in the hotel's inventory system or PMS directly; no payment or payment guarantee is required.",
   "Dates are YYYY-MM-DD in the hotel's local time (Europe/Paris); every error has a stable error.code."

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Option, Redacted } from "effect"
+import type { ReservationId } from "../../src/Domain/Ids.js"
+import { AppSecret } from "../../src/Layers/AppSecret.js"
+import { TokenRepo } from "../../src/Layers/TokenRepo.js"
+import { Tokens } from "../../src/Services/Tokens.js"
+
+const TestTokens = Tokens.Default.pipe(Layer.provideMerge(Layer.merge(TokenRepo.InMemory, AppSecret.Test)))
+const id = "r_test" as ReservationId
+const future = new Date(Date.now() + 3_600_000)
+
+describe("Tokens", () => {
+  it.effect("a token is 32 random bytes in base64url, stored only as a hash, and verifies for its purpose only", () =>
+    Effect.gen(function*() {
+      const tokens = yield* Tokens
+      const token = yield* tokens.issue(id, "guest", future)
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+      expect(Buffer.from(token, "base64url")).toHaveLength(32)
+      expect(yield* tokens.verify(token, "guest")).toEqual({ reservationId: id, expired: false })
+      expect((yield* tokens.verify(token, "manage").pipe(Effect.flip))._tag).toBe("InvalidToken")
+      expect((yield* tokens.verify(`${token}x`, "guest").pipe(Effect.flip))._tag).toBe("InvalidToken")
+      const stored = Option.getOrThrow(yield* (yield* TokenRepo).latest(id, "guest"))
+      expect(JSON.stringify(stored)).not.toContain(token)
+      expect(stored.token_hash).toMatch(/^[0-9a-f]{64}$/)
+    }).pipe(Effect.provide(TestTokens)))
+
+  it.effect("the same link can be given again from the stored nonce, but only with the server secret", () =>
+    Effect.gen(function*() {
+      const token = yield* Effect.flatMap(Tokens, (t) => t.issue(id, "guest", future))
+      expect(Option.getOrThrow(yield* Effect.flatMap(Tokens, (t) => t.reveal(id, "guest")))).toBe(token)
+      const otherSecret = Tokens.Default.pipe(Layer.provide(Layer.succeed(AppSecret, Redacted.make("another-secret"))))
+      const guessed = yield* Effect.flatMap(Tokens, (t) => t.reveal(id, "guest")).pipe(Effect.provide(otherSecret))
+      expect(Option.getOrThrow(guessed)).not.toBe(token)
+    }).pipe(Effect.provide(TestTokens)))
+
+  it.live("a token past its expiry verifies as expired", () =>
+    Effect.gen(function*() {
+      const tokens = yield* Tokens
+      const token = yield* tokens.issue(id, "manage", new Date(Date.now() - 1000))
+      expect(yield* tokens.verify(token, "manage")).toEqual({ reservationId: id, expired: true })
+    }).pipe(Effect.provide(TestTokens)))
+})
