@@ -1,0 +1,41 @@
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Option, Redacted } from "effect"
+import { AppConfig } from "../../src/Services/AppConfig.js"
+
+const withEnv = (env: Record<string, string>) => AppConfig.fromEnv.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+describe("AppConfig", () => {
+  it.effect("has working defaults: embedded database, files for mail, no PMS", () =>
+    Effect.gen(function*() {
+      const config = yield* withEnv({})
+      expect(config).toMatchObject({ port: 3000, host: "127.0.0.1", publicBaseUrl: "http://127.0.0.1:3000", quoteTtlSeconds: 900, environment: "development" })
+      expect(Option.isNone(config.databaseUrl)).toBe(true)
+      expect(Option.isNone(config.smtpUrl)).toBe(true)
+      expect(Option.isNone(config.pmsUrl)).toBe(true)
+      expect(config.dataDir).toMatch(/\/var$/)
+    }))
+
+  it.effect("reads every variable, secrets redacted", () =>
+    Effect.gen(function*() {
+      const config = yield* withEnv({
+        PORT: "8080",
+        HOST: "0.0.0.0",
+        PUBLIC_BASE_URL: "https://book.belle-rive.example/",
+        DATABASE_URL: "postgres://u:secret@db/hotel",
+        QUOTE_TTL_SECONDS: "600",
+        ENVIRONMENT: "production"
+      })
+      expect(config.publicBaseUrl).toBe("https://book.belle-rive.example")
+      expect(Redacted.value(Option.getOrThrow(config.databaseUrl))).toBe("postgres://u:secret@db/hotel")
+      expect(String(config.databaseUrl)).not.toContain("secret")
+      expect(config).toMatchObject({ port: 8080, host: "0.0.0.0", quoteTtlSeconds: 600, environment: "production" })
+    }))
+
+  for (const [name, value] of [["PORT", "abc"], ["PORT", "70000"], ["QUOTE_TTL_SECONDS", "5"], ["PUBLIC_BASE_URL", "not a url"], ["PMS_URL", "::"]]) {
+    it.effect(`a wrong ${name} stops the start with a message naming it`, () =>
+      Effect.gen(function*() {
+        const error = yield* withEnv({ [name!]: value! }).pipe(Effect.flip)
+        expect(String(error)).toContain(name)
+      }))
+  }
+})
