@@ -1,14 +1,13 @@
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
-import { redactSecretHeaders, ServeApi } from "./Api/Http.js"
+import { createHttpServer, redactSecretHeaders, ServeApi } from "./Api/Http.js"
 import { runEntry } from "./Layers/Entry.js"
 import { ServicesLive } from "./Layers/Live.js"
 import { AppConfig } from "./Services/AppConfig.js"
 
 const NodeServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, ({ host, port }) => NodeHttpServer.layer(createServer, { host, port }))
+  Effect.map(AppConfig, ({ host, port }) => NodeHttpServer.layer(createHttpServer, { host, port }))
 )
 
 const Main = ServeApi.pipe(

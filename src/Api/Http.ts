@@ -4,6 +4,7 @@ import {
   HttpApiError,
   HttpApiScalar,
   HttpApp,
+  HttpMiddleware,
   HttpIncomingMessage,
   HttpServerError,
   HttpServerRequest,
@@ -11,6 +12,8 @@ import {
   OpenApi
 } from "@effect/platform"
 import { Cause, Effect, Layer, Option } from "effect"
+import { constTrue } from "effect/Function"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { InternalError, NotFound, PayloadTooLarge, ValidationError } from "../Domain/Errors.js"
 import { AppConfig } from "../Services/AppConfig.js"
 import { Api } from "./Api.js"
@@ -76,12 +79,19 @@ const errorsAsBodies = HttpApiBuilder.middleware((app: HttpApp.Default) =>
   ) as HttpApp.Default
 )
 
-/** Headers on every response, errors included (the serve middleware wraps the response writer). */
-export const securityHeaders = (app: HttpApp.Default): HttpApp.Default =>
-  HttpApp.withPreResponseHandler(app, (_request, response) =>
-    Effect.succeed(
-      HttpServerResponse.setHeaders(response, { "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" })
-    ))
+/**
+ * The Node server of the API: every response says nosniff and no-referrer, errors included. Set
+ * here, before the application writes its head (Node merges them in), it costs nothing per
+ * request, where a response hook in the application costs a tenth of a small request.
+ */
+export const createHttpServer = (): Server => {
+  const server = createServer()
+  server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
+    response.setHeader("x-content-type-options", "nosniff")
+    response.setHeader("referrer-policy", "no-referrer")
+  })
+  return server
+}
 
 /** `/openapi.json`: the OpenAPI 3.1 document generated from the HttpApi, served at this base URL. */
 const openApiDocument = HttpApiBuilder.Router.use((router) =>
@@ -101,8 +111,17 @@ export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive,
   Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp, QuotesHttp, ReservationsHttp]), Layer.provide(ReservationTokenAuthLive)))
 )
 
-/** The API served on whatever `HttpServer` is provided (Node's in production, a test server in tests). */
-export const ServeApi = HttpApiBuilder.serve(securityHeaders).pipe(Layer.provide(HttpAppLive))
+/**
+ * The API served on whatever `HttpServer` is provided. Without a trace collector no request span
+ * is made: nobody would read it, and it costs a third of a small request.
+ */
+export const ServeApi = Layer.unwrapEffect(
+  Effect.map(AppConfig, ({ otlpEndpoint }) =>
+    Option.isSome(otlpEndpoint)
+      ? HttpApiBuilder.serve()
+      : HttpApiBuilder.serve().pipe(HttpMiddleware.withTracerDisabledWhen(constTrue))
+  )
+).pipe(Layer.provide(HttpAppLive))
 
 /** Secrets never reach logs or span attributes through request headers. */
 export const redactSecretHeaders = <A, E, R>(layer: Layer.Layer<A, E, R>) =>

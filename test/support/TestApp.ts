@@ -1,8 +1,8 @@
-import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { HttpApiClient, HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "../../src/Api/Api.js"
-import { ServeApi } from "../../src/Api/Http.js"
+import { createHttpServer, ServeApi } from "../../src/Api/Http.js"
 import type { HotelDefinition } from "../../src/Domain/Hotel.js"
 import { DatabasePing } from "../../src/Layers/Database.js"
 import { HotelRepo } from "../../src/Layers/HotelRepo.js"
@@ -45,9 +45,16 @@ export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
 export const ServicesInMemory = (options: InMemoryOptions = {}) =>
   ServicesLayer.pipe(Layer.provideMerge(InMemoryInfrastructure(options)))
 
+/** The production Node server on a free port, with a client pointed at it. */
+const TestServer = HttpServer.layerTestClient.pipe(
+  Layer.provide(NodeHttpClient.layerWithoutAgent),
+  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0 }))
+)
+
 /** The whole HTTP API served in-process on in-memory services, with a client pointed at it. */
 export const TestApp = (options: InMemoryOptions = {}) =>
-  ServeApi.pipe(Layer.provideMerge(ServicesInMemory(options)), Layer.provideMerge(NodeHttpServer.layerTest))
+  ServeApi.pipe(Layer.provideMerge(ServicesInMemory(options)), Layer.provideMerge(TestServer))
 
 /** A typed client of the API, derived from its definition. */
 export const apiClient = HttpApiClient.make(Api)
