@@ -70,7 +70,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
             Effect.orDie,
             Effect.withSpan("InventoryRepo.bookedNightsBatch", { attributes: { ranges: ranges.length } })
           ),
-        { maxBatch: 100, concurrency: 2 }
+        { maxBatch: 100, concurrency: 1 }
       )
       const lockNights = (roomTypeIds: ReadonlyArray<RoomTypeId>, checkin: LocalDate, checkout: LocalDate) =>
         Effect.gen(function*() {

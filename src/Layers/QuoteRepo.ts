@@ -40,7 +40,7 @@ export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
             Effect.orDie,
             Effect.withSpan("QuoteRepo.storeBatch", { attributes: { quotes: quotes.length } })
           ),
-        { maxBatch: 200, concurrency: 2 }
+        { maxBatch: 200, concurrency: 1 }
       )
       const find = SqlSchema.findOne({
         Request: QuoteId,
