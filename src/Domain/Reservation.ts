@@ -1,5 +1,5 @@
 import { Schema, Struct } from "effect"
-import { PackageCode, PromotionCode, QuoteId, RateCode, ReservationId, RoomTypeId, TimeOfDay } from "./Ids.js"
+import { PackageCode, QuoteId, ReservationId, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, Cents, Currency } from "./Money.js"
 import { AnalyticsHeaders, ClientInfo, OfferPrice, PackageOffer, QuotedRoom, QuoteStay } from "./Quote.js"
@@ -105,15 +105,9 @@ export const ReservedRoom = Schema.Struct({
   room_name: Schema.String
 }).annotations({ identifier: "ReservedRoom" })
 
-export const ReservedPackage = Schema.Struct({
-  package_code: PackageCode,
-  rate_code: RateCode,
-  name: Schema.String,
-  description: Schema.String,
-  breakfast_included: Schema.Boolean,
-  refundable: Schema.Boolean,
-  promotions: Schema.Array(PromotionCode)
-}).annotations({ identifier: "ReservedPackage" })
+export const ReservedPackage = Schema.Struct(
+  Struct.omit(PackageOffer.fields, "free_cancellation_until", "price")
+).annotations({ identifier: "ReservedPackage" })
 
 export const ReservationPolicies = Schema.Struct({
   refundable: Schema.Boolean,
