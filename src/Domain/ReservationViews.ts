@@ -127,3 +127,13 @@ export const publicReservation = (hotel: HotelDefinition, r: ReservationRecord, 
   guest_fields: guestFields(r.language),
   terms: { version: hotel.terms.version, text: hotel.terms.text[r.language] }
 })
+
+/** What the guest is told once the reservation is complete, in the reservation's language. */
+export const completionMessage: Record<Language, string> = {
+  en: "Reservation completed. A confirmation email with the PDF and a secure link to manage the reservation " +
+    "is on its way to the guest. No payment is required now.",
+  fr: "Réservation finalisée. Un e-mail de confirmation avec le PDF et un lien sécurisé pour gérer la réservation " +
+    "est en route. Aucun paiement n'est demandé maintenant.",
+  ru: "Бронирование завершено. Письмо с подтверждением, PDF и защищённой ссылкой для управления бронированием " +
+    "уже отправлено. Сейчас оплата не требуется."
+}

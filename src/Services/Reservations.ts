@@ -24,7 +24,7 @@ import type {
 } from "../Domain/Reservation.js"
 import { WORKFLOW_VERSION } from "../Domain/Reservation.js"
 import { RESERVATION_NUMBER_RANDOM_BYTES, reservationNumber } from "../Domain/ReservationNumber.js"
-import { publicReservation } from "../Domain/ReservationViews.js"
+import { completionMessage, publicReservation } from "../Domain/ReservationViews.js"
 import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/InventoryRepo.js"
 import { ReservationRepo } from "../Layers/ReservationRepo.js"
@@ -152,8 +152,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       status: "GUEST_COMPLETED",
       pms_status: reservation.pms_status ?? "PENDING",
       price: reservation.offer.price,
-      message: "Reservation completed. A confirmation email with the PDF and a secure link to manage the reservation " +
-        "is on its way to the guest. No payment is required now."
+      message: completionMessage[reservation.language]
     })
 
     /** Re-prices the stay on the locked nights; the offer of the reservation's plan, or why it cannot be had. */

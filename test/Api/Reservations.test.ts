@@ -56,6 +56,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(done.status).toBe(200)
       expect(done.body).toMatchObject({ status: "GUEST_COMPLETED", pms_status: "PENDING", price: offer.price })
       expect(done.body.reservation_number).toMatch(/^BR-[2-9A-HJKMNP-Z]{6}$/)
+      expect(done.body.message).toContain("Réservation finalisée")
       expect(JSON.stringify(done.body)).not.toMatch(/token/i)
 
       // completing again never makes a second reservation
