@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { PackageCode, PromotionCode, QuoteId, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
-import { Amount, Currency } from "./Money.js"
+import { Amount, type Cents, Currency } from "./Money.js"
 
 export const ChildAge = Schema.Int.pipe(Schema.between(0, 17)).annotations({ description: "Age on the check-in date, 0 to 17" })
 const Adults = Schema.Int.pipe(Schema.between(1, 2)).annotations({ description: "Adults (18+) in the room, 1 to 2" })
@@ -125,7 +125,30 @@ export const MultiRoomQuoteResponse = Schema.Struct({
   rooms: Schema.Array(QuotedRoom),
   package_offers: Schema.Array(PackageOffer).annotations({ description: "Globally priced packages for all requested rooms: authoritative totals" }),
   unavailable_rooms: Schema.Array(RoomUnavailability)
-}).annotations({ identifier: "MultiRoomQuoteResponse" })
+}).annotations({
+  identifier: "MultiRoomQuoteResponse",
+  examples: [{
+    status: "available",
+    environment: "production",
+    quote_id: "q_Dp_iPJAvs0HNRDSuqZ_X" as QuoteId,
+    session_id: "chat-4711",
+    expires_at: "2026-11-22T11:15:00+01:00",
+    stay: { checkin: "2026-12-10" as LocalDate, checkout: "2026-12-13" as LocalDate, nights: 3, check_in_time: "14:00", check_out_time: "12:00" },
+    rooms: [{ room_index: 0, room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [], rate_code: null }],
+    package_offers: [{
+      package_code: "FLEX_BB" as PackageCode,
+      rate_code: "FLEX_BB" as RateCode,
+      name: "Flexible with breakfast",
+      description: "Room and breakfast buffet for every guest. Free cancellation until 14:00 two days before check-in.",
+      breakfast_included: true,
+      refundable: true,
+      free_cancellation_until: "2026-12-08T14:00:00+01:00",
+      promotions: [],
+      price: { room_total: 46600 as Cents, promotion_discount: 0 as Cents, tourist_tax: 1560 as Cents, total: 48160 as Cents, currency: "EUR" }
+    }],
+    unavailable_rooms: []
+  }]
+})
 export type MultiRoomQuoteResponse = typeof MultiRoomQuoteResponse.Type
 
 /** The optional analytics headers of a call: who asks, never a credential. */

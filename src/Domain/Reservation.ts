@@ -54,7 +54,19 @@ export const IntentResponse = Schema.Struct({
   payment_required: Schema.Literal(false),
   workflow: Schema.Literal(WORKFLOW_VERSION),
   message: Schema.String.annotations({ description: "What to tell the user" })
-}).annotations({ identifier: "ReservationIntent" })
+}).annotations({
+  identifier: "ReservationIntent",
+  examples: [{
+    reservation_id: "r_bMs8aVQCIqWPbAYx6TM5" as ReservationId,
+    status: "PENDING_GUEST",
+    continue_url: "https://book.belle-rive-nice.example/complete#token=QuvYn1pAQmivYoiZLfuZt2OM23Fs98LMd8xAzGXSpLo",
+    expires_at: "2026-11-23T11:34:34+01:00",
+    language: "en",
+    payment_required: false,
+    workflow: "v12",
+    message: "Reservation initiated, not yet completed: present continue_url to the guest as a clickable link."
+  }]
+})
 export type IntentResponse = typeof IntentResponse.Type
 
 const Email = Schema.String.pipe(
@@ -165,7 +177,17 @@ export const CompletionResponse = Schema.Struct({
   pms_status: PmsStatus,
   price: OfferPrice,
   message: Schema.String
-}).annotations({ identifier: "ReservationCompleted" })
+}).annotations({
+  identifier: "ReservationCompleted",
+  examples: [{
+    reservation_id: "r_bMs8aVQCIqWPbAYx6TM5" as ReservationId,
+    reservation_number: "BR-9C8ES3",
+    status: "GUEST_COMPLETED",
+    pms_status: "PENDING",
+    price: { room_total: 58000 as Cents, promotion_discount: 0 as Cents, tourist_tax: 1560 as Cents, total: 59560 as Cents, currency: "EUR" },
+    message: "Reservation completed. A confirmation email with the PDF and a secure link to manage the reservation is on its way to the guest."
+  }]
+})
 export type CompletionResponse = typeof CompletionResponse.Type
 
 /** Why a room request failed at completion. */

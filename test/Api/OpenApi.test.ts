@@ -28,6 +28,15 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(result.valid).toBe(true)
     }))
 
+  it.effect("shows examples of the main answers, money in major units as on the wire", () =>
+    Effect.gen(function*() {
+      const { components } = yield* fetchSpec
+      expect(components.schemas.MultiRoomQuoteResponse.examples[0].package_offers[0].price.total).toBe(481.6)
+      expect(components.schemas.ReservationIntent.examples[0].continue_url).toContain("/complete#token=")
+      expect(components.schemas.ReservationCompleted.examples[0].status).toBe("GUEST_COMPLETED")
+      expect(components.schemas.MultiRoomQuoteRequest.examples).toHaveLength(1)
+    }))
+
   it.effect("documents our Error body, never the framework's", () =>
     Effect.gen(function*() {
       const spec = yield* fetchSpec
