@@ -6,6 +6,7 @@ import { spawn } from "node:child_process"
 import pg from "pg"
 import { fileURLToPath } from "node:url"
 import { AppConfig } from "../Services/AppConfig.js"
+import * as Tracing from "./Tracing.js"
 
 /**
  * PGlite is one session: pglite-socket keeps a transaction to its connection but interleaves the
@@ -20,7 +21,7 @@ export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseErr
 const embeddedServerScript = fileURLToPath(new URL("./embedded-postgres.mjs", import.meta.url))
 
 /** Starts the embedded PostgreSQL (PGlite) child process for the scope; answers its URL. */
-export const embeddedPostgres = Effect.fn("Database.startEmbedded")(function*(dataDir: string) {
+export const embeddedPostgres = Tracing.fn("Database.startEmbedded")(function*(dataDir: string) {
   const ready = yield* Deferred.make<number, EmbeddedDatabaseError>()
   const child = yield* Effect.acquireRelease(
     Effect.sync(() =>

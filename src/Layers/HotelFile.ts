@@ -1,6 +1,7 @@
 import { FileSystem } from "@effect/platform"
 import { Data, Effect, ParseResult, Schema } from "effect"
 import { HotelDefinition } from "../Domain/Hotel.js"
+import * as Tracing from "./Tracing.js"
 
 export class HotelFileError extends Data.TaggedError("HotelFileError")<{ readonly message: string }> {}
 
@@ -21,4 +22,4 @@ export const readHotelFile = (file: string) =>
     return yield* decode(text).pipe(
       Effect.mapError((error) => new HotelFileError({ message: `invalid hotel file ${file}:\n${describe(error)}` }))
     )
-  }).pipe(Effect.withSpan("HotelFile.read", { attributes: { file } }))
+  }).pipe(Tracing.withSpan("HotelFile.read", { attributes: { file } }))

@@ -2,6 +2,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
 import { NotFound } from "../Domain/Errors.js"
 import { HotelDefinition } from "../Domain/Hotel.js"
+import * as Tracing from "./Tracing.js"
 
 /** Where the hotel definition lives once imported. */
 export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
@@ -26,13 +27,13 @@ export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
           onNone: () => Effect.fail(new NotFound({ message: "no hotel has been imported" })),
           onSome: (row) => Effect.succeed(row.definition)
         })),
-        Effect.withSpan("HotelRepo.load")
+        Tracing.withSpan("HotelRepo.load")
       )
       const needsImport = findDefinition(undefined).pipe(
         Effect.map(Option.isNone),
         Effect.catchTag("ParseError", () => Effect.succeed(true)),
         Effect.orDie,
-        Effect.withSpan("HotelRepo.needsImport")
+        Tracing.withSpan("HotelRepo.needsImport")
       )
       const encode = Schema.encode(HotelDefinition)
       const replace = (hotel: HotelDefinition) =>
@@ -53,7 +54,7 @@ export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
             ON CONFLICT (id) DO UPDATE SET hotel_id = EXCLUDED.hotel_id, position = EXCLUDED.position,
               inventory = EXCLUDED.inventory`
           yield* sql`DELETE FROM room_types WHERE NOT (id IN ${sql.in(rows.map((r) => r.id))})`
-        }).pipe(sql.withTransaction, Effect.orDie, Effect.withSpan("HotelRepo.replace", { attributes: { hotel: hotel.id } }))
+        }).pipe(sql.withTransaction, Effect.orDie, Tracing.withSpan("HotelRepo.replace", { attributes: { hotel: hotel.id } }))
       return { load, needsImport, replace }
     })
   )

@@ -1,5 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import * as Tracing from "./Tracing.js"
 
 export const IdempotencyRecord = Schema.Struct({
   request_hash: Schema.String,
@@ -76,7 +77,7 @@ export class IdempotencyRepo extends Context.Tag("IdempotencyRepo")<IdempotencyR
               )
           ),
           Effect.orDie,
-          Effect.withSpan("IdempotencyRepo.claim")
+          Tracing.withSpan("IdempotencyRepo.claim")
         )
       return {
         claim,
@@ -84,13 +85,13 @@ export class IdempotencyRepo extends Context.Tag("IdempotencyRepo")<IdempotencyR
           sql`UPDATE idempotency_keys SET state = 'done', resource_id = ${resourceId} WHERE scope = ${scope} AND key = ${key}`.pipe(
             Effect.asVoid,
             Effect.orDie,
-            Effect.withSpan("IdempotencyRepo.finish")
+            Tracing.withSpan("IdempotencyRepo.finish")
           ),
         release: (scope, key) =>
           sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress'`.pipe(
             Effect.asVoid,
             Effect.orDie,
-            Effect.withSpan("IdempotencyRepo.release")
+            Tracing.withSpan("IdempotencyRepo.release")
           )
       }
     })

@@ -3,6 +3,7 @@ import { Context, Effect, Layer, Ref, Schema } from "effect"
 import { RoomTypeId } from "../Domain/Ids.js"
 import { LocalDate, nightsOf } from "../Domain/LocalDate.js"
 import { makeBatcher } from "./Batcher.js"
+import * as Tracing from "./Tracing.js"
 
 export const FreeRooms = Schema.Struct({
   room_type_id: RoomTypeId,
@@ -68,7 +69,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           }).pipe(
             Effect.map((rows) => ranges.map((r) => rows.filter((row) => row.night >= r.checkin && row.night < r.checkout))),
             Effect.orDie,
-            Effect.withSpan("InventoryRepo.bookedNightsBatch", { attributes: { ranges: ranges.length } })
+            Tracing.withSpan("InventoryRepo.bookedNightsBatch", { attributes: { ranges: ranges.length } })
           ),
         { maxBatch: 100, concurrency: 1 }
       )
@@ -89,7 +90,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
             ORDER BY room_type_id, night
             FOR UPDATE`
           return yield* Schema.decodeUnknown(Schema.Array(BookedNight))(rows)
-        }).pipe(Effect.orDie, Effect.withSpan("InventoryRepo.lockNights", { attributes: { checkin, checkout } }))
+        }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.lockNights", { attributes: { checkin, checkout } }))
       const take = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) =>
         Effect.gen(function*() {
           // the capacity check is the service's; this one only guards against a bug ever overbooking
@@ -104,18 +105,18 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           if (updated.length !== nights) {
             return yield* Effect.dieMessage(`taking ${rooms} ${roomTypeId} would overbook: ${updated.length} of ${nights} nights fit`)
           }
-        }).pipe(Effect.orDie, Effect.withSpan("InventoryRepo.take", { attributes: { roomTypeId, rooms, checkin, checkout } }))
+        }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.take", { attributes: { roomTypeId, rooms, checkin, checkout } }))
       return {
         lockNights,
         take,
         freeRooms: (checkin, checkout) =>
           findFree({ checkin, checkout }).pipe(
             Effect.orDie,
-            Effect.withSpan("InventoryRepo.freeRooms", { attributes: { checkin, checkout } })
+            Tracing.withSpan("InventoryRepo.freeRooms", { attributes: { checkin, checkout } })
           ),
         bookedNights: (checkin, checkout) =>
           bookedInRanges({ checkin, checkout }).pipe(
-            Effect.withSpan("InventoryRepo.bookedNights", { attributes: { checkin, checkout } })
+            Tracing.withSpan("InventoryRepo.bookedNights", { attributes: { checkin, checkout } })
           )
       }
     })

@@ -4,6 +4,7 @@ import { AppConfig } from "../Services/AppConfig.js"
 import { HotelRepo } from "./HotelRepo.js"
 import { readHotelFile } from "./HotelFile.js"
 import { migrations } from "./migrations/index.js"
+import * as Tracing from "./Tracing.js"
 
 /** Any number of instances may start at once: the first to take this lock migrates and imports. */
 const STARTUP_LOCK = 7_240_001
@@ -32,5 +33,5 @@ export const MigrationsLive = Layer.effectDiscard(
         yield* Effect.logInfo(`hotel imported from ${hotelFile}`)
       }
     }).pipe(sql.withTransaction)
-  }).pipe(Effect.withSpan("Startup.migrate"))
+  }).pipe(Tracing.withSpan("Startup.migrate"))
 )

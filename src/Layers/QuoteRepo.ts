@@ -3,6 +3,7 @@ import { Context, Effect, HashMap, Layer, type Option, Ref, Schema } from "effec
 import { QuoteId } from "../Domain/Ids.js"
 import { ClientInfo, MultiRoomQuoteResponse } from "../Domain/Quote.js"
 import { makeBatcher } from "./Batcher.js"
+import * as Tracing from "./Tracing.js"
 
 /** A quote as answered (stored as the service holds it: money in cents), and who asked for it. */
 export const StoredQuote = Schema.Struct({
@@ -38,7 +39,7 @@ export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
           }`.pipe(
             Effect.as(quotes.map(() => undefined)),
             Effect.orDie,
-            Effect.withSpan("QuoteRepo.storeBatch", { attributes: { quotes: quotes.length } })
+            Tracing.withSpan("QuoteRepo.storeBatch", { attributes: { quotes: quotes.length } })
           ),
         { maxBatch: 200, concurrency: 1 }
       )
@@ -48,10 +49,10 @@ export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
         execute: (id) => sql`SELECT response::text AS response, client::text AS client FROM quotes WHERE id = ${id}`
       })
       return {
-        insert: Effect.fn("QuoteRepo.insert")(function*(quote: StoredQuote) {
+        insert: Tracing.fn("QuoteRepo.insert")(function*(quote: StoredQuote) {
           yield* store(quote)
         }),
-        find: (id) => find(id).pipe(Effect.orDie, Effect.withSpan("QuoteRepo.find", { attributes: { quote_id: id } }))
+        find: (id) => find(id).pipe(Effect.orDie, Tracing.withSpan("QuoteRepo.find", { attributes: { quote_id: id } }))
       }
     })
   )

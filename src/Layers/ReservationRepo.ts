@@ -4,6 +4,7 @@ import type { ReservationId } from "../Domain/Ids.js"
 import type { Cents } from "../Domain/Money.js"
 import type { PackageOffer } from "../Domain/Quote.js"
 import { type GuestDetails, ReservationRecord } from "../Domain/Reservation.js"
+import * as Tracing from "./Tracing.js"
 
 export interface Completion {
   readonly number: string
@@ -56,14 +57,14 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
               guest: record.guest === null ? null : JSON.stringify(record.guest),
               client: JSON.stringify(record.client)
             })
-          }`.pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("ReservationRepo.insert")),
-        find: (id) => select(id, false).pipe(Effect.withSpan("ReservationRepo.find")),
-        findForUpdate: (id) => select(id, true).pipe(Effect.withSpan("ReservationRepo.findForUpdate")),
+          }`.pipe(Effect.asVoid, Effect.orDie, Tracing.withSpan("ReservationRepo.insert")),
+        find: (id) => select(id, false).pipe(Tracing.withSpan("ReservationRepo.find")),
+        findForUpdate: (id) => select(id, true).pipe(Tracing.withSpan("ReservationRepo.findForUpdate")),
         markExpired: (id) =>
           sql`UPDATE reservations SET status = 'EXPIRED', updated_at = now() WHERE id = ${id} AND status = 'PENDING_GUEST'`.pipe(
             Effect.asVoid,
             Effect.orDie,
-            Effect.withSpan("ReservationRepo.markExpired")
+            Tracing.withSpan("ReservationRepo.markExpired")
           ),
         complete: (id, c) =>
           sql`
@@ -74,7 +75,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
             WHERE id = ${id} AND status = 'PENDING_GUEST'`.pipe(
             Effect.asVoid,
             Effect.orDie,
-            Effect.withSpan("ReservationRepo.complete")
+            Tracing.withSpan("ReservationRepo.complete")
           )
       }
     })

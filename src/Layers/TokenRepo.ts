@@ -1,6 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
 import { ReservationId } from "../Domain/Ids.js"
+import * as Tracing from "./Tracing.js"
 
 export const TokenPurpose = Schema.Literal("guest", "manage")
 export type TokenPurpose = typeof TokenPurpose.Type
@@ -44,10 +45,10 @@ export class TokenRepo extends Context.Tag("TokenRepo")<TokenRepo, {
           ORDER BY created_at DESC LIMIT 1`
       })
       return {
-        insert: (token) => insert(token).pipe(Effect.orDie, Effect.withSpan("TokenRepo.insert")),
-        findByHash: (hash) => findByHash(hash).pipe(Effect.orDie, Effect.withSpan("TokenRepo.findByHash")),
+        insert: (token) => insert(token).pipe(Effect.orDie, Tracing.withSpan("TokenRepo.insert")),
+        findByHash: (hash) => findByHash(hash).pipe(Effect.orDie, Tracing.withSpan("TokenRepo.findByHash")),
         latest: (reservation_id, purpose) =>
-          latest({ reservation_id, purpose }).pipe(Effect.orDie, Effect.withSpan("TokenRepo.latest"))
+          latest({ reservation_id, purpose }).pipe(Effect.orDie, Tracing.withSpan("TokenRepo.latest"))
       }
     })
   )

@@ -12,6 +12,7 @@ import {
   type EndpointSummary
 } from "../Domain/Discovery.js"
 import { AppConfig } from "./AppConfig.js"
+import * as Tracing from "../Layers/Tracing.js"
 
 /** Every public endpoint of the API, read off its own definition so the index never drifts. */
 const publicEndpoints = (): ReadonlyArray<EndpointSummary> => {
@@ -64,13 +65,13 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
       }]
     }
     return {
-      root: Effect.fn("Discovery.root")(function*() {
+      root: Tracing.fn("Discovery.root")(function*() {
         return root
       }),
-      index: Effect.fn("Discovery.index")(function*() {
+      index: Tracing.fn("Discovery.index")(function*() {
         return index
       }),
-      catalog: Effect.fn("Discovery.catalog")(function*() {
+      catalog: Tracing.fn("Discovery.catalog")(function*() {
         return catalog
       })
     }

@@ -1,13 +1,14 @@
 import { Effect } from "effect"
 import { ServiceUnavailable } from "../Domain/Errors.js"
 import { DatabasePing } from "../Layers/Database.js"
+import * as Tracing from "../Layers/Tracing.js"
 
 /** Whether the service can answer: the database must take a query within two seconds. */
 export class Health extends Effect.Service<Health>()("Health", {
   effect: Effect.gen(function*() {
     const ping = yield* DatabasePing
     return {
-      check: Effect.fn("Health.check")(function*() {
+      check: Tracing.fn("Health.check")(function*() {
         yield* ping.pipe(
           Effect.timeout("2 seconds"),
           Effect.catchAll(() => new ServiceUnavailable({ message: "the database does not answer" }))

@@ -2,6 +2,7 @@ import { Clock, Effect } from "effect"
 import { type HotelDefinition, hotelView, roomTypeView } from "../Domain/Hotel.js"
 import { todayIn } from "../Domain/LocalDate.js"
 import { HotelRepo } from "../Layers/HotelRepo.js"
+import * as Tracing from "../Layers/Tracing.js"
 
 /**
  * How long an instance keeps the hotel definition before reading it again: a re-import reaches
@@ -17,20 +18,20 @@ export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog",
       repo.load.pipe(Effect.orDieWith((e) => new Error(`hotel definition missing: ${e.message}`))),
       HOTEL_DEFINITION_TTL
     )
-    const definition = Effect.fn("HotelCatalog.definition")(function*() {
+    const definition = Tracing.fn("HotelCatalog.definition")(function*() {
       return yield* cached
     })
     return {
       definition,
-      hotel: Effect.fn("HotelCatalog.hotel")(function*() {
+      hotel: Tracing.fn("HotelCatalog.hotel")(function*() {
         return hotelView(yield* definition())
       }),
-      roomTypes: Effect.fn("HotelCatalog.roomTypes")(function*() {
+      roomTypes: Tracing.fn("HotelCatalog.roomTypes")(function*() {
         const hotel = yield* definition()
         return { rooms: hotel.room_types.map((room) => roomTypeView(hotel, room)) }
       }),
       /** Today's date in hotel time. */
-      today: Effect.fn("HotelCatalog.today")(function*(hotel: HotelDefinition) {
+      today: Tracing.fn("HotelCatalog.today")(function*(hotel: HotelDefinition) {
         return todayIn(hotel.timezone, new Date(yield* Clock.currentTimeMillis))
       })
     }

@@ -2,6 +2,7 @@ import { Clock, Effect, Option } from "effect"
 import { createHash } from "node:crypto"
 import { IdempotencyInProgress, IdempotencyKeyReused } from "../Domain/Errors.js"
 import { IdempotencyRepo } from "../Layers/IdempotencyRepo.js"
+import * as Tracing from "../Layers/Tracing.js"
 
 /** How long a key is remembered. */
 const RETENTION_MS = 24 * 3_600_000
@@ -34,7 +35,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
        * Runs `create` once per key; its resource id is remembered and every response, the first
        * and the replays, is rendered from it by `render`. A failure forgets the key, so a retry runs again.
        */
-      run: Effect.fn("Idempotency.run")(function*<A, E1, E2, R1, R2>(
+      run: Tracing.fn("Idempotency.run")(function*<A, E1, E2, R1, R2>(
         scope: string,
         key: string | undefined,
         body: unknown,

@@ -4,6 +4,7 @@ import { fitsRoom, INFANT_AGE_LIMIT } from "../Domain/Occupancy.js"
 import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/InventoryRepo.js"
 import { HotelCatalog } from "./HotelCatalog.js"
+import * as Tracing from "../Layers/Tracing.js"
 
 /** Live room availability: the inventory minus the rooms that reservations hold. */
 export class Inventory extends Effect.Service<Inventory>()("Inventory", {
@@ -11,8 +12,8 @@ export class Inventory extends Effect.Service<Inventory>()("Inventory", {
     const catalog = yield* HotelCatalog
     const repo = yield* InventoryRepo
     return {
-      availability: Effect.fn("Inventory.availability")(function*(query: AvailabilityQuery) {
-        yield* Effect.annotateCurrentSpan({ checkin: query.checkin, checkout: query.checkout })
+      availability: Tracing.fn("Inventory.availability")(function*(query: AvailabilityQuery) {
+        yield* Tracing.annotate({ checkin: query.checkin, checkout: query.checkout })
         const hotel = yield* catalog.definition()
         const stay = yield* validateStay(hotel, yield* catalog.today(hotel), query.checkin, query.checkout)
         const free = new Map((yield* repo.freeRooms(stay.checkin, stay.checkout)).map((r) => [r.room_type_id, r.free]))

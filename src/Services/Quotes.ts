@@ -15,6 +15,7 @@ import { InventoryRepo } from "../Layers/InventoryRepo.js"
 import { QuoteRepo, type StoredQuote } from "../Layers/QuoteRepo.js"
 import { AppConfig } from "./AppConfig.js"
 import { HotelCatalog } from "./HotelCatalog.js"
+import * as Tracing from "../Layers/Tracing.js"
 
 const newQuoteId = Effect.sync(() => `q_${randomBytes(15).toString("base64url")}` as QuoteId)
 
@@ -34,7 +35,7 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
     const repo = yield* QuoteRepo
 
     /** Prices a request against live bookings. */
-    const price = Effect.fn("Quotes.price")(function*(request: QuoteRequest) {
+    const price = Tracing.fn("Quotes.price")(function*(request: QuoteRequest) {
       const hotel = yield* catalog.definition()
       const stay = yield* validateStay(hotel, yield* catalog.today(hotel), request.checkin, request.checkout)
       yield* validateRooms(hotel, request.rooms)
@@ -43,8 +44,8 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
       return { hotel, stay, outcome }
     })
 
-    const issue = Effect.fn("Quotes.issue")(function*(request: QuoteRequest, client: ClientInfo) {
-      yield* Effect.annotateCurrentSpan({
+    const issue = Tracing.fn("Quotes.issue")(function*(request: QuoteRequest, client: ClientInfo) {
+      yield* Tracing.annotate({
         "hotel.client": client.client ?? "",
         "hotel.ai_agent": client.ai_agent ?? "",
         "hotel.session": client.session ?? "",
@@ -70,13 +71,13 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
         unavailable_rooms: outcome._tag === "Unavailable" ? outcome.rooms : []
       }
       yield* repo.insert({ response, client })
-      yield* Effect.annotateCurrentSpan({ "quote.id": response.quote_id, "quote.status": response.status })
+      yield* Tracing.annotate({ "quote.id": response.quote_id, "quote.status": response.status })
       return response
     })
 
     return {
       /** POST /v1/quotes: one or many rooms, priced together. */
-      quoteRooms: Effect.fn("Quotes.quoteRooms")(function*(request: MultiRoomQuoteRequest, client: ClientInfo) {
+      quoteRooms: Tracing.fn("Quotes.quoteRooms")(function*(request: MultiRoomQuoteRequest, client: ClientInfo) {
         return yield* issue({
           checkin: request.checkin,
           checkout: request.checkout,
@@ -91,12 +92,12 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
         }, client)
       }),
       /** POST /v1/quote: the one-room form, answered in the same shape. */
-      quoteSingleRoom: Effect.fn("Quotes.quoteSingleRoom")(function*(request: SingleRoomQuoteRequest, client: ClientInfo) {
+      quoteSingleRoom: Tracing.fn("Quotes.quoteSingleRoom")(function*(request: SingleRoomQuoteRequest, client: ClientInfo) {
         const line = yield* singleRoomLine(request)
         return yield* issue({ checkin: request.checkin, checkout: request.checkout, sessionId: null, rooms: [line] }, client)
       }),
       /** A stored quote that has not expired yet. */
-      findValid: Effect.fn("Quotes.findValid")(function*(id: QuoteId) {
+      findValid: Tracing.fn("Quotes.findValid")(function*(id: QuoteId) {
         const stored: StoredQuote = yield* repo.find(id).pipe(
           Effect.flatMap(Option.match({
             onNone: () => Effect.fail(new NotFound({ message: `no quote ${id}: quote again with POST /v1/quotes` })),

@@ -34,6 +34,7 @@ import { HotelCatalog } from "./HotelCatalog.js"
 import { Idempotency } from "./Idempotency.js"
 import { Quotes } from "./Quotes.js"
 import { Tokens } from "./Tokens.js"
+import * as Tracing from "../Layers/Tracing.js"
 
 /** A guest link works this long, and never past check-in. */
 const GUEST_LINK_MS = 24 * 3_600_000
@@ -70,7 +71,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       )
 
     /** The reservation behind a guest link; a lapsed link expires its pending reservation. */
-    const byGuestToken = Effect.fn("Reservations.byGuestToken")(function*(token: string) {
+    const byGuestToken = Tracing.fn("Reservations.byGuestToken")(function*(token: string) {
       const verified = yield* tokens.verify(token, "guest")
       const reservation = yield* load(verified.reservationId)
       if (verified.expired || reservation.status === "EXPIRED") {
@@ -81,7 +82,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
     })
 
     /** The intent's answer, the same for the first request and every idempotent replay. */
-    const intentResponse = Effect.fn("Reservations.intentResponse")(function*(id: ReservationId) {
+    const intentResponse = Tracing.fn("Reservations.intentResponse")(function*(id: ReservationId) {
       const reservation = yield* load(id)
       const hotel = yield* catalog.definition()
       const token = yield* tokens.reveal(id, "guest").pipe(Effect.flatMap(Effect.orDieWith(() => `no guest token for ${id}`)))
@@ -99,7 +100,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       return response
     })
 
-    const createIntent = Effect.fn("Reservations.createIntent")(function*(request: IntentRequest, client: ClientInfo) {
+    const createIntent = Tracing.fn("Reservations.createIntent")(function*(request: IntentRequest, client: ClientInfo) {
       const { response: quote } = yield* quotes.findValid(request.quote_id)
       const notReservable = (why: string) =>
         new QuoteNotReservable({ message: `quote ${quote.quote_id} cannot be reserved: ${why}`, quote_id: quote.quote_id })
@@ -142,7 +143,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         completed_at: null
       }
       yield* atomically(Effect.zipRight(repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires))))
-      yield* Effect.annotateCurrentSpan({ "reservation.id": id, "quote.id": quote.quote_id })
+      yield* Tracing.annotate({ "reservation.id": id, "quote.id": quote.quote_id })
       return id
     })
 
@@ -156,7 +157,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
     })
 
     /** Re-prices the stay on the locked nights; the offer of the reservation's plan, or why it cannot be had. */
-    const revalidate = Effect.fn("Reservations.revalidate")(function*(reservation: ReservationRecord, expectedTotal: Cents) {
+    const revalidate = Tracing.fn("Reservations.revalidate")(function*(reservation: ReservationRecord, expectedTotal: Cents) {
       const hotel = yield* catalog.definition()
       const roomTypes = [...roomsByType(reservation.rooms).keys()]
       const locked = yield* inventory.lockNights(roomTypes, reservation.checkin, reservation.checkout)
@@ -200,9 +201,9 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       return { hotel, offer, totals }
     })
 
-    const complete = Effect.fn("Reservations.complete")(function*(token: string, request: CompletionRequest) {
+    const complete = Tracing.fn("Reservations.complete")(function*(token: string, request: CompletionRequest) {
       const pending = yield* byGuestToken(token)
-      yield* Effect.annotateCurrentSpan({ "reservation.id": pending.id })
+      yield* Tracing.annotate({ "reservation.id": pending.id })
       // a second completion gives the first one's answer: never a second reservation
       if (pending.status === "GUEST_COMPLETED") return completionResponse(pending)
       if (pending.status !== "PENDING_GUEST") {
@@ -259,7 +260,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
 
     return {
       /** POST /v1/reservation-intents: a pending reservation and its guest link, from a live quote. */
-      createIntent: Effect.fn("Reservations.createIntentIdempotently")(
+      createIntent: Tracing.fn("Reservations.createIntentIdempotently")(
         function*(request: IntentRequest, client: ClientInfo, idempotencyKey: string | undefined) {
           return yield* idempotency.run(
             "reservation-intents",
@@ -271,7 +272,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         }
       ),
       /** GET /v1/reservation-public: the prefilled reservation and the form to complete it. */
-      publicView: Effect.fn("Reservations.publicView")(function*(token: string) {
+      publicView: Tracing.fn("Reservations.publicView")(function*(token: string) {
         const reservation = yield* byGuestToken(token)
         const hotel = yield* catalog.definition()
         return publicReservation(hotel, reservation, formatInstant(new Date(reservation.guest_link_expires_at), hotel.timezone))

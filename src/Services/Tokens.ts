@@ -4,6 +4,7 @@ import { InvalidToken } from "../Domain/Errors.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { AppSecret } from "../Layers/AppSecret.js"
 import { TokenRepo, type TokenPurpose } from "../Layers/TokenRepo.js"
+import * as Tracing from "../Layers/Tracing.js"
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
@@ -25,7 +26,7 @@ export class Tokens extends Effect.Service<Tokens>()("Tokens", {
     const derive = (purpose: TokenPurpose, nonce: string) =>
       createHmac("sha256", Redacted.value(secret)).update(`${purpose}:${nonce}`).digest("base64url")
     return {
-      issue: Effect.fn("Tokens.issue")(function*(reservationId: ReservationId, purpose: TokenPurpose, expiresAt: Date) {
+      issue: Tracing.fn("Tokens.issue")(function*(reservationId: ReservationId, purpose: TokenPurpose, expiresAt: Date) {
         const nonce = randomBytes(32).toString("base64url")
         const token = derive(purpose, nonce)
         yield* repo.insert({
@@ -38,10 +39,10 @@ export class Tokens extends Effect.Service<Tokens>()("Tokens", {
         return token
       }),
       /** The newest token of a purpose for a reservation, derived again from its nonce. */
-      reveal: Effect.fn("Tokens.reveal")(function*(reservationId: ReservationId, purpose: TokenPurpose) {
+      reveal: Tracing.fn("Tokens.reveal")(function*(reservationId: ReservationId, purpose: TokenPurpose) {
         return Option.map(yield* repo.latest(reservationId, purpose), (stored) => derive(purpose, stored.nonce))
       }),
-      verify: Effect.fn("Tokens.verify")(function*(token: string, purpose: TokenPurpose) {
+      verify: Tracing.fn("Tokens.verify")(function*(token: string, purpose: TokenPurpose) {
         const stored = yield* repo.findByHash(sha256(token))
         if (Option.isNone(stored) || stored.value.purpose !== purpose) {
           return yield* new InvalidToken({ message: "X-Reservation-Token is not valid for this resource" })
