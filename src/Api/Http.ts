@@ -86,9 +86,19 @@ const errorsAsBodies = HttpApiBuilder.middleware((app: HttpApp.Default) =>
  */
 export const createHttpServer = (): Server => {
   const server = createServer()
-  server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
+  // The server listens before the application is built and attaches its handler; a request in
+  // between (a health probe at start-up) would hang forever. It is held and handed over instead.
+  let held: Array<readonly [IncomingMessage, ServerResponse]> | undefined = []
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     response.setHeader("x-content-type-options", "nosniff")
     response.setHeader("referrer-policy", "no-referrer")
+    held?.push([request, response])
+  })
+  server.on("newListener", (event: string | symbol, handler: (request: IncomingMessage, response: ServerResponse) => void) => {
+    if (event !== "request" || held === undefined) return
+    const waiting = held
+    held = undefined
+    process.nextTick(() => waiting.forEach(([request, response]) => handler(request, response)))
   })
   return server
 }

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, FiberRef, Option } from "effect"
+import * as Tracing from "../../src/Layers/Tracing.js"
+
+const spansOff = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.locally(self, FiberRef.currentTracerEnabled, false)
+
+/** The name of the span the body runs in, if any. */
+const spanInside = Tracing.fn("Test.method")(function*(n: number) {
+  const span = yield* Effect.option(Effect.currentSpan)
+  return { n, span: Option.map(span, (s) => s.name) }
+})
+
+describe("Tracing helpers", () => {
+  it.effect("Tracing.fn runs its body in a span named after the method while spans are on", () =>
+    Effect.gen(function*() {
+      expect(yield* spanInside(1)).toEqual({ n: 1, span: Option.some("Test.method") })
+    }))
+
+  it.effect("Tracing.fn opens no span at all while spans are off", () =>
+    Effect.gen(function*() {
+      expect(yield* spansOff(spanInside(2))).toEqual({ n: 2, span: Option.none() })
+    }))
+
+  it.effect("Tracing.withSpan wraps in a span only while spans are on", () =>
+    Effect.gen(function*() {
+      const current = Effect.option(Effect.currentSpan).pipe(Effect.map(Option.map((s) => s.name)), Tracing.withSpan("Test.step"))
+      expect(yield* current).toEqual(Option.some("Test.step"))
+      expect(yield* spansOff(current)).toEqual(Option.none())
+    }))
+
+  it.effect("Tracing.annotate sets attributes on the current span, and is a no-op while spans are off", () =>
+    Effect.gen(function*() {
+      const attributes = Effect.gen(function*() {
+        yield* Tracing.annotate({ "quote.id": "q_1" })
+        return yield* Effect.map(Effect.option(Effect.currentSpan), Option.map((s) => s.attributes.get("quote.id")))
+      })
+      expect(yield* Tracing.withSpan("Test.annotated")(attributes)).toEqual(Option.some("q_1"))
+      expect(yield* spansOff(attributes)).toEqual(Option.none())
+    }))
+})
