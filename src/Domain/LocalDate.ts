@@ -2,9 +2,15 @@ import { Schema } from "effect"
 
 const DAY_MS = 86_400_000
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/** Whether a `YYYY-MM-DD` string names a real day; arithmetic, as every date in every request and answer passes here. */
 const isCalendarDate = (s: string): boolean => {
-  const date = new Date(`${s}T00:00:00Z`)
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === s
+  const year = Number(s.slice(0, 4))
+  const month = Number(s.slice(5, 7))
+  const day = Number(s.slice(8, 10))
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)
 }
 
 /** A calendar date in the hotel's own time, `YYYY-MM-DD`; never a `Date` shifted to UTC. */

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { FastCheck as fc } from "effect"
-import { addDays, daysBetween, formatInstant, isoWeekday, type LocalDate, localInstant, nightsOf, todayIn } from "../../src/Domain/LocalDate.js"
+import { FastCheck as fc, Schema } from "effect"
+import {
+  addDays,
+  daysBetween,
+  formatInstant,
+  isoWeekday,
+  LocalDate,
+  localInstant,
+  nightsOf,
+  todayIn
+} from "../../src/Domain/LocalDate.js"
 
 /** The time-zone database's own answer, the slow way. */
 const reference = (instant: Date, timeZone: string) => {
@@ -23,7 +32,21 @@ const reference = (instant: Date, timeZone: string) => {
 const zones = ["Europe/Paris", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "America/St_Johns", "UTC"]
 const instants = fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2029, 0, 1) }).map((ms) => new Date(ms))
 
+const pad = (n: number, width: number) => String(n).padStart(width, "0")
+/** Dates of the right shape, real or not: days 0 to 31 of months 0 to 13, leap and century years included. */
+const shapedDates = fc.tuple(fc.integer({ min: 1, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 31 }))
+  .map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`)
+/** The calendar's own answer, the slow way. */
+const isRealDate = (s: string) => {
+  const date = new Date(`${s}T00:00:00Z`)
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === s
+}
+
 describe("LocalDate", () => {
+  it.prop("accepts exactly the real calendar dates", [shapedDates], ([s]) => {
+    expect(Schema.is(LocalDate)(s)).toBe(isRealDate(s))
+  }, { fastCheck: { numRuns: 5000, examples: [["2028-02-29"], ["2100-02-29"], ["2000-02-29"], ["2027-02-29"], ["2027-04-31"], ["2027-12-31"]] } })
+
   it.prop("formatInstant agrees with the time-zone database, DST changes included", [instants, fc.constantFrom(...zones)], ([instant, zone]) => {
     expect(formatInstant(instant, zone)).toBe(reference(instant, zone))
     expect(todayIn(zone, instant)).toBe(reference(instant, zone).slice(0, 10))
