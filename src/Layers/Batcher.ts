@@ -1,32 +1,43 @@
-import { Chunk, Deferred, Effect, Exit, Queue, type Scope } from "effect"
+import { Effect, Exit, FiberSet, type Scope } from "effect"
 
 /**
  * Serves single calls from a batch operation: calls made while a batch is in flight wait
  * together and go in the next one, so under load a few statements serve many requests, and
  * a lone call goes out at once. Fails or dies per batch: every caller of it sees the outcome.
+ * Callers wait on a plain callback, not a Deferred and a Queue: it runs twice per quote, and
+ * those cost more than the rest of the batching.
  */
 export const makeBatcher = <A, B>(
   run: (inputs: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>>,
   options: { readonly maxBatch: number; readonly concurrency: number }
 ): Effect.Effect<(input: A) => Effect.Effect<B>, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const pending = yield* Queue.unbounded<readonly [A, Deferred.Deferred<B>]>()
-    const serve = (batch: Chunk.Chunk<readonly [A, Deferred.Deferred<B>]>) => {
-      const calls = Chunk.toReadonlyArray(batch)
-      return run(calls.map(([input]) => input)).pipe(
-        Effect.exit,
-        Effect.flatMap((exit) =>
-          Effect.forEach(calls, ([, done], i) => Deferred.done(done, Exit.map(exit, (outputs) => outputs[i] as B)))
+    // batches run in fibers of the layer's scope: closing it interrupts them
+    const runFork = yield* FiberSet.makeRuntime<never>()
+    const waiting: Array<{ readonly input: A; readonly resume: (outcome: Exit.Exit<B>) => void }> = []
+    let inFlight = 0
+    const startBatches = () => {
+      while (inFlight < options.concurrency && waiting.length > 0) {
+        const calls = waiting.splice(0, options.maxBatch)
+        inFlight++
+        runFork(
+          run(calls.map((call) => call.input)).pipe(
+            // interrupted too (at shutdown), every caller hears how its batch ended
+            Effect.onExit((exit) =>
+              Effect.sync(() => {
+                calls.forEach((call, i) => call.resume(Exit.map(exit, (outputs) => outputs[i] as B)))
+                inFlight--
+                startBatches()
+              })
+            ),
+            Effect.exit
+          )
         )
-      )
+      }
     }
-    yield* Effect.forkScoped(
-      Effect.replicateEffect(
-        Effect.forever(Effect.flatMap(Queue.takeBetween(pending, 1, options.maxBatch), serve)),
-        options.concurrency,
-        { concurrency: "unbounded", discard: true }
-      )
-    )
     return (input: A) =>
-      Effect.flatMap(Deferred.make<B>(), (done) => Effect.zipRight(Queue.offer(pending, [input, done]), Deferred.await(done)))
+      Effect.async<B>((resume) => {
+        waiting.push({ input, resume })
+        startBatches()
+      })
   })

@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Clock, Duration, Effect } from "effect"
 import { type HotelDefinition, hotelView, roomTypeView } from "../Domain/Hotel.js"
 import { todayIn } from "../Domain/LocalDate.js"
 import { HotelRepo } from "../Layers/HotelRepo.js"
@@ -9,17 +9,26 @@ import * as Tracing from "../Layers/Tracing.js"
  * every instance within this time, and no request pays a database round trip for it.
  */
 export const HOTEL_DEFINITION_TTL = "5 seconds"
+const TTL_MS = Duration.toMillis(HOTEL_DEFINITION_TTL)
 
 /** The hotel's facts, policies and room types, from the imported definition. */
 export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog", {
-  scoped: Effect.gen(function*() {
+  effect: Effect.gen(function*() {
     const repo = yield* HotelRepo
-    const cached = yield* Effect.cachedWithTTL(
-      repo.load.pipe(Effect.orDieWith((e) => new Error(`hotel definition missing: ${e.message}`))),
-      HOTEL_DEFINITION_TTL
-    )
+    // Read on every request: a fresh copy is one clock read, where Effect.cachedWithTTL costs
+    // about 15 µs. One reload at a time; the others wait for it.
+    let cached: { readonly hotel: HotelDefinition; readonly until: number } | undefined
+    const reloading = yield* Effect.makeSemaphore(1)
+    const reload = reloading.withPermits(1)(Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      if (cached !== undefined && now < cached.until) return cached.hotel
+      const hotel = yield* repo.load.pipe(Effect.orDieWith((e) => new Error(`hotel definition missing: ${e.message}`)))
+      cached = { hotel, until: now + TTL_MS }
+      return hotel
+    }))
     const definition = Tracing.fn("HotelCatalog.definition")(function*() {
-      return yield* cached
+      const now = yield* Clock.currentTimeMillis
+      return cached !== undefined && now < cached.until ? cached.hotel : yield* reload
     })
     return {
       definition,

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Exit, Fiber } from "effect"
+import { makeBatcher } from "../../src/Layers/Batcher.js"
+
+/** A batch operation that records its batches and waits for `release` before answering. */
+const recording = Effect.gen(function*() {
+  const batches: Array<ReadonlyArray<number>> = []
+  const release = yield* Deferred.make<void>()
+  const run = (inputs: ReadonlyArray<number>) =>
+    Effect.sync(() => batches.push(inputs)).pipe(
+      Effect.zipRight(Deferred.await(release)),
+      Effect.as(inputs.map((n) => n * 10))
+    )
+  return { batches, release, run }
+})
+
+describe("makeBatcher", () => {
+  it.scoped("a lone call goes out at once; calls made meanwhile share the next batch, each gets its own answer", () =>
+    Effect.gen(function*() {
+      const { batches, release, run } = yield* recording
+      const call = yield* makeBatcher(run, { maxBatch: 10, concurrency: 1 })
+      const first = yield* Effect.fork(call(1))
+      yield* Effect.yieldNow()
+      expect(batches).toEqual([[1]])
+      const rest = yield* Effect.fork(Effect.all([call(2), call(3), call(4)], { concurrency: "unbounded" }))
+      // let the three callers start and wait
+      yield* Effect.repeatN(Effect.yieldNow(), 20)
+      expect(batches).toEqual([[1]])
+      yield* Deferred.succeed(release, undefined)
+      expect(yield* Fiber.join(first)).toBe(10)
+      expect(yield* Fiber.join(rest)).toEqual([20, 30, 40])
+      expect(batches).toEqual([[1], [2, 3, 4]])
+    }))
+
+  it.scoped("a batch holds at most maxBatch calls", () =>
+    Effect.gen(function*() {
+      const { batches, release, run } = yield* recording
+      const call = yield* makeBatcher(run, { maxBatch: 2, concurrency: 1 })
+      yield* Deferred.succeed(release, undefined)
+      const answers = yield* Effect.all([1, 2, 3, 4, 5].map(call), { concurrency: "unbounded" })
+      expect(answers).toEqual([10, 20, 30, 40, 50])
+      expect(batches.every((batch) => batch.length <= 2)).toBe(true)
+      expect(batches.flat().sort()).toEqual([1, 2, 3, 4, 5])
+    }))
+
+  it.scoped("every caller of a batch that dies sees the defect, and later calls still run", () =>
+    Effect.gen(function*() {
+      let fail = true
+      const call = yield* makeBatcher(
+        (inputs: ReadonlyArray<number>) => fail ? Effect.dieMessage("database gone") : Effect.succeed(inputs),
+        { maxBatch: 10, concurrency: 1 }
+      )
+      const exits = yield* Effect.all([call(1), call(2)].map(Effect.exit), { concurrency: "unbounded" })
+      expect(exits.every(Exit.isFailure)).toBe(true)
+      fail = false
+      expect(yield* call(3)).toBe(3)
+    }))
+})
