@@ -40,10 +40,11 @@ export type PricingOutcome =
 /** Adults count as this age for breakfast and tourist tax. */
 const ADULT_AGE = 18
 
-const guestAges = (line: RoomLine): ReadonlyArray<number> => [
-  ...Array.from({ length: line.adults }, () => ADULT_AGE),
-  ...line.children_ages
-]
+const guestAges = (line: RoomLine): ReadonlyArray<number> => {
+  const ages: Array<number> = []
+  for (let i = 0; i < line.adults; i++) ages.push(ADULT_AGE)
+  return ages.concat(line.children_ages)
+}
 
 /** The single-room request as a room line; its children must each have an age. */
 export const singleRoomLine = (request: SingleRoomQuoteRequest): Either.Either<RoomLine, ValidationError> => {
@@ -194,7 +195,9 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
     const nightLines = rooms.flatMap((line, i) => {
       const board = sum(guestAges(line).map((age) => plan.breakfast_cents.find((b) => b.min_age <= age)?.amount_cents ?? 0))
       const perNight = flex[i]!.map((f) => f - percentOf(f, plan.discount_percent) + board)
-      return Array.from({ length: line.quantity }, () => perNight).flat()
+      const copies: Array<number> = []
+      for (let n = 0; n < line.quantity; n++) copies.push(...perNight)
+      return copies
     })
     const roomTotal = sum(nightLines)
     // the best single promotion; ties keep file order, a promotion worth nothing is not applied
