@@ -82,4 +82,26 @@ layer(QuotesOnPostgres, { excludeTestServices: true, timeout: 60_000 })("quotes 
       }, { client: null, ai_agent: null, session: null })
       expect(double.package_offers[0].price.room_total).toBe(12100)
     }))
+
+  it.effect("quotes skip the commit flush for their own statement only: every connection stays durable", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const quotes = yield* Quotes
+      const stored = yield* Effect.all(
+        Array.from({ length: 8 }, () =>
+          quotes.quoteRooms({
+            checkin: d("2027-02-01"),
+            checkout: d("2027-02-03"),
+            rooms: [{ room_type_id: "twin" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+          }, { client: null, ai_agent: null, session: null })),
+        { concurrency: "unbounded" }
+      )
+      for (const quote of stored) expect(Option.isSome(yield* (yield* QuoteRepo).find(quote.quote_id))).toBe(true)
+      // held at once, the queries spread over every pooled connection, the ones that stored quotes included
+      const settings = yield* Effect.all(
+        Array.from({ length: 10 }, () => sql<{ readonly setting: string }>`SELECT current_setting('synchronous_commit') AS setting, pg_sleep(0.05)`),
+        { concurrency: "unbounded" }
+      )
+      expect(settings.map(([row]) => row?.setting)).toEqual(Array(10).fill("on"))
+    }))
 })
