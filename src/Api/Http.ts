@@ -11,10 +11,11 @@ import {
   HttpServerResponse,
   OpenApi
 } from "@effect/platform"
-import { Cause, Effect, FiberRef, Layer, Option } from "effect"
+import { Cause, Effect, Layer, Option } from "effect"
 import { constTrue } from "effect/Function"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { InternalError, NotFound, PayloadTooLarge, ValidationError } from "../Domain/Errors.js"
+import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "../Services/AppConfig.js"
 import { Api } from "./Api.js"
 import { DiscoveryHttp } from "./DiscoveryHttp.js"
@@ -123,18 +124,15 @@ export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive,
 
 /**
  * The API served on whatever `HttpServer` is provided. Without a trace collector no span is made
- * at all: nobody would read them, and they cost a fifth of a quote.
+ * at all, not even the request's own: nobody would read them, and they cost a fifth of a quote.
  */
-export const ServeApi = Layer.unwrapEffect(
+export const ServeApi = Tracing.untracedWithoutCollector(Layer.unwrapEffect(
   Effect.map(AppConfig, ({ otlpEndpoint }) =>
     Option.isSome(otlpEndpoint)
       ? HttpApiBuilder.serve()
-      : HttpApiBuilder.serve().pipe(
-        HttpMiddleware.withTracerDisabledWhen(constTrue),
-        Layer.locally(FiberRef.currentTracerEnabled, false)
-      )
+      : HttpApiBuilder.serve().pipe(HttpMiddleware.withTracerDisabledWhen(constTrue))
   )
-).pipe(Layer.provide(HttpAppLive))
+)).pipe(Layer.provide(HttpAppLive))
 
 /** Secrets never reach logs or span attributes through request headers. */
 export const redactSecretHeaders = <A, E, R>(layer: Layer.Layer<A, E, R>) =>

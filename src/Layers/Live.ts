@@ -12,7 +12,7 @@ import { ReservationRepo } from "./ReservationRepo.js"
 import { TokenRepo } from "./TokenRepo.js"
 import { Transactions } from "./Transactions.js"
 import { ServicesLayer } from "./Services.js"
-import { TracingLive } from "./Tracing.js"
+import { TracingLive, untracedWithoutCollector } from "./Tracing.js"
 
 /** The repositories on the SQL client provided, after the schema is brought up to date. */
 export const Repositories = Layer.mergeAll(
@@ -32,10 +32,11 @@ export const Repositories = Layer.mergeAll(
 export const RepositoriesLive = Repositories.pipe(Layer.provideMerge(DatabaseLive))
 
 /** Every service on its live infrastructure. */
-export const ServicesLive = ServicesLayer.pipe(
+export const ServicesLive = untracedWithoutCollector(ServicesLayer.pipe(
   Layer.provide(RepositoriesLive),
   Layer.provide(AppSecret.Live),
-  Layer.provideMerge(TracingLive),
+  Layer.provideMerge(TracingLive)
+)).pipe(
   Layer.provideMerge(AppConfig.layer),
   Layer.provideMerge(NodeContext.layer)
 )

@@ -19,6 +19,14 @@ export const TracingLive = Layer.unwrapEffect(
     }))
 )
 
+/**
+ * Without a trace collector, the layer and every fiber it forks (the HTTP server's requests, the
+ * repositories' batches) make no span at all: nobody would read them.
+ */
+export const untracedWithoutCollector = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  Layer.unwrapEffect(Effect.map(AppConfig, ({ otlpEndpoint }) =>
+    Option.isSome(otlpEndpoint) ? layer : Layer.locally(layer, FiberRef.currentTracerEnabled, false)))
+
 /*
  * Spans only while a collector listens. Without one the API turns spans off
  * (`FiberRef.currentTracerEnabled`), yet `Effect.fn` and `Effect.withSpan` would still capture a

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, FiberRef, Option } from "effect"
+import { Context, Deferred, Effect, FiberRef, Layer, Option } from "effect"
+import { AppConfig } from "../../src/Services/AppConfig.js"
 import * as Tracing from "../../src/Layers/Tracing.js"
 
 const spansOff = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.locally(self, FiberRef.currentTracerEnabled, false)
@@ -36,5 +37,26 @@ describe("Tracing helpers", () => {
       })
       expect(yield* Tracing.withSpan("Test.annotated")(attributes)).toEqual(Option.some("q_1"))
       expect(yield* spansOff(attributes)).toEqual(Option.none())
+    }))
+
+  /** A layer that, like a repository's batcher, forks a fiber at start-up: whether that fiber makes spans. */
+  class ForkedTracing extends Context.Tag("ForkedTracing")<ForkedTracing, Deferred.Deferred<boolean>>() {}
+  const forking = Layer.scoped(
+    ForkedTracing,
+    Effect.gen(function*() {
+      const seen = yield* Deferred.make<boolean>()
+      yield* Effect.forkScoped(Effect.flatMap(FiberRef.get(FiberRef.currentTracerEnabled), (on) => Deferred.succeed(seen, on)))
+      return seen
+    })
+  )
+  const forkedTracing = (otlpEndpoint: Option.Option<string>) =>
+    Effect.flatMap(ForkedTracing, Deferred.await).pipe(
+      Effect.provide(Tracing.untracedWithoutCollector(forking).pipe(Layer.provide(AppConfig.layerTest({ otlpEndpoint }))))
+    )
+
+  it.effect("without a collector, fibers forked while a layer starts make no spans; with one they do", () =>
+    Effect.gen(function*() {
+      expect(yield* forkedTracing(Option.none())).toBe(false)
+      expect(yield* forkedTracing(Option.some("http://collector:4318"))).toBe(true)
     }))
 })
