@@ -4,8 +4,8 @@ import { Effect, Exit, FiberSet, type Scope } from "effect"
  * Serves single calls from a batch operation: calls made while a batch is in flight wait
  * together and go in the next one, so under load a few statements serve many requests, and
  * a lone call goes out at once. Fails or dies per batch: every caller of it sees the outcome.
- * Callers wait on a plain callback, not a Deferred and a Queue: it runs twice per quote, and
- * those cost more than the rest of the batching.
+ * Callers wait on a plain callback, not a Deferred and a Queue: it runs twice per quote, where
+ * making a Deferred alone took 1–2% of the service's CPU.
  */
 export const makeBatcher = <A, B>(
   run: (inputs: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>>,
