@@ -25,7 +25,8 @@ export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
       // all the quotes waiting, so a busy server makes far fewer round trips than quotes.
       // Quotes do not wait for the disk (synchronous_commit off for this statement alone): a
       // database crash may lose the last fraction of a second of them, and their clients quote
-      // again; the flush it saves was the slowest step of a quote under load.
+      // again; the flush it saves was the slowest step of a quote under load. The batch travels
+      // as one JSON parameter so that the statement can be a SELECT carrying that setting.
       const store = yield* makeBatcher(
         (quotes: ReadonlyArray<StoredQuote>) =>
           sql`
