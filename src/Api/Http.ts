@@ -11,6 +11,7 @@ import {
   HttpServerResponse,
   OpenApi
 } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Effect, Layer, Option } from "effect"
 import { constTrue } from "effect/Function"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
@@ -23,6 +24,7 @@ import { GuestPagesLive } from "./GuestPages.js"
 import { HotelHttp } from "./HotelHttp.js"
 import { QuotesHttp } from "./QuotesHttp.js"
 import { ReservationsHttp } from "./ReservationsHttp.js"
+import { withBoundedBody } from "./RequestBody.js"
 import { ReservationTokenAuthLive } from "./ReservationToken.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
@@ -51,7 +53,7 @@ const toDomainError = (error: unknown): unknown => {
       case "RouteNotFound":
         return new NotFound({ message: `no resource at ${error.request.method} ${error.request.url}` })
       case "RequestError":
-        if (isBodyTooLarge(error)) return tooLarge
+        if (error.cause instanceof PayloadTooLarge || isBodyTooLarge(error)) return tooLarge
         return new ValidationError({ code: "invalid_request", message: "the request body is not valid JSON" })
     }
   }
@@ -61,11 +63,15 @@ const toDomainError = (error: unknown): unknown => {
 const tooLarge = new PayloadTooLarge({ message: `the request body is larger than ${MAX_BODY_BYTES} bytes` })
 
 /** A declared oversize body is refused before it is read; an undeclared one is cut off at the limit. */
-const refuseOversizeBody = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-  Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES ? Effect.fail(tooLarge) : Effect.void)
+const boundBody = (app: HttpApp.Default<unknown>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    Number(NodeHttpServerRequest.toIncomingMessage(request).headers["content-length"] ?? 0) > MAX_BODY_BYTES
+      ? Effect.fail(tooLarge)
+      : Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBoundedBody(MAX_BODY_BYTES, tooLarge)(request)))
 
 const errorsAsBodies = HttpApiBuilder.middleware((app: HttpApp.Default) =>
-  Effect.zipRight(refuseOversizeBody, app as HttpApp.Default<unknown>).pipe(
+  boundBody(app as HttpApp.Default<unknown>).pipe(
+    // multipart and binary bodies are still read by the platform: the same limit for them
     HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
     Effect.mapError(toDomainError),
     // the framework raises an unreadable body as a defect

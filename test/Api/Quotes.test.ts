@@ -1,6 +1,6 @@
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { makeTestClock } from "../support/clock.js"
 import { request, TestApp } from "../support/TestApp.js"
 
@@ -157,6 +157,25 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 } } }).pipe(Layer.provide(cl
         const response = yield* post("/v1/quotes", { ...base, session_id: "x".repeat(70_000) })
         expect(response.status).toBe(413)
         expect(response.body.error.code).toBe("payload_too_large")
+      }))
+
+    it.effect("a chunked body over 64 KiB, its length undeclared, is answered 413 payload_too_large", () =>
+      Effect.gen(function*() {
+        const json = new TextEncoder().encode(JSON.stringify({ ...base, session_id: "x".repeat(70_000) }))
+        const chunks = Stream.make(json.subarray(0, 30_000), json.subarray(30_000, 60_000), json.subarray(60_000))
+        const response = yield* request(HttpClientRequest.post("/v1/quotes").pipe(HttpClientRequest.bodyStream(chunks, { contentType: "application/json" })))
+        expect(response.status).toBe(413)
+        expect(response.headers["connection"]).toBe("close")
+        expect(response.body.error.code).toBe("payload_too_large")
+      }))
+
+    it.effect("a chunked body within the limit is read whole", () =>
+      Effect.gen(function*() {
+        const json = new TextEncoder().encode(JSON.stringify({ ...base, session_id: "chunked-ü" }))
+        const chunks = Stream.fromIterable(Array.from({ length: json.length }, (_, i) => json.subarray(i, i + 1)))
+        const response = yield* request(HttpClientRequest.post("/v1/quotes").pipe(HttpClientRequest.bodyStream(chunks, { contentType: "application/json" })))
+        expect(response.status).toBe(200)
+        expect(response.body.session_id).toBe("chunked-ü")
       }))
   }
 )
