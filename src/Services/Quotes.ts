@@ -1,5 +1,4 @@
 import { Clock, Effect, Option } from "effect"
-import { randomBytes } from "node:crypto"
 import { NotFound, QuoteExpired } from "../Domain/Errors.js"
 import type { QuoteId } from "../Domain/Ids.js"
 import { formatInstant, type LocalDate } from "../Domain/LocalDate.js"
@@ -14,10 +13,11 @@ import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/InventoryRepo.js"
 import { QuoteRepo, type StoredQuote } from "../Layers/QuoteRepo.js"
 import { AppConfig } from "./AppConfig.js"
+import { randomId } from "./RandomId.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import * as Tracing from "../Layers/Tracing.js"
 
-const newQuoteId = Effect.sync(() => `q_${randomBytes(15).toString("base64url")}` as QuoteId)
+const newQuoteId = Effect.sync(() => randomId("q_") as QuoteId)
 
 interface QuoteRequest {
   readonly checkin: LocalDate

@@ -30,6 +30,7 @@ import { InventoryRepo } from "../Layers/InventoryRepo.js"
 import { ReservationRepo } from "../Layers/ReservationRepo.js"
 import { Transactions } from "../Layers/Transactions.js"
 import { AppConfig } from "./AppConfig.js"
+import { randomId } from "./RandomId.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import { Idempotency } from "./Idempotency.js"
 import { Quotes } from "./Quotes.js"
@@ -41,7 +42,7 @@ const GUEST_LINK_MS = 24 * 3_600_000
 /** The management link works until this long after check-out. */
 const MANAGE_LINK_AFTER_CHECKOUT_MS = 30 * 24 * 3_600_000
 
-const newReservationId = Effect.sync(() => `r_${randomBytes(15).toString("base64url")}` as ReservationId)
+const newReservationId = Effect.sync(() => randomId("r_") as ReservationId)
 
 /** Rooms wanted per room type: a reservation takes the same rooms on every night. */
 const roomsByType = (rooms: ReadonlyArray<RoomLine>): Map<RoomTypeId, number> => {
