@@ -5,7 +5,7 @@
  *   BENCH_SECONDS=5 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  *
  * Creates a fresh database `hotel_bench_<random>` on BENCH_DATABASE_URL's server (default
- * postgres://postgres@127.0.0.1:5432/test), starts the service on it as `npm start` does (`node --max-semi-space-size=64 --import tsx src/main.ts`)
+ * postgres://postgres@127.0.0.1:5432/test), starts the service on it with the node arguments of `npm start` (read from package.json)
  * and a bare `node:http` server answering {"ok":true} as the baseline, then runs autocannon
  * (50 connections, 2 s warm-up discarded, BENCH_SECONDS measured) against: the bare server,
  * GET /v1/hotel and POST /v1/quotes (two rooms, check-in today+30 for 3 nights).
@@ -53,6 +53,14 @@ const freePort = () =>
       srv.close(() => resolve(port))
     })
   })
+
+/** The node arguments of `npm start`, so that the bench runs the service exactly as it is run. */
+const startArguments = (): Array<string> => {
+  const start: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.start
+  const [command, ...args] = start.split(/\s+/)
+  if (command !== "node") throw new Error(`npm start is not a plain node command: ${start}`)
+  return args
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -226,7 +234,7 @@ const main = async () => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const spawnedAt = performance.now()
-  const service = startNode(["--max-semi-space-size=64", "--import", "tsx", "src/main.ts"], {
+  const service = startNode(startArguments(), {
     DATABASE_URL: dbUrl.toString(),
     PORT: String(port),
     HOST: "127.0.0.1",
