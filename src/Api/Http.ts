@@ -6,6 +6,7 @@ import {
   HttpApp,
   HttpMiddleware,
   HttpIncomingMessage,
+  HttpMethod,
   HttpServerError,
   HttpServerRequest,
   HttpServerResponse,
@@ -67,7 +68,9 @@ const boundBody = (app: HttpApp.Default<unknown>) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     Number(NodeHttpServerRequest.toIncomingMessage(request).headers["content-length"] ?? 0) > MAX_BODY_BYTES
       ? Effect.fail(tooLarge)
-      : Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBoundedBody(MAX_BODY_BYTES, tooLarge)(request)))
+      : HttpMethod.hasBody(request.method)
+      ? Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBoundedBody(MAX_BODY_BYTES, tooLarge)(request))
+      : app)
 
 const errorsAsBodies = HttpApiBuilder.middleware((app: HttpApp.Default) =>
   boundBody(app as HttpApp.Default<unknown>).pipe(

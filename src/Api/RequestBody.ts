@@ -1,6 +1,6 @@
-import { HttpServerError, type HttpServerRequest } from "@effect/platform"
+import { HttpIncomingMessage, HttpServerError, HttpServerRequest, UrlParams } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Inspectable } from "effect"
 
 /**
  * The request as the platform serves it, but with a body reader of our own behind `text` (and so
@@ -14,9 +14,75 @@ import { Effect, Exit } from "effect"
  *   it, since the rest of that body is never read.
  */
 export const withBoundedBody = (maxBytes: number, tooLarge: unknown) =>
-(request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest => {
-  const text = readOnce(request, maxBytes, tooLarge)
-  return Object.create(request, { text: { get: () => text } })
+(request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest =>
+  new BoundedBodyRequest(request, readOnce(request, maxBytes, tooLarge))
+
+/** Everything but the body is the platform's request. One class, so every request has one shape. */
+class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.HttpServerRequest {
+  readonly [HttpServerRequest.TypeId]: HttpServerRequest.TypeId = HttpServerRequest.TypeId
+  readonly [HttpIncomingMessage.TypeId]: HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
+  constructor(
+    private readonly request: HttpServerRequest.HttpServerRequest,
+    readonly text: Effect.Effect<string, HttpServerError.RequestError>
+  ) {
+    super()
+  }
+  get json(): Effect.Effect<unknown, HttpServerError.RequestError> {
+    return Effect.flatMap(this.text, (text) =>
+      Effect.try({
+        try: () => text === "" ? null : JSON.parse(text),
+        catch: (cause) => new HttpServerError.RequestError({ request: this.request, reason: "Decode", cause })
+      }))
+  }
+  get urlParamsBody() {
+    return Effect.map(this.text, (text) => UrlParams.fromInput(new URLSearchParams(text)))
+  }
+  get source() {
+    return this.request.source
+  }
+  /** The Node response, where `NodeHttpServerRequest.toServerResponse` looks for it. */
+  get response() {
+    return NodeHttpServerRequest.toServerResponse(this.request)
+  }
+  get url() {
+    return this.request.url
+  }
+  get originalUrl() {
+    return this.request.originalUrl
+  }
+  get method() {
+    return this.request.method
+  }
+  get headers() {
+    return this.request.headers
+  }
+  get remoteAddress() {
+    return this.request.remoteAddress
+  }
+  get cookies() {
+    return this.request.cookies
+  }
+  get arrayBuffer() {
+    return this.request.arrayBuffer
+  }
+  get stream() {
+    return this.request.stream
+  }
+  get multipart() {
+    return this.request.multipart
+  }
+  get multipartStream() {
+    return this.request.multipartStream
+  }
+  get upgrade() {
+    return this.request.upgrade
+  }
+  modify(options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]) {
+    return new BoundedBodyRequest(this.request.modify(options), this.text)
+  }
+  toJSON() {
+    return this.request.toJSON()
+  }
 }
 
 const readOnce = (
