@@ -1,6 +1,5 @@
 import { Schema } from "effect"
 
-const DAY_MS = 86_400_000
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
@@ -27,12 +26,34 @@ export const LocalDate = Schema.String.pipe(
 )
 export type LocalDate = typeof LocalDate.Type
 
-/** Days since 1970-01-01: the arithmetic base for local dates. */
-export const toEpochDay = (date: LocalDate): number =>
-  Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS
+const pad = (n: number, width = 2) => String(n).padStart(width, "0")
 
-export const fromEpochDay = (day: number): LocalDate =>
-  new Date(day * DAY_MS).toISOString().slice(0, 10) as LocalDate
+// Dates and day numbers convert by arithmetic, as every night of every quote passes here: years
+// are counted from March, so that the leap day ends them, in eras of 400 years (146097 days).
+
+/** Days since 1970-01-01: the arithmetic base for local dates. */
+export const toEpochDay = (date: LocalDate): number => {
+  const month = Number(date.slice(5, 7))
+  const year = Number(date.slice(0, 4)) - (month <= 2 ? 1 : 0)
+  const era = Math.floor(year / 400)
+  const yearOfEra = year - era * 400
+  const dayOfYear = Math.floor((153 * ((month + 9) % 12) + 2) / 5) + Number(date.slice(8, 10)) - 1
+  return era * 146_097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719_468
+}
+
+/** The date `day` days after 1970-01-01. */
+export const fromEpochDay = (day: number): LocalDate => {
+  const shifted = day + 719_468
+  const era = Math.floor(shifted / 146_097)
+  const dayOfEra = shifted - era * 146_097
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365)
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153)
+  const dayOfMonth = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+  return `${pad(year, 4)}-${pad(month)}-${pad(dayOfMonth)}` as LocalDate
+}
 
 export const addDays = (date: LocalDate, days: number): LocalDate => fromEpochDay(toEpochDay(date) + days)
 
@@ -40,14 +61,16 @@ export const daysBetween = (from: LocalDate, to: LocalDate): number => toEpochDa
 
 /** The nights of a stay: every date from check-in up to, not including, check-out. */
 export const nightsOf = (checkin: LocalDate, checkout: LocalDate): ReadonlyArray<LocalDate> => {
-  const first = toEpochDay(checkin)
-  return Array.from({ length: Math.max(0, toEpochDay(checkout) - first) }, (_, i) => fromEpochDay(first + i))
+  const nights: Array<LocalDate> = []
+  for (let day = toEpochDay(checkin), last = toEpochDay(checkout); day < last; day++) nights.push(fromEpochDay(day))
+  return nights
 }
 
 /** ISO weekday: 1 = Monday … 7 = Sunday. */
 export const isoWeekday = (date: LocalDate): number => {
-  const day = new Date(toEpochDay(date) * DAY_MS).getUTCDay()
-  return day === 0 ? 7 : day
+  // 1970-01-01 was a Thursday
+  const fromMonday = (toEpochDay(date) + 3) % 7
+  return (fromMonday < 0 ? fromMonday + 7 : fromMonday) + 1
 }
 
 /** Month of the year, 1 to 12. */
@@ -85,14 +108,19 @@ const lookUpOffset = (timeZone: string, instant: number): number => {
 
 // Offsets are whole quarter hours and change only on a quarter hour, so one look-up serves a
 // whole quarter hour of instants; the time-zone database is slow next to this arithmetic.
-const offsets = new Map<string, number>()
+const offsets = new Map<string, Map<number, number>>()
 const offsetMinutes = (timeZone: string, instant: number): number => {
-  const key = `${timeZone}@${Math.floor(instant / QUARTER_HOUR_MS)}`
-  let offset = offsets.get(key)
+  let zone = offsets.get(timeZone)
+  if (zone === undefined) {
+    zone = new Map()
+    offsets.set(timeZone, zone)
+  }
+  const quarterHour = Math.floor(instant / QUARTER_HOUR_MS)
+  let offset = zone.get(quarterHour)
   if (offset === undefined) {
-    if (offsets.size > 10_000) offsets.clear()
+    if (zone.size > 10_000) zone.clear()
     offset = lookUpOffset(timeZone, instant)
-    offsets.set(key, offset)
+    zone.set(quarterHour, offset)
   }
   return offset
 }
@@ -109,8 +137,6 @@ const zonedParts = (instant: Date, timeZone: string) => {
     second: local.getUTCSeconds()
   }
 }
-
-const pad = (n: number, width = 2) => String(n).padStart(width, "0")
 
 /** Today's date in the given IANA time zone at `instant`. */
 export const todayIn = (timeZone: string, instant: Date): LocalDate => {

@@ -162,23 +162,26 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
   if (unavailable.length > 0) return { _tag: "Unavailable", rooms: unavailable }
 
   const { demand_pricing: demand, weekend_supplement: weekend } = hotel
+  // what every room shares on a night
+  const nightly = nights.map((night) => ({
+    night,
+    season: hotel.seasons.find((s) => s.months.includes(monthOf(night)))!.id,
+    supplement: weekend.iso_weekdays.includes(isoWeekday(night)) ? weekend.amount_cents : 0,
+    taxPerGuest: hotel.tourist_tax.periods.find((p) => p.from <= night && night <= p.until)?.amount_cents ?? 0
+  }))
   // FLEX price per line and night: the same for every plan
   const flex = rooms.map((line) => {
     const room = hotel.room_types.find((r) => r.id === line.room_type_id)!
-    return nights.map((night) => {
-      const season = hotel.seasons.find((s) => s.months.includes(monthOf(night)))!
-      const base = room.base_rates_cents[season.id]! +
-        (weekend.iso_weekdays.includes(isoWeekday(night)) ? weekend.amount_cents : 0)
+    return nightly.map(({ night, season, supplement }) => {
+      const base = room.base_rates_cents[season]! + supplement
       // occupancy before this booking; inventory 0 counts as full
       const busy = booked(room.id, night) * 100 >= demand.occupancy_threshold_percent * room.inventory
       return base + (busy ? percentOf(base, demand.surcharge_percent) : 0)
     })
   })
-  const taxPerGuest = (night: LocalDate) =>
-    hotel.tourist_tax.periods.find((p) => p.from <= night && night <= p.until)?.amount_cents ?? 0
   const touristTax = sum(rooms.flatMap((line) => {
     const taxed = guestAges(line).filter((age) => age >= hotel.tourist_tax.min_age).length
-    return nights.map((night) => line.quantity * taxed * taxPerGuest(night))
+    return nightly.map(({ taxPerGuest }) => line.quantity * taxed * taxPerGuest)
   }))
   const promotions = hotel.promotions.filter((p) =>
     p.active && stay.daysAhead >= p.min_days_ahead && stay.nights >= p.min_nights

@@ -4,11 +4,13 @@ import {
   addDays,
   daysBetween,
   formatInstant,
+  fromEpochDay,
   isoWeekday,
   LocalDate,
   localInstant,
   nightsOf,
-  todayIn
+  todayIn,
+  toEpochDay
 } from "../../src/Domain/LocalDate.js"
 
 /** The time-zone database's own answer, the slow way. */
@@ -46,6 +48,19 @@ describe("LocalDate", () => {
   it.prop("accepts exactly the real calendar dates", [shapedDates], ([s]) => {
     expect(Schema.is(LocalDate)(s)).toBe(isRealDate(s))
   }, { fastCheck: { numRuns: 5000, examples: [["2028-02-29"], ["2100-02-29"], ["2000-02-29"], ["2027-02-29"], ["2027-04-31"], ["2027-12-31"]] } })
+
+  // years 0001 to 9999, as far as the four-digit format goes
+  const epochDays = fc.integer({ min: -719_162, max: 2_932_896 })
+
+  it.prop("fromEpochDay names the same day as Date, and toEpochDay takes it back", [epochDays], ([day]) => {
+    const date = fromEpochDay(day)
+    expect(date).toBe(new Date(day * 86_400_000).toISOString().slice(0, 10))
+    expect(toEpochDay(date)).toBe(day)
+  })
+
+  it.prop("isoWeekday agrees with Date, Monday 1 to Sunday 7", [epochDays], ([day]) => {
+    expect(isoWeekday(fromEpochDay(day))).toBe(new Date(day * 86_400_000).getUTCDay() || 7)
+  })
 
   it.prop("formatInstant agrees with the time-zone database, DST changes included", [instants, fc.constantFrom(...zones)], ([instant, zone]) => {
     expect(formatInstant(instant, zone)).toBe(reference(instant, zone))
