@@ -5,9 +5,9 @@ import {
   HttpApiScalar,
   HttpApp,
   HttpMiddleware,
-  HttpIncomingMessage,
   HttpMethod,
   HttpServerError,
+  Multipart,
   HttpServerRequest,
   HttpServerResponse,
   OpenApi
@@ -41,21 +41,21 @@ const describeIssues = (error: HttpApiError.HttpApiDecodeError): string => {
   return byField.size === 0 ? error.message : [...byField.values()].join("; ")
 }
 
-const isBodyTooLarge = (error: HttpServerError.RequestError) =>
-  /max|too large|exceed/i.test(String(error.cause ?? "")) || /max|too large|exceed/i.test(error.description ?? "")
+const notJson = new ValidationError({ code: "invalid_request", message: "the request body is not valid JSON" })
 
 /** Every failure the framework raises becomes a domain error, so it is answered as an `Error` body. */
 const toDomainError = (error: unknown): unknown => {
   if (error instanceof HttpApiError.HttpApiDecodeError) {
     return new ValidationError({ code: "invalid_request", message: describeIssues(error) })
   }
+  // a multipart body, refused unread (RequestBody)
+  if (error instanceof Multipart.MultipartError) return notJson
   if (HttpServerError.isServerError(error)) {
     switch (error._tag) {
       case "RouteNotFound":
         return new NotFound({ message: `no resource at ${error.request.method} ${error.request.url}` })
       case "RequestError":
-        if (error.cause instanceof PayloadTooLarge || isBodyTooLarge(error)) return tooLarge
-        return new ValidationError({ code: "invalid_request", message: "the request body is not valid JSON" })
+        return error.cause instanceof PayloadTooLarge ? error.cause : notJson
     }
   }
   return error
@@ -74,8 +74,6 @@ const boundBody = (app: HttpApp.Default<unknown>) =>
 
 const errorsAsBodies = HttpApiBuilder.middleware((app: HttpApp.Default) =>
   boundBody(app as HttpApp.Default<unknown>).pipe(
-    // multipart and binary bodies are still read by the platform: the same limit for them
-    HttpIncomingMessage.withMaxBodySize(Option.some(MAX_BODY_BYTES)),
     Effect.mapError(toDomainError),
     // the framework raises an unreadable body as a defect
     Effect.catchAllDefect((defect) => {

@@ -169,6 +169,25 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 } } }).pipe(Layer.provide(cl
         expect(response.body.error.code).toBe("payload_too_large")
       }))
 
+    it.effect("a chunked body of any other type over 64 KiB is answered 413 too", () =>
+      Effect.gen(function*() {
+        const chunks = Stream.make(new Uint8Array(40_000), new Uint8Array(40_000))
+        const response = yield* request(HttpClientRequest.post("/v1/quotes").pipe(HttpClientRequest.bodyStream(chunks, { contentType: "application/octet-stream" })))
+        expect(response.status).toBe(413)
+        expect(response.body.error.code).toBe("payload_too_large")
+      }))
+
+    it.effect("a multipart body is 400 invalid_request, large or small, and never a 500", () =>
+      Effect.gen(function*() {
+        for (const size of [10, 200_000]) {
+          const form = new FormData()
+          form.append("file", new Blob([new Uint8Array(size)]), "upload.bin")
+          const response = yield* request(HttpClientRequest.post("/v1/quotes").pipe(HttpClientRequest.bodyFormData(form)))
+          expect(response.status).toBe(400)
+          expect(response.body).toEqual({ error: { code: "invalid_request", message: "the request body is not valid JSON" } })
+        }
+      }))
+
     it.effect("a chunked body within the limit is read whole", () =>
       Effect.gen(function*() {
         const json = new TextEncoder().encode(JSON.stringify({ ...base, session_id: "chunked-ü" }))
