@@ -7,9 +7,9 @@ import {
   HttpMiddleware,
   HttpMethod,
   HttpServerError,
-  Multipart,
   HttpServerRequest,
   HttpServerResponse,
+  Multipart,
   OpenApi
 } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"

@@ -76,10 +76,10 @@ class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.
     return this.request.stream
   }
   get multipart() {
-    return Effect.fail(notJson)
+    return Effect.fail(multipartRefused)
   }
   get multipartStream() {
-    return Stream.fail(notJson)
+    return Stream.fail(multipartRefused)
   }
   get upgrade() {
     return this.request.upgrade
@@ -92,7 +92,7 @@ class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.
   }
 }
 
-const notJson = new Multipart.MultipartError({ reason: "Parse", cause: "a multipart body where JSON was expected" })
+const multipartRefused = new Multipart.MultipartError({ reason: "Parse", cause: "a multipart body where JSON was expected" })
 
 const readOnce = (
   request: HttpServerRequest.HttpServerRequest,

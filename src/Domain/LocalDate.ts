@@ -1,6 +1,5 @@
 import { Schema } from "effect"
 
-
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 /** Whether a `YYYY-MM-DD` string names a real day; arithmetic, as every date in every request and answer passes here. */
