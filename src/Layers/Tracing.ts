@@ -1,22 +1,29 @@
-import { NodeSdk } from "@effect/opentelemetry"
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
-import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Effect, FiberRef, Layer, Option, type Tracer } from "effect"
 import type { YieldWrap } from "effect/Utils"
 import { API_VERSION } from "../Domain/Discovery.js"
 import { AppConfig } from "../Services/AppConfig.js"
 
-/** Traces go to an OTLP/HTTP collector when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; else nowhere. */
+/**
+ * Traces go to an OTLP/HTTP collector when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; else nowhere.
+ * The OpenTelemetry SDK is loaded only then: it is 10 MB of heap that every full GC would walk.
+ */
 export const TracingLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Option.match(config.otlpEndpoint, {
-      onNone: () => Layer.empty,
-      onSome: (endpoint) =>
-        NodeSdk.layer(() => ({
-          resource: { serviceName: "hotel-booking-api", serviceVersion: API_VERSION, attributes: { "deployment.environment": config.environment } },
-          spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, "")}/v1/traces` }))
-        }))
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    if (Option.isNone(config.otlpEndpoint)) return Layer.empty
+    const endpoint = config.otlpEndpoint.value
+    const [{ layer }, { OTLPTraceExporter }, { BatchSpanProcessor }] = yield* Effect.promise(() =>
+      Promise.all([
+        import("@effect/opentelemetry/NodeSdk"),
+        import("@opentelemetry/exporter-trace-otlp-http"),
+        import("@opentelemetry/sdk-trace-base")
+      ])
+    )
+    return layer(() => ({
+      resource: { serviceName: "hotel-booking-api", serviceVersion: API_VERSION, attributes: { "deployment.environment": config.environment } },
+      spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, "")}/v1/traces` }))
     }))
+  })
 )
 
 /**

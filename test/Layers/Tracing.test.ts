@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Effect, FiberRef, Layer, Option } from "effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import * as Tracing from "../../src/Layers/Tracing.js"
 
@@ -58,5 +60,34 @@ describe("Tracing helpers", () => {
     Effect.gen(function*() {
       expect(yield* forkedTracing(Option.none())).toBe(false)
       expect(yield* forkedTracing(Option.some("http://collector:4318"))).toBe(true)
+    }))
+})
+
+describe("TracingLive", () => {
+  /** An OTLP/HTTP collector on a free port that keeps the bodies posted to /v1/traces. */
+  const collector = Effect.acquireRelease(
+    Effect.async<{ readonly server: Server; readonly url: string; readonly bodies: Array<string> }>((resume) => {
+      const bodies: Array<string> = []
+      const server = createServer((request, response) => {
+        let body = ""
+        request.on("data", (chunk) => (body += chunk)).on("end", () => {
+          if (request.url === "/v1/traces") bodies.push(body)
+          response.writeHead(200, { "content-type": "application/json" }).end("{}")
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies })))
+    }),
+    ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+  )
+
+  it.scoped("with a collector, the SDK is loaded and a service method's span reaches it when the layer closes", () =>
+    Effect.gen(function*() {
+      const { bodies, url } = yield* collector
+      yield* spanInside(1).pipe(
+        Effect.provide(Tracing.TracingLive.pipe(Layer.provide(AppConfig.layerTest({ otlpEndpoint: Option.some(url) }))))
+      )
+      // closing the layer flushed the batch of spans
+      expect(bodies.join("\n")).toContain("Test.method")
     }))
 })
