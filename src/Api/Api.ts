@@ -1,4 +1,5 @@
-import { HttpApi, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { API_DESCRIPTION, API_NAME, API_VERSION } from "../Domain/Discovery.js"
 import { DiscoveryGroup } from "./Discovery.js"
 import { InternalErrorBody, NotFoundBody, PayloadTooLargeBody } from "./Errors.js"

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { Health } from "../Services/Health.js"
 import { HotelCatalog } from "../Services/HotelCatalog.js"

@@ -1,19 +1,18 @@
-import {
-  Headers,
-  HttpApiBuilder,
-  HttpApiError,
-  HttpApiScalar,
-  HttpApp,
-  HttpMiddleware,
-  HttpMethod,
-  HttpServerError,
-  HttpServerRequest,
-  HttpServerResponse,
-  Multipart,
-  OpenApi
-} from "@effect/platform"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpMethod from "@effect/platform/HttpMethod"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Multipart from "@effect/platform/Multipart"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Cause, Effect, Layer, Option } from "effect"
+import { Cause, Context, Effect, Layer, Option } from "effect"
 import { constTrue } from "effect/Function"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { InternalError, NotFound, PayloadTooLarge, ValidationError } from "../Domain/Errors.js"
@@ -121,8 +120,29 @@ const openApiDocument = HttpApiBuilder.Router.use((router) =>
   })
 )
 
-/** An API reference that works offline: Scalar with its script inlined and no web fonts. */
-const docs = HttpApiScalar.layer({ path: "/docs/", scalar: { withDefaultFonts: false } })
+/**
+ * The API reference at `/docs/`, which works offline: Scalar with its script inlined and no web
+ * fonts. The script is 6.5 MB of memory, so it is loaded at the first visit, not at every start.
+ */
+const docsApp = (api: Context.Tag.Service<HttpApi.Api>) =>
+  Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
+    Effect.flatMap(({ layer }) =>
+      Layer.build(layer({ path: "/docs/", scalar: { withDefaultFonts: false } }).pipe(
+        Layer.provideMerge(HttpApiBuilder.Router.Live),
+        Layer.provide(Layer.succeed(HttpApi.Api, api))
+      ))
+    ),
+    Effect.flatMap((built) => Context.get(built, HttpApiBuilder.Router).router),
+    Effect.flatMap(HttpRouter.toHttpApp),
+    Effect.scoped
+  )
+
+const docs = HttpApiBuilder.Router.use((router) =>
+  HttpApi.Api.pipe(
+    Effect.flatMap((api) => Effect.cached(docsApp(api))),
+    Effect.flatMap((app) => router.get("/docs/", Effect.flatten(app)))
+  )
+)
 
 /** The whole HTTP application: the API, its errors, its documents. Needs the services. */
 export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive, errorsAsBodies).pipe(

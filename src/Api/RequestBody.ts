@@ -1,4 +1,8 @@
-import { HttpIncomingMessage, HttpServerError, HttpServerRequest, Multipart, UrlParams } from "@effect/platform"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Multipart from "@effect/platform/Multipart"
+import * as UrlParams from "@effect/platform/UrlParams"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Exit, Inspectable, Stream } from "effect"
 

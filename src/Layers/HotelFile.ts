@@ -1,4 +1,4 @@
-import { FileSystem } from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
 import { Data, Effect, ParseResult, Schema } from "effect"
 import { HotelDefinition } from "../Domain/Hotel.js"
 import * as Tracing from "./Tracing.js"

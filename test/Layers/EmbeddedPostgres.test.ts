@@ -1,32 +1,104 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { EMBEDDED_MAX_CONNECTIONS, embeddedPostgres, pgClientLayer } from "../../src/Layers/Database.js"
+import { fileURLToPath } from "node:url"
+import { pgClientLayer } from "../../src/Layers/Database.js"
+import { embeddedPostgres } from "../../src/Layers/EmbeddedPostgres.js"
+import { temporaryDataDir } from "../support/database.js"
 
+const holderScript = fileURLToPath(new URL("../support/embedded-holder.ts", import.meta.url))
+const asRoot = process.getuid?.() === 0
+
+/** Runs statements on the embedded server of `dataDir`, started for them and stopped after. */
 const query = <A>(dataDir: string, statement: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
   Effect.gen(function*() {
     const url = yield* embeddedPostgres(dataDir)
-    return yield* Effect.flatMap(SqlClient.SqlClient, statement).pipe(Effect.provide(pgClientLayer(url, EMBEDDED_MAX_CONNECTIONS)))
+    return yield* Effect.flatMap(SqlClient.SqlClient, statement).pipe(Effect.provide(pgClientLayer(url, 4)))
   }).pipe(Effect.scoped)
 
-describe("embedded PostgreSQL (PGlite in a child process)", () => {
-  it.live("keeps its data across a restart", () =>
-    Effect.gen(function*() {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hotel-embedded-"))
-      yield* query(dir, (sql) => sql`CREATE TABLE kept (n int)`.pipe(Effect.zipRight(sql`INSERT INTO kept VALUES (42)`)))
-      const rows = yield* query(dir, (sql) => sql<{ n: number }>`SELECT n FROM kept`)
-      expect(rows).toEqual([{ n: 42 }])
-      fs.rmSync(dir, { recursive: true, force: true })
-    }), 60_000)
+const keptValues = (dataDir: string) =>
+  query(dataDir, (sql) => sql<{ value: string }>`SELECT value FROM kept ORDER BY value`).pipe(Effect.map((rows) => rows.map((r) => r.value)))
 
-  it.live("refuses a data folder that another process is serving", () =>
+/** A service stand-in in a process of its own, holding the server of `dataDir` after storing `value`. */
+const startHolder = (dataDir: string, value: string) =>
+  Effect.async<ReturnType<typeof spawn>, Error>((resume) => {
+    const child = spawn(process.execPath, ["--import", "tsx", holderScript, dataDir, value], { stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    const collect = (chunk: Buffer) => {
+      output += chunk
+      if (output.includes("READY")) resume(Effect.succeed(child))
+    }
+    child.stdout.on("data", collect)
+    child.stderr.on("data", collect)
+    child.once("exit", (code) => resume(Effect.fail(new Error(`holder exited (${code}): ${output}`))))
+  })
+
+const postmasterPid = (dataDir: string) => Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0])
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe("embedded PostgreSQL", () => {
+  it.live("creates its cluster on the first start and keeps the data across a restart", () =>
     Effect.gen(function*() {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hotel-embedded-"))
+      const dir = yield* temporaryDataDir
+      yield* query(dir, (sql) => sql`CREATE TABLE kept (value text)`.pipe(Effect.zipRight(sql`INSERT INTO kept VALUES ('first')`)))
+      expect(fs.existsSync(path.join(dir, "postgres", "PG_VERSION"))).toBe(true)
+      expect(yield* keptValues(dir)).toEqual(["first"])
+      // stopped cleanly: no server and no claim left behind
+      expect(fs.existsSync(path.join(dir, "postgres", "postmaster.pid"))).toBe(false)
+      expect(fs.existsSync(path.join(dir, "service.pid"))).toBe(false)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("serves several connections at once", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
+      const backends = yield* query(dir, (sql) =>
+        Effect.all(
+          Array.from({ length: 4 }, () => sql<{ pid: number }>`SELECT pg_backend_pid() AS pid, pg_sleep(0.2)`),
+          { concurrency: "unbounded" }
+        ))
+      expect(new Set(backends.map(([row]) => row!.pid)).size).toBe(4)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("refuses a data folder a live service holds, and recovers the server of a killed one with its data", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
+      const holder = yield* startHolder(dir, "before the crash")
+      const error = yield* embeddedPostgres(dir).pipe(Effect.scoped, Effect.flip)
+      expect(error.message).toBe(
+        `DATA_DIR ${dir} is in use by the service process ${holder.pid}: stop that one, or start this one with another DATA_DIR`
+      )
+
+      const orphan = postmasterPid(dir)
+      holder.kill("SIGKILL")
+      yield* Effect.async<void>((resume) => void holder.once("exit", () => resume(Effect.void)))
+      expect(isAlive(orphan)).toBe(true) // the server outlives its service
+
+      expect(yield* keptValues(dir)).toEqual(["before the crash"])
+      expect(isAlive(orphan)).toBe(false)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live.skipIf(!asRoot)("run as root, runs the server as the postgres user, and names a folder that user cannot enter", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
       yield* embeddedPostgres(dir)
-      const error = yield* embeddedPostgres(dir).pipe(Effect.flip)
-      expect(error.message).toMatch(/in use by process \d+/)
+      const status = fs.readFileSync(`/proc/${postmasterPid(dir)}/status`, "utf8")
+      expect(/^Uid:\s+(\d+)/m.exec(status)?.[1]).toBe(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim())
+
+      const locked = path.join(dir, "locked")
+      fs.mkdirSync(path.join(locked, "data"), { recursive: true, mode: 0o700 })
+      fs.chmodSync(locked, 0o700)
+      const error = yield* embeddedPostgres(path.join(locked, "data")).pipe(Effect.scoped, Effect.flip)
+      expect(error.message).toContain(`cannot enter ${locked} on the way to DATA_DIR ${path.join(locked, "data")}`)
     }).pipe(Effect.scoped), 60_000)
 })

@@ -12,7 +12,7 @@ import { AppConfig } from "../../src/Services/AppConfig.js"
 import { Quotes } from "../../src/Services/Quotes.js"
 import { Reservations } from "../../src/Services/Reservations.js"
 import { makeTestClock } from "../support/clock.js"
-import { onEmbedded, poolOn, testDatabaseUrl } from "../support/database.js"
+import { poolOn, testDatabaseUrl } from "../support/database.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 const Config = Layer.mergeAll(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.Test)
@@ -22,14 +22,12 @@ const instance = <E, R>(pool: Layer.Layer<SqlClient.SqlClient, E, R>) =>
   ServicesLayer.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(pool), Layer.provide(Config), Layer.provide(clock.layer))
 
 /**
- * Two instances of the service on one PostgreSQL, as two processes would be, each with its own
- * pool. The embedded database serves a single connection, so there the two share it.
+ * Two instances of the service on one PostgreSQL, as two processes would be, each with its own pool.
  */
 class Instances extends Effect.Service<Instances>()("test/Instances", {
   scoped: Effect.gen(function*() {
     const url = yield* testDatabaseUrl
-    const shared = onEmbedded ? Layer.succeedContext(yield* Layer.build(poolOn(url))) : undefined
-    const [a, b] = yield* Effect.all([Layer.build(instance(shared ?? poolOn(url))), Layer.build(instance(shared ?? poolOn(url)))])
+    const [a, b] = yield* Effect.all([Layer.build(instance(poolOn(url))), Layer.build(instance(poolOn(url)))])
     return { a, b }
   })
 }) {}

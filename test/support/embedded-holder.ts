@@ -1,0 +1,19 @@
+// A service stand-in for the crash tests: starts the embedded PostgreSQL on the folder given, stores
+// the value given, prints READY and holds the server until it is killed.
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { pgClientLayer } from "../../src/Layers/Database.js"
+import { embeddedPostgres } from "../../src/Layers/EmbeddedPostgres.js"
+
+const [dataDir, value] = process.argv.slice(2)
+
+Effect.gen(function*() {
+  const url = yield* embeddedPostgres(dataDir!)
+  yield* Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE IF NOT EXISTS kept (value text)`
+    yield* sql`INSERT INTO kept VALUES (${value!})`
+    process.stdout.write("READY\n")
+    yield* Effect.never
+  }).pipe(Effect.provide(pgClientLayer(url, 2)))
+}).pipe(Effect.scoped, Effect.runPromise)
