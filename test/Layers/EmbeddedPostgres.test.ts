@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Data, Effect } from "effect"
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -22,9 +22,11 @@ const query = <A>(dataDir: string, statement: (sql: SqlClient.SqlClient) => Effe
 const keptValues = (dataDir: string) =>
   query(dataDir, (sql) => sql<{ value: string }>`SELECT value FROM kept ORDER BY value`).pipe(Effect.map((rows) => rows.map((r) => r.value)))
 
+class HolderExited extends Data.TaggedError("HolderExited")<{ readonly message: string }> {}
+
 /** A service stand-in in a process of its own, holding the server of `dataDir` after storing `value`. */
 const startHolder = (dataDir: string, value: string) =>
-  Effect.async<ReturnType<typeof spawn>, Error>((resume) => {
+  Effect.async<ReturnType<typeof spawn>, HolderExited>((resume) => {
     const child = spawn(process.execPath, ["--import", "tsx", holderScript, dataDir, value], { stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
     const collect = (chunk: Buffer) => {
@@ -33,7 +35,7 @@ const startHolder = (dataDir: string, value: string) =>
     }
     child.stdout.on("data", collect)
     child.stderr.on("data", collect)
-    child.once("exit", (code) => resume(Effect.fail(new Error(`holder exited (${code}): ${output}`))))
+    child.once("exit", (code) => resume(Effect.fail(new HolderExited({ message: `holder exited (${code}): ${output}` }))))
   })
 
 const postmasterPid = (dataDir: string) => Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0])

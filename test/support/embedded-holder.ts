@@ -14,6 +14,6 @@ Effect.gen(function*() {
     yield* sql`CREATE TABLE IF NOT EXISTS kept (value text)`
     yield* sql`INSERT INTO kept VALUES (${value!})`
     process.stdout.write("READY\n")
-    yield* Effect.never
+    return yield* Effect.never
   }).pipe(Effect.provide(pgClientLayer(url, 2)))
 }).pipe(Effect.scoped, Effect.runPromise)
