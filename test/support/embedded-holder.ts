@@ -9,7 +9,7 @@ const [dataDir, value] = process.argv.slice(2)
 
 Effect.gen(function*() {
   const url = yield* embeddedPostgres(dataDir!)
-  yield* Effect.gen(function*() {
+  return yield* Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql`CREATE TABLE IF NOT EXISTS kept (value text)`
     yield* sql`INSERT INTO kept VALUES (${value!})`
