@@ -14,16 +14,17 @@ export class MailDeliveryError extends Schema.TaggedError<MailDeliveryError>()("
 }) {}
 
 /**
- * RFC 5321: a 4xx reply is transient, a 5xx one permanent (nodemailer's `permanent` flag, which
- * also counts 503 as transient). No reply at all means the connection failed: worth a retry.
- * Anything else (bad address, bad configuration) would fail again the same way.
+ * RFC 5321: a 5xx reply is permanent, except 503 (bad sequence: the session, not the message);
+ * a 4xx one is transient. Without a reply, a failed connection is worth a retry; anything else
+ * (no recipient, bad configuration) would fail again the same way.
  */
 const TRANSIENT_CODES = new Set(["ECONNECTION", "ESOCKET", "ETIMEDOUT", "EDNS", "ECONNREFUSED", "ECONNRESET"])
 
 const deliveryError = (cause: unknown): MailDeliveryError => {
   const error = cause as NodemailerError
-  const retryable = error.responseCode !== undefined
-    ? error.permanent !== true
+  const reply = error.responseCode
+  const retryable = reply !== undefined
+    ? reply < 500 || reply >= 600 || reply === 503
     : TRANSIENT_CODES.has(error.code ?? "") || TRANSIENT_CODES.has(error.originalCode ?? "")
   return new MailDeliveryError({ message: `mail not delivered: ${error.message ?? String(cause)}`, retryable })
 }
