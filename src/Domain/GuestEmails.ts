@@ -1,0 +1,420 @@
+import type { CompletedReservation } from "./CompletedReservation.js"
+import type { HotelDefinition } from "./Hotel.js"
+import type { MailContent } from "./Mail.js"
+import type { GuestDetails, Language } from "./Reservation.js"
+
+/** The confirmation PDF, made elsewhere, attached to the confirmation email. */
+export interface ConfirmationPdf {
+  readonly filename: string
+  readonly content: Uint8Array
+}
+
+/** The PDF's file name: the reservation number, e.g. `BR-7K3Q9X.pdf`. */
+export const confirmationPdfFilename = (view: CompletedReservation): string => `${view.reservation_number}.pdf`
+
+type Kind = "confirmation" | "cancellation" | "guestDetailsUpdated"
+type RequestField = "baby_cot" | "early_check_in_request" | "late_check_out_request"
+type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { readonly other: string }
+
+interface Texts {
+  readonly subject: Record<Kind, (number: string, hotel: string) => string>
+  readonly greeting: (name: string) => string
+  readonly intro: Record<Kind, (number: string, hotel: string) => string>
+  readonly outro: Record<Kind, string>
+  readonly link: Record<Kind, string>
+  readonly linkIsPersonal: string
+  readonly pdfAttached: string
+  readonly closing: string
+  /** Between a label and its value: French sets a space before the colon. */
+  readonly colon: string
+  readonly label: {
+    readonly number: string
+    readonly arrival: string
+    readonly departure: string
+    readonly length: string
+    readonly rooms: string
+    readonly package: string
+    readonly total: string
+    readonly payment: string
+    readonly cancellation: string
+    readonly guest: string
+    readonly email: string
+    readonly phone: string
+    readonly arrivalTime: string
+    readonly specialRequests: string
+    readonly requests: string
+  }
+  readonly fromTime: (time: string) => string
+  readonly byTime: (time: string) => string
+  readonly nights: Plural
+  readonly adults: Plural
+  readonly children: Plural
+  readonly ages: Plural
+  readonly includingTax: (amount: string) => string
+  readonly freeCancellationUntil: (when: string) => string
+  readonly nonRefundable: string
+  readonly request: Record<RequestField, string>
+}
+
+const TEXTS: Record<Language, Texts> = {
+  en: {
+    subject: {
+      confirmation: (n, hotel) => `Your reservation ${n} at ${hotel} is confirmed`,
+      cancellation: (n, hotel) => `Your reservation ${n} at ${hotel} is cancelled`,
+      guestDetailsUpdated: (n, hotel) => `Your reservation ${n} at ${hotel}: details updated`
+    },
+    greeting: (name) => `Dear ${name},`,
+    intro: {
+      confirmation: (_, hotel) => `Thank you for booking at ${hotel}. Your reservation is confirmed; here are its details.`,
+      cancellation: (n) => `Your reservation ${n} has been cancelled as you asked.`,
+      guestDetailsUpdated: (n) => `The details of your reservation ${n} have been updated. Here they are as we now have them.`
+    },
+    outro: {
+      confirmation: "We look forward to welcoming you.",
+      cancellation: "We hope to welcome you another time.",
+      guestDetailsUpdated: "If you did not make this change, please contact us."
+    },
+    link: {
+      confirmation: "Manage your reservation",
+      cancellation: "View your reservation",
+      guestDetailsUpdated: "Manage your reservation"
+    },
+    linkIsPersonal: "This link is personal: please do not share it.",
+    pdfAttached: "Your confirmation is attached as a PDF.",
+    closing: "Kind regards,",
+    colon: ": ",
+    label: {
+      number: "Reservation number",
+      arrival: "Arrival",
+      departure: "Departure",
+      length: "Length of stay",
+      rooms: "Rooms",
+      package: "Rate",
+      total: "Total",
+      payment: "Payment",
+      cancellation: "Cancellation",
+      guest: "Guest",
+      email: "Email",
+      phone: "Phone",
+      arrivalTime: "Expected arrival time",
+      specialRequests: "Special requests",
+      requests: "Requests"
+    },
+    fromTime: (time) => `from ${time}`,
+    byTime: (time) => `by ${time}`,
+    nights: { one: "# night", other: "# nights" },
+    adults: { one: "# adult", other: "# adults" },
+    children: { one: "# child", other: "# children" },
+    ages: { one: "age", other: "ages" },
+    includingTax: (amount) => `including tourist tax ${amount}`,
+    freeCancellationUntil: (when) => `Free cancellation until ${when}.`,
+    nonRefundable: "Non-refundable rate: the reservation cannot be cancelled.",
+    request: {
+      baby_cot: "baby cot",
+      early_check_in_request: "early check-in (not guaranteed)",
+      late_check_out_request: "late check-out (not guaranteed)"
+    }
+  },
+  fr: {
+    subject: {
+      confirmation: (n, hotel) => `Votre réservation ${n} est confirmée – ${hotel}`,
+      cancellation: (n, hotel) => `Votre réservation ${n} est annulée – ${hotel}`,
+      guestDetailsUpdated: (n, hotel) => `Votre réservation ${n} : informations mises à jour – ${hotel}`
+    },
+    greeting: (name) => `Bonjour ${name},`,
+    intro: {
+      confirmation: (_, hotel) => `Merci d'avoir réservé chez ${hotel}. Votre réservation est confirmée ; en voici le détail.`,
+      cancellation: (n) => `Votre réservation ${n} a été annulée comme vous l'avez demandé.`,
+      guestDetailsUpdated: (n) =>
+        `Les informations de votre réservation ${n} ont été mises à jour. Les voici telles que nous les avons enregistrées.`
+    },
+    outro: {
+      confirmation: "Nous nous réjouissons de vous accueillir.",
+      cancellation: "Nous espérons vous accueillir une prochaine fois.",
+      guestDetailsUpdated: "Si vous n'êtes pas à l'origine de cette modification, contactez-nous."
+    },
+    link: {
+      confirmation: "Gérer votre réservation",
+      cancellation: "Voir votre réservation",
+      guestDetailsUpdated: "Gérer votre réservation"
+    },
+    linkIsPersonal: "Ce lien est personnel : ne le partagez pas.",
+    pdfAttached: "Votre confirmation est jointe en PDF.",
+    closing: "Cordialement,",
+    colon: " : ",
+    label: {
+      number: "Numéro de réservation",
+      arrival: "Arrivée",
+      departure: "Départ",
+      length: "Durée du séjour",
+      rooms: "Chambres",
+      package: "Tarif",
+      total: "Total",
+      payment: "Paiement",
+      cancellation: "Annulation",
+      guest: "Client",
+      email: "E-mail",
+      phone: "Téléphone",
+      arrivalTime: "Heure d'arrivée prévue",
+      specialRequests: "Demandes particulières",
+      requests: "Demandes"
+    },
+    fromTime: (time) => `à partir de ${time}`,
+    byTime: (time) => `avant ${time}`,
+    nights: { one: "# nuit", other: "# nuits" },
+    adults: { one: "# adulte", other: "# adultes" },
+    children: { one: "# enfant", other: "# enfants" },
+    ages: { one: "âge", other: "âges" },
+    includingTax: (amount) => `dont taxe de séjour ${amount}`,
+    freeCancellationUntil: (when) => `Annulation gratuite jusqu'au ${when}.`,
+    nonRefundable: "Tarif non remboursable : la réservation ne peut pas être annulée.",
+    request: {
+      baby_cot: "lit bébé",
+      early_check_in_request: "arrivée anticipée (non garantie)",
+      late_check_out_request: "départ tardif (non garanti)"
+    }
+  },
+  ru: {
+    subject: {
+      confirmation: (n, hotel) => `Ваше бронирование ${n} подтверждено – ${hotel}`,
+      cancellation: (n, hotel) => `Ваше бронирование ${n} отменено – ${hotel}`,
+      guestDetailsUpdated: (n, hotel) => `Ваше бронирование ${n}: данные обновлены – ${hotel}`
+    },
+    greeting: (name) => `Здравствуйте, ${name}!`,
+    intro: {
+      confirmation: (_, hotel) => `Спасибо за бронирование в ${hotel}. Ваше бронирование подтверждено, подробности ниже.`,
+      cancellation: (n) => `Ваше бронирование ${n} отменено по вашему запросу.`,
+      guestDetailsUpdated: (n) => `Данные вашего бронирования ${n} обновлены. Ниже они в том виде, в каком мы их сохранили.`
+    },
+    outro: {
+      confirmation: "Будем рады вас видеть.",
+      cancellation: "Надеемся увидеть вас в другой раз.",
+      guestDetailsUpdated: "Если вы не вносили это изменение, свяжитесь с нами."
+    },
+    link: {
+      confirmation: "Управление бронированием",
+      cancellation: "Посмотреть бронирование",
+      guestDetailsUpdated: "Управление бронированием"
+    },
+    linkIsPersonal: "Эта ссылка персональная: не передавайте её другим.",
+    pdfAttached: "Подтверждение приложено к письму в формате PDF.",
+    closing: "С уважением,",
+    colon: ": ",
+    label: {
+      number: "Номер бронирования",
+      arrival: "Заезд",
+      departure: "Выезд",
+      length: "Продолжительность",
+      rooms: "Номера",
+      package: "Тариф",
+      total: "Итого",
+      payment: "Оплата",
+      cancellation: "Отмена",
+      guest: "Гость",
+      email: "Эл. почта",
+      phone: "Телефон",
+      arrivalTime: "Ожидаемое время прибытия",
+      specialRequests: "Особые пожелания",
+      requests: "Запросы"
+    },
+    fromTime: (time) => `с ${time}`,
+    byTime: (time) => `до ${time}`,
+    nights: { one: "# ночь", few: "# ночи", many: "# ночей", other: "# ночи" },
+    adults: { one: "# взрослый", other: "# взрослых" },
+    children: { one: "# ребёнок", few: "# ребёнка", many: "# детей", other: "# детей" },
+    ages: { other: "возраст" },
+    includingTax: (amount) => `включая туристический налог ${amount}`,
+    freeCancellationUntil: (when) => `Бесплатная отмена возможна до: ${when}.`,
+    nonRefundable: "Невозвратный тариф: бронирование нельзя отменить.",
+    request: {
+      baby_cot: "детская кроватка",
+      early_check_in_request: "ранний заезд (не гарантируется)",
+      late_check_out_request: "поздний выезд (не гарантируется)"
+    }
+  }
+}
+
+const plural = (language: Language, n: number, forms: Plural): string =>
+  (forms[new Intl.PluralRules(language).select(n)] ?? forms.other).replace("#", String(n))
+
+/** A stay date is a local date: formatted as that calendar day, whatever the machine's zone. */
+const formatLocalDate = (language: Language, date: string): string =>
+  new Intl.DateTimeFormat(language, { dateStyle: "full", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`))
+
+/** An instant, as the hotel's clock shows it. */
+const formatInstant = (language: Language, timeZone: string, iso: string): string =>
+  new Intl.DateTimeFormat(language, { dateStyle: "full", timeStyle: "short", hourCycle: "h23", timeZone }).format(new Date(iso))
+
+const formatMoney = (language: Language, cents: number, currency: string): string =>
+  new Intl.NumberFormat(language, { style: "currency", currency }).format(cents / 100)
+
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** A labelled line of the details table; a value of several lines is an array. */
+type Row = readonly [label: string, value: string | ReadonlyArray<string>]
+
+const guestName = (guest: GuestDetails) => `${guest.first_name} ${guest.last_name}`
+
+const stayRows = (view: CompletedReservation, t: Texts): ReadonlyArray<Row> => {
+  const lang = view.language
+  return [
+    [t.label.number, view.reservation_number],
+    [t.label.arrival, `${formatLocalDate(lang, view.stay.checkin)}, ${t.fromTime(view.stay.check_in_time)}`],
+    [t.label.departure, `${formatLocalDate(lang, view.stay.checkout)}, ${t.byTime(view.stay.check_out_time)}`],
+    [t.label.length, plural(lang, view.stay.nights, t.nights)],
+    [t.label.rooms, view.rooms.map((room) => {
+      const ages = room.children_ages
+      const children = ages.length === 0
+        ? ""
+        : `, ${plural(lang, ages.length, t.children)} (${plural(lang, ages.length, t.ages)}${t.colon}${ages.join(", ")})`
+      return `${room.quantity} × ${room.room_name}${t.colon}${plural(lang, room.adults, t.adults)}${children}`
+    })],
+    [t.label.package, view.package.name]
+  ]
+}
+
+const priceRows = (view: CompletedReservation, t: Texts): ReadonlyArray<Row> => {
+  const { currency, tourist_tax, total } = view.price
+  const money = (cents: number) => formatMoney(view.language, cents, currency)
+  return [
+    [t.label.total, `${money(total)} (${t.includingTax(money(tourist_tax))})`],
+    [t.label.payment, view.policies.payment]
+  ]
+}
+
+const cancellationRow = (hotel: HotelDefinition, view: CompletedReservation, t: Texts): Row => {
+  const until = view.policies.free_cancellation_until
+  const rule = view.policies.refundable && until !== null
+    ? t.freeCancellationUntil(formatInstant(view.language, hotel.timezone, until))
+    : t.nonRefundable
+  return [t.label.cancellation, [rule, view.policies.cancellation].filter((line) => line !== "")]
+}
+
+const guestRows = (view: CompletedReservation, t: Texts): ReadonlyArray<Row> => {
+  const guest = view.guest
+  const requests = (["baby_cot", "early_check_in_request", "late_check_out_request"] as const)
+    .filter((field) => guest[field])
+    .map((field) => t.request[field])
+  return [
+    [t.label.guest, guestName(guest)],
+    [t.label.email, guest.email],
+    [t.label.phone, guest.phone],
+    ...(guest.arrival_time === null ? [] : [[t.label.arrivalTime, guest.arrival_time] as const]),
+    ...(guest.special_requests === null ? [] : [[t.label.specialRequests, guest.special_requests.split(/\r?\n/)] as const]),
+    ...(requests.length === 0 ? [] : [[t.label.requests, requests.join(", ")] as const])
+  ]
+}
+
+interface Letter {
+  readonly colon: string
+  readonly subject: string
+  readonly greeting: string
+  readonly paragraphs: ReadonlyArray<string>
+  readonly rows: ReadonlyArray<Row>
+  readonly notes: ReadonlyArray<string>
+  readonly link: { readonly label: string; readonly url: string; readonly note: string }
+  readonly signature: ReadonlyArray<string>
+}
+
+const lines = (value: Row[1]): ReadonlyArray<string> => typeof value === "string" ? [value] : value
+
+const renderText = (letter: Letter): string =>
+  [
+    letter.greeting,
+    "",
+    ...letter.paragraphs.flatMap((p) => [p, ""]),
+    ...letter.rows.map(([label, value]) => `${label}${letter.colon}${lines(value).join("\n  ")}`),
+    "",
+    ...letter.notes.flatMap((note) => [note, ""]),
+    `${letter.link.label}${letter.colon}${letter.link.url}`,
+    letter.link.note,
+    "",
+    ...letter.signature
+  ].join("\n") + "\n"
+
+const renderHtml = (language: Language, letter: Letter): string => {
+  const e = escapeHtml
+  const rows = letter.rows.map(([label, value]) =>
+    `<tr><th align="left" valign="top" style="padding:4px 16px 4px 0">${e(label)}</th>` +
+    `<td style="padding:4px 0">${lines(value).map(e).join("<br>")}</td></tr>`
+  )
+  return [
+    "<!DOCTYPE html>",
+    `<html lang="${language}"><head><meta charset="utf-8"><title>${e(letter.subject)}</title></head>`,
+    `<body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a">`,
+    `<p>${e(letter.greeting)}</p>`,
+    ...letter.paragraphs.map((p) => `<p>${e(p)}</p>`),
+    `<table role="presentation" cellpadding="0" cellspacing="0">${rows.join("")}</table>`,
+    ...letter.notes.map((note) => `<p>${e(note)}</p>`),
+    `<p><a href="${e(letter.link.url)}">${e(letter.link.label)}</a><br><small>${e(letter.link.note)}</small></p>`,
+    `<p>${letter.signature.map(e).join("<br>")}</p>`,
+    "</body></html>"
+  ].join("\n")
+}
+
+const compose = (
+  kind: Kind,
+  hotel: HotelDefinition,
+  view: CompletedReservation,
+  manageUrl: string,
+  rows: ReadonlyArray<Row>,
+  notes: ReadonlyArray<string>
+): Omit<MailContent, "attachments"> => {
+  const t = TEXTS[view.language]
+  const letter: Letter = {
+    colon: t.colon,
+    subject: t.subject[kind](view.reservation_number, hotel.name),
+    greeting: t.greeting(guestName(view.guest)),
+    paragraphs: [t.intro[kind](view.reservation_number, hotel.name)],
+    rows,
+    notes: [...notes, t.outro[kind]],
+    link: { label: t.link[kind], url: manageUrl, note: t.linkIsPersonal },
+    signature: [
+      t.closing,
+      hotel.name,
+      `${hotel.address.street}, ${hotel.address.postal_code} ${hotel.address.city}`,
+      `${hotel.contact.phone} · ${hotel.contact.email}`
+    ]
+  }
+  return {
+    to: { name: guestName(view.guest), address: view.guest.email },
+    subject: letter.subject,
+    text: renderText(letter),
+    html: renderHtml(view.language, letter)
+  }
+}
+
+/** Sent at completion: the number, stay, total, manage link, and the confirmation PDF attached. */
+export const confirmationEmail = (
+  hotel: HotelDefinition,
+  view: CompletedReservation,
+  manageUrl: string,
+  pdf: ConfirmationPdf
+): MailContent => {
+  const t = TEXTS[view.language]
+  return {
+    ...compose("confirmation", hotel, view, manageUrl, [
+      ...stayRows(view, t),
+      ...priceRows(view, t),
+      cancellationRow(hotel, view, t),
+      ...guestRows(view, t)
+    ], [t.pdfAttached]),
+    attachments: [{ filename: pdf.filename, contentType: "application/pdf", content: pdf.content }]
+  }
+}
+
+/** Sent when the guest cancels. */
+export const cancellationEmail = (hotel: HotelDefinition, view: CompletedReservation, manageUrl: string): MailContent => ({
+  ...compose("cancellation", hotel, view, manageUrl, stayRows(view, TEXTS[view.language]), []),
+  attachments: []
+})
+
+/** Sent when the guest changes their details through the manage link: what is now on file. */
+export const guestDetailsUpdatedEmail = (hotel: HotelDefinition, view: CompletedReservation, manageUrl: string): MailContent => {
+  const t = TEXTS[view.language]
+  return {
+    ...compose("guestDetailsUpdated", hotel, view, manageUrl, [...stayRows(view, t), ...guestRows(view, t)], []),
+    attachments: []
+  }
+}

@@ -1,0 +1,165 @@
+import { Clock, Context, Effect, Layer, Option, Redacted, Ref, Schema } from "effect"
+import nodemailer, { type NodemailerError, type SendMailOptions } from "nodemailer"
+import { randomBytes } from "node:crypto"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { type MailMessage, messageIdHeader } from "../Domain/Mail.js"
+import * as Tracing from "../Layers/Tracing.js"
+import { AppConfig } from "./AppConfig.js"
+
+/** An email was not delivered; `retryable` says whether the same message may go through later. */
+export class MailDeliveryError extends Schema.TaggedError<MailDeliveryError>()("MailDeliveryError", {
+  message: Schema.String,
+  retryable: Schema.Boolean
+}) {}
+
+/**
+ * RFC 5321: a 5xx reply is permanent, except 503 (bad sequence: the session, not the message);
+ * a 4xx one is transient. Without a reply, a failed connection is worth a retry; anything else
+ * (no recipient, bad configuration) would fail again the same way.
+ */
+const TRANSIENT_CODES = new Set(["ECONNECTION", "ESOCKET", "ETIMEDOUT", "EDNS", "ECONNREFUSED", "ECONNRESET"])
+
+const deliveryError = (cause: unknown): MailDeliveryError => {
+  const error = cause as NodemailerError
+  const reply = error.responseCode
+  const retryable = reply !== undefined
+    ? reply < 500 || reply >= 600 || reply === 503
+    : TRANSIENT_CODES.has(error.code ?? "") || TRANSIENT_CODES.has(error.originalCode ?? "")
+  return new MailDeliveryError({ message: `mail not delivered: ${error.message ?? String(cause)}`, retryable })
+}
+
+/** The same nodemailer message for the SMTP transport and the .eml files. */
+const mailOptions = (from: string, message: MailMessage): SendMailOptions => ({
+  from,
+  to: message.to,
+  subject: message.subject,
+  text: message.text,
+  html: message.html,
+  messageId: messageIdHeader(message.messageId, from),
+  attachments: message.attachments.map((a) => ({
+    filename: a.filename,
+    contentType: a.contentType,
+    content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength)
+  }))
+})
+
+/** `smtp://user:secret@host:25` without its credentials, for the start-up log. */
+const withoutCredentials = (url: Redacted.Redacted): string => {
+  try {
+    const parsed = new URL(Redacted.value(url))
+    return `${parsed.protocol}//${parsed.host}`
+  } catch {
+    return "(unparseable SMTP_URL)"
+  }
+}
+
+/** The in-memory mailer's record, for tests. */
+export class MailerInMemory extends Context.Tag("MailerInMemory")<MailerInMemory, {
+  /** Every message delivered, in order. */
+  readonly sent: Effect.Effect<ReadonlyArray<MailMessage>>
+  /** The next `times` sends fail with `error` and deliver nothing. */
+  readonly failNext: (times: number, error: MailDeliveryError) => Effect.Effect<void>
+}>() {}
+
+/** Guest emails: through SMTP, into .eml files, or into memory for tests. */
+export class Mailer extends Context.Tag("Mailer")<Mailer, {
+  readonly send: (message: MailMessage) => Effect.Effect<void, MailDeliveryError>
+}>() {
+  /** Through the SMTP server of `url`; a dead server fails within seconds, not minutes. */
+  static readonly smtp = (options: { readonly url: Redacted.Redacted; readonly from: string }) =>
+    Layer.scoped(
+      Mailer,
+      Effect.gen(function*() {
+        const transport = yield* Effect.acquireRelease(
+          Effect.sync(() =>
+            nodemailer.createTransport({
+              url: Redacted.value(options.url),
+              connectionTimeout: 5_000,
+              greetingTimeout: 5_000,
+              socketTimeout: 15_000,
+              dnsTimeout: 5_000
+            })
+          ),
+          (transport) => Effect.sync(() => transport.close())
+        )
+        return {
+          send: Tracing.fn("Mailer.send")(function*(message: MailMessage) {
+            yield* Tracing.annotate({ "mail.message_id": message.messageId })
+            yield* Effect.tryPromise({
+              try: () => transport.sendMail(mailOptions(options.from, message)),
+              catch: deliveryError
+            })
+          })
+        }
+      })
+    )
+
+  /**
+   * Each message as an RFC 822 file `<dir>/<timestamp>-<id>.eml`, the bytes SMTP would carry:
+   * without a mail server, a developer still sees every email. Written to a temporary name and
+   * renamed, so a reader never sees half a file.
+   */
+  static readonly files = (options: { readonly dir: string; readonly from: string }) =>
+    Layer.effect(
+      Mailer,
+      Effect.gen(function*() {
+        yield* Effect.promise(() => fs.mkdir(options.dir, { recursive: true }))
+        const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" })
+        const write = (file: string, bytes: Buffer) =>
+          Effect.tryPromise({
+            try: async () => {
+              const temporary = `${file}.${randomBytes(6).toString("hex")}.tmp`
+              await fs.writeFile(temporary, bytes)
+              await fs.rename(temporary, file)
+            },
+            // a full or read-only disk can be fixed while the outbox keeps retrying
+            catch: (cause) => new MailDeliveryError({ message: `mail file not written: ${String(cause)}`, retryable: true })
+          })
+        return {
+          send: Tracing.fn("Mailer.send")(function*(message: MailMessage) {
+            yield* Tracing.annotate({ "mail.message_id": message.messageId })
+            const info = yield* Effect.tryPromise({
+              try: () => transport.sendMail(mailOptions(options.from, message)),
+              catch: deliveryError
+            })
+            const now = new Date(yield* Clock.currentTimeMillis).toISOString().replace(/[:.]/g, "-")
+            yield* write(path.join(options.dir, `${now}-${message.messageId}.eml`), info.message as Buffer) // `buffer: true`
+          })
+        }
+      })
+    )
+
+  /** SMTP when `SMTP_URL` is set, else .eml files under `DATA_DIR/mail`; says which at start. */
+  static readonly Live = Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      if (Option.isSome(config.smtpUrl)) {
+        yield* Effect.logInfo(`mail: sending through ${withoutCredentials(config.smtpUrl.value)}`)
+        return Mailer.smtp({ url: config.smtpUrl.value, from: config.mailFrom })
+      }
+      const dir = path.join(config.dataDir, "mail")
+      yield* Effect.logInfo(`mail: writing .eml files to ${dir} (SMTP_URL unset)`)
+      return Mailer.files({ dir, from: config.mailFrom })
+    })
+  )
+
+  /** Keeps every message in memory; `MailerInMemory` reads them and makes the next sends fail. */
+  static readonly InMemory: Layer.Layer<Mailer | MailerInMemory> = Layer.effectContext(
+    Effect.gen(function*() {
+      const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
+      const failures = yield* Ref.make<ReadonlyArray<MailDeliveryError>>([])
+      const mailer: Context.Tag.Service<Mailer> = {
+        send: Tracing.fn("Mailer.send")(function*(message: MailMessage) {
+          const failure = yield* Ref.modify(failures, ([first, ...rest]) => [first, rest])
+          if (failure !== undefined) return yield* failure
+          yield* Ref.update(sent, (all) => [...all, message])
+        })
+      }
+      return Context.make(Mailer, mailer).pipe(Context.add(MailerInMemory, {
+        sent: Ref.get(sent),
+        failNext: (times, error) => Ref.set(failures, Array.from({ length: times }, () => error))
+      }))
+    })
+  )
+}

@@ -1,0 +1,166 @@
+import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
+import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import {
+  PmsAnswer,
+  type PmsCancelOutcome,
+  PmsOutcome,
+  type PmsPushOutcome,
+  PmsReservation
+} from "../Domain/Pms.js"
+import * as Tracing from "../Layers/Tracing.js"
+import { AppConfig } from "./AppConfig.js"
+
+/**
+ * A PMS call failed. `retryable`: no answer, a timeout, 408, 429 or 5xx (the same request may
+ * succeed later); another answer (a 4xx, a 2xx without a reference) would come back the same.
+ */
+export class PmsError extends Schema.TaggedError<PmsError>()("PmsError", {
+  message: Schema.String,
+  retryable: Schema.Boolean,
+  /** The PMS's HTTP status, when it answered. */
+  status: Schema.optional(Schema.Int)
+}) {}
+
+const TIMEOUT = "10 seconds"
+
+/** A call the in-memory PMS received (a failed one is not recorded). */
+export type PmsCall =
+  | { readonly _tag: "Push"; readonly reservation: PmsReservation; readonly changeId: string }
+  | { readonly _tag: "Cancel"; readonly number: string; readonly changeId: string }
+
+/** The in-memory PMS's record, for tests. */
+export class PmsInMemory extends Context.Tag("PmsInMemory")<PmsInMemory, {
+  /** Every successful call, in order. */
+  readonly calls: Effect.Effect<ReadonlyArray<PmsCall>>
+  /** The next `times` calls fail with `error` and change nothing. */
+  readonly failNext: (times: number, error: PmsError) => Effect.Effect<void>
+}>() {}
+
+/**
+ * The hotel's property management system. Calls are idempotent by reservation number; `changeId`
+ * (the outbox job's id) names the change being delivered, so retries of it carry the same
+ * `Idempotency-Key`.
+ */
+export class Pms extends Context.Tag("Pms")<Pms, {
+  /** Creates or replaces the reservation in the PMS. */
+  readonly push: (reservation: PmsReservation, changeId: string) => Effect.Effect<PmsPushOutcome, PmsError>
+  /** Cancels it; one the PMS does not know (404) counts as cancelled. */
+  readonly cancel: (reservationNumber: string, changeId: string) => Effect.Effect<PmsCancelOutcome, PmsError>
+}>() {
+  /** JSON over HTTP: `PUT` and `DELETE {baseUrl}/reservations/{number}` (README, "PMS contract"). */
+  static readonly http = (baseUrl: string) =>
+    Layer.effect(
+      Pms,
+      Effect.gen(function*() {
+        const client = yield* HttpClient.HttpClient
+        const resource = (number: string) => `${baseUrl.replace(/\/+$/, "")}/reservations/${encodeURIComponent(number)}`
+        const request = (method: "PUT" | "DELETE", number: string, changeId: string) =>
+          HttpClientRequest.make(method)(resource(number)).pipe(
+            HttpClientRequest.acceptJson,
+            // the PUT is idempotent anyway; the key lets the PMS tell a retried delivery from a new change
+            HttpClientRequest.setHeader("Idempotency-Key", `${number}-${changeId}`)
+          )
+
+        /** Sends, then reads the answer with `onAnswer`; the whole exchange is bounded by the timeout. */
+        const exchange = <A>(
+          what: string,
+          send: HttpClientRequest.HttpClientRequest,
+          onAnswer: (response: HttpClientResponse.HttpClientResponse) => Effect.Effect<A, PmsError>
+        ) =>
+          client.execute(send).pipe(
+            Effect.mapError((error) =>
+              new PmsError({ message: `${what}: the PMS did not answer (${error.message})`, retryable: true })
+            ),
+            Effect.flatMap(onAnswer),
+            Effect.timeoutFail({
+              duration: TIMEOUT,
+              onTimeout: () => new PmsError({ message: `${what}: no answer within ${TIMEOUT}`, retryable: true })
+            })
+          )
+
+        const refused = (what: string, response: HttpClientResponse.HttpClientResponse) =>
+          Effect.flatMap(Effect.orElseSucceed(response.text, () => ""), (body) =>
+            new PmsError({
+              message: `${what}: the PMS answered ${response.status}${body ? `: ${body.slice(0, 200)}` : ""}`,
+              retryable: response.status >= 500 || response.status === 429 || response.status === 408,
+              status: response.status
+            }))
+
+        const reference = (what: string, response: HttpClientResponse.HttpClientResponse) =>
+          Effect.flatMap(Effect.orElseSucceed(response.text, () => ""), (body) =>
+            Schema.decodeUnknown(Schema.parseJson(PmsAnswer))(body).pipe(
+              Effect.map((answer) => answer.reference),
+              Effect.mapError(() =>
+                new PmsError({
+                  message: `${what}: the PMS answered ${response.status} without a reference`,
+                  retryable: false,
+                  status: response.status
+                })
+              )
+            ))
+
+        return {
+          push: Tracing.fn("Pms.push")(function*(reservation: PmsReservation, changeId: string) {
+            const number = reservation.reservation_number
+            yield* Tracing.annotate({ "reservation.number": number })
+            const what = `PUT reservation ${number}`
+            const send = yield* HttpClientRequest.schemaBodyJson(PmsReservation)(request("PUT", number, changeId), reservation)
+              .pipe(Effect.orDie)
+            return yield* exchange(what, send, (response) =>
+              response.status >= 200 && response.status < 300
+                ? Effect.map(reference(what, response), (reference) => PmsOutcome.Synced({ reference }))
+                : refused(what, response))
+          }),
+          cancel: Tracing.fn("Pms.cancel")(function*(number: string, changeId: string) {
+            yield* Tracing.annotate({ "reservation.number": number })
+            const what = `DELETE reservation ${number}`
+            return yield* exchange(what, request("DELETE", number, changeId), (response) =>
+              response.status === 404 || (response.status >= 200 && response.status < 300)
+                // a DELETE may answer 204, or its reference; 404: already gone, which is what was asked
+                ? Effect.map(Effect.option(reference(what, response)), (reference) => PmsOutcome.Cancelled({ reference }))
+                : refused(what, response))
+          })
+        }
+      })
+    ).pipe(Layer.provide(NodeHttpClient.layerUndici))
+
+  /** No PMS configured: nothing is sent, every call answers `Disabled`. Says so once, at start. */
+  static readonly Disabled = Layer.effect(
+    Pms,
+    Effect.as(Effect.logInfo("PMS sync disabled (PMS_URL unset): reservations stay pms_status PENDING"), {
+      push: () => Effect.succeed<PmsPushOutcome>(PmsOutcome.Disabled()).pipe(Tracing.withSpan("Pms.push")),
+      cancel: () => Effect.succeed<PmsCancelOutcome>(PmsOutcome.Disabled()).pipe(Tracing.withSpan("Pms.cancel"))
+    })
+  )
+
+  /** The HTTP PMS at `PMS_URL`, or `Disabled` when it is unset. */
+  static readonly Live = Layer.unwrapEffect(
+    Effect.map(AppConfig, ({ pmsUrl }) => Option.match(pmsUrl, { onNone: () => Pms.Disabled, onSome: Pms.http }))
+  )
+
+  /** Records every call; `PmsInMemory` reads them and makes the next calls fail. */
+  static readonly InMemory: Layer.Layer<Pms | PmsInMemory> = Layer.effectContext(
+    Effect.gen(function*() {
+      const calls = yield* Ref.make<ReadonlyArray<PmsCall>>([])
+      const failures = yield* Ref.make<ReadonlyArray<PmsError>>([])
+      const record = (call: PmsCall) =>
+        Effect.flatMap(Ref.modify(failures, ([first, ...rest]) => [first, rest]), (failure) =>
+          failure === undefined ? Ref.update(calls, (all) => [...all, call]) : Effect.fail(failure))
+      const pms: Context.Tag.Service<Pms> = {
+        push: Tracing.fn("Pms.push")(function*(reservation: PmsReservation, changeId: string) {
+          yield* record({ _tag: "Push", reservation, changeId })
+          return PmsOutcome.Synced({ reference: `PMS-${reservation.reservation_number}` })
+        }),
+        cancel: Tracing.fn("Pms.cancel")(function*(number: string, changeId: string) {
+          yield* record({ _tag: "Cancel", number, changeId })
+          return PmsOutcome.Cancelled({ reference: Option.some(`PMS-${number}`) })
+        })
+      }
+      return Context.make(Pms, pms).pipe(Context.add(PmsInMemory, {
+        calls: Ref.get(calls),
+        failNext: (times, error) => Ref.set(failures, Array.from({ length: times }, () => error))
+      }))
+    })
+  )
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Option, Schema } from "effect"
+import { createServer, type IncomingHttpHeaders } from "node:http"
+import type { AddressInfo } from "node:net"
+import { PmsOutcome, PmsReservation, pmsReservation } from "../../src/Domain/Pms.js"
+import { AppConfig } from "../../src/Services/AppConfig.js"
+import { Pms, PmsError, PmsInMemory } from "../../src/Services/Pms.js"
+import { demoHotel } from "../support/hotel.js"
+import { completedReservation } from "../support/reservation.js"
+
+const payload = pmsReservation(demoHotel, completedReservation("fr"), {
+  created_at: "2026-11-22T10:15:00+01:00",
+  updated_at: "2026-11-22T10:19:42+01:00"
+})
+
+interface Request {
+  readonly method: string
+  readonly url: string
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+}
+interface Answer {
+  readonly status: number
+  readonly body?: string
+}
+
+/** A PMS on a free port, under `/pms`, answering every request with `answer`. */
+const pmsStub = (answer: Answer) =>
+  Effect.acquireRelease(
+    Effect.async<{ readonly close: () => void; readonly url: string; readonly requests: Array<Request> }>((resume) => {
+      const requests: Array<Request> = []
+      const server = createServer((request, response) => {
+        let body = ""
+        request.on("data", (chunk) => (body += chunk)).on("end", () => {
+          requests.push({ method: request.method!, url: request.url!, headers: request.headers, body })
+          response.writeHead(answer.status, answer.body === undefined ? {} : { "content-type": "application/json" })
+          response.end(answer.body)
+        })
+      })
+      server.listen(0, "127.0.0.1", () =>
+        resume(Effect.succeed({
+          close: () => server.close(),
+          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/pms`,
+          requests
+        })))
+    }),
+    ({ close }) => Effect.sync(close)
+  )
+
+const live = (url: string) => Pms.Live.pipe(Layer.provide(AppConfig.layerTest({ pmsUrl: Option.some(url) })))
+const push = Effect.flatMap(Pms, (pms) => pms.push(payload, "job-7"))
+const cancel = Effect.flatMap(Pms, (pms) => pms.cancel("BR-7K3Q9X", "job-8"))
+
+describe("Pms over HTTP", () => {
+  it.scopedLive("pushes the reservation as JSON with PUT {PMS_URL}/reservations/{number}, and keeps the PMS's reference", () =>
+    Effect.gen(function*() {
+      const stub = yield* pmsStub({ status: 200, body: JSON.stringify({ reference: "PMS-991", received: true }) })
+      expect(yield* push.pipe(Effect.provide(live(stub.url)))).toEqual(PmsOutcome.Synced({ reference: "PMS-991" }))
+      expect(stub.requests).toHaveLength(1)
+      const [request] = stub.requests
+      expect(request!.method).toBe("PUT")
+      expect(request!.url).toBe("/pms/reservations/BR-7K3Q9X")
+      expect(request!.headers["content-type"]).toBe("application/json")
+      expect(request!.headers["idempotency-key"]).toBe("BR-7K3Q9X-job-7")
+      const body = JSON.parse(request!.body)
+      expect(body).toEqual(yield* Schema.encode(PmsReservation)(payload))
+      expect(body).toMatchObject({
+        reservation_number: "BR-7K3Q9X",
+        reservation_id: "r_bMs8aVQCIqWPbAYx6TM5",
+        status: "GUEST_COMPLETED",
+        hotel_id: "belle-rive-nice",
+        language: "fr",
+        stay: { checkin: "2027-03-12", checkout: "2027-03-15", nights: 3 },
+        rooms: [
+          { room_index: 0, room_type_id: "double", quantity: 1, adults: 2, children_ages: [1] },
+          { room_index: 1, room_type_id: "twin", quantity: 1, adults: 1, children_ages: [] }
+        ],
+        guest: { first_name: "Jeanne", last_name: "Dupont", email: "jeanne.dupont@example.org", baby_cot: true },
+        package: { package_code: "FLEX_BB", rate_code: "FLEX_BB", refundable: true, free_cancellation_until: "2027-03-10T14:00:00+01:00" },
+        price: { room_total: 466, promotion_discount: 0, tourist_tax: 17.28, total: 483.28, currency: "EUR" },
+        created_at: "2026-11-22T10:15:00+01:00",
+        updated_at: "2026-11-22T10:19:42+01:00"
+      })
+    }))
+
+  it.scopedLive.each([
+    { status: 500, body: "{\"error\":\"database down\"}", retryable: true },
+    { status: 503, body: undefined, retryable: true },
+    { status: 429, body: undefined, retryable: true },
+    { status: 400, body: "{\"error\":\"guest.phone is invalid\"}", retryable: false },
+    { status: 409, body: undefined, retryable: false },
+    { status: 200, body: "{\"ok\":true}", retryable: false }
+  ])("a PUT answered $status is a PmsError, retryable: $retryable", ({ body, retryable, status }) =>
+    Effect.gen(function*() {
+      const stub = yield* pmsStub(body === undefined ? { status } : { status, body })
+      const error = yield* push.pipe(Effect.provide(live(stub.url)), Effect.flip)
+      expect(error).toBeInstanceOf(PmsError)
+      expect({ retryable: error.retryable, status: error.status }).toEqual({ retryable, status })
+      if (status === 400) expect(error.message).toContain("guest.phone is invalid")
+    }))
+
+  it.scopedLive("a PMS that does not listen is a retryable PmsError", () =>
+    Effect.gen(function*() {
+      const stub = yield* pmsStub({ status: 200 })
+      stub.close()
+      yield* Effect.sleep("50 millis")
+      const error = yield* push.pipe(Effect.provide(live(stub.url)), Effect.flip)
+      expect(error).toMatchObject({ _tag: "PmsError", retryable: true })
+      expect(error.status).toBeUndefined()
+    }))
+
+  it.scopedLive.each([
+    { status: 200, body: "{\"reference\":\"PMS-991\"}", reference: Option.some("PMS-991") },
+    { status: 204, body: undefined, reference: Option.none() },
+    { status: 404, body: "{\"error\":\"no such reservation\"}", reference: Option.none() }
+  ])("a cancellation is a DELETE of the same resource; answered $status, it is done", ({ body, reference, status }) =>
+    Effect.gen(function*() {
+      const stub = yield* pmsStub(body === undefined ? { status } : { status, body })
+      expect(yield* cancel.pipe(Effect.provide(live(stub.url)))).toEqual(PmsOutcome.Cancelled({ reference }))
+      expect(stub.requests.map((r) => [r.method, r.url, r.headers["idempotency-key"]])).toEqual([
+        ["DELETE", "/pms/reservations/BR-7K3Q9X", "BR-7K3Q9X-job-8"]
+      ])
+    }))
+
+  it.scopedLive("a DELETE answered 500 is retryable", () =>
+    Effect.gen(function*() {
+      const stub = yield* pmsStub({ status: 500 })
+      expect(yield* cancel.pipe(Effect.provide(live(stub.url)), Effect.flip)).toMatchObject({ retryable: true, status: 500 })
+    }))
+})
+
+describe("Pms without PMS_URL", () => {
+  it.effect("answers Disabled, so the reservation stays pms_status PENDING", () =>
+    Effect.gen(function*() {
+      expect(yield* push).toEqual(PmsOutcome.Disabled())
+      expect(yield* cancel).toEqual(PmsOutcome.Disabled())
+    }).pipe(Effect.provide(Pms.Live.pipe(Layer.provide(AppConfig.layerTest({ pmsUrl: Option.none() }))))))
+})
+
+describe("Pms.InMemory", () => {
+  it.effect("records the calls, and fails the next ones when told to", () =>
+    Effect.gen(function*() {
+      const pms = yield* PmsInMemory
+      yield* pms.failNext(2, new PmsError({ message: "PMS down", retryable: true }))
+      expect((yield* push.pipe(Effect.flip)).retryable).toBe(true)
+      expect((yield* cancel.pipe(Effect.flip)).retryable).toBe(true)
+      expect(yield* push).toEqual(PmsOutcome.Synced({ reference: "PMS-BR-7K3Q9X" }))
+      expect(yield* cancel).toEqual(PmsOutcome.Cancelled({ reference: Option.some("PMS-BR-7K3Q9X") }))
+      expect(yield* pms.calls).toEqual([
+        { _tag: "Push", reservation: payload, changeId: "job-7" },
+        { _tag: "Cancel", number: "BR-7K3Q9X", changeId: "job-8" }
+      ])
+    }).pipe(Effect.provide(Pms.InMemory)))
+})
