@@ -7,6 +7,7 @@ import { InventoryRepo } from "./InventoryRepo.js"
 import { MigrationsLive } from "./Migrations.js"
 import { AppSecret } from "./AppSecret.js"
 import { IdempotencyRepo } from "./IdempotencyRepo.js"
+import { OutboxRepo } from "./OutboxRepo.js"
 import { QuoteRepo } from "./QuoteRepo.js"
 import { ReservationRepo } from "./ReservationRepo.js"
 import { TokenRepo } from "./TokenRepo.js"
@@ -21,6 +22,7 @@ export const Repositories = Layer.mergeAll(
   QuoteRepo.Live,
   ReservationRepo.Live,
   TokenRepo.Live,
+  OutboxRepo.Live,
   IdempotencyRepo.Live,
   Transactions.Live,
   DatabasePing.Live

@@ -1,4 +1,6 @@
-import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { NodeHttpClient } from "@effect/platform-node"
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
 import {

@@ -27,6 +27,7 @@ import { RESERVATION_NUMBER_RANDOM_BYTES, reservationNumber } from "../Domain/Re
 import { completionMessage, publicReservation } from "../Domain/ReservationViews.js"
 import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/InventoryRepo.js"
+import { OutboxRepo } from "../Layers/OutboxRepo.js"
 import { ReservationRepo } from "../Layers/ReservationRepo.js"
 import { Transactions } from "../Layers/Transactions.js"
 import { AppConfig } from "./AppConfig.js"
@@ -61,6 +62,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
     const idempotency = yield* Idempotency
     const inventory = yield* InventoryRepo
     const repo = yield* ReservationRepo
+    const outbox = yield* OutboxRepo
     const { atomically } = yield* Transactions
 
     const load = (id: ReservationId) =>
@@ -255,6 +257,10 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         yield* repo.complete(reservation.id, completion)
         const checkOut = localInstant(reservation.checkout, hotel.check_out, hotel.timezone).getTime()
         yield* tokens.issue(reservation.id, "manage", new Date(checkOut + MANAGE_LINK_AFTER_CHECKOUT_MS))
+        yield* outbox.enqueue([
+          { kind: "confirmation_email", reservation_id: reservation.id },
+          { kind: "pms_push", reservation_id: reservation.id }
+        ])
         return completionResponse({ ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
       }))
     })

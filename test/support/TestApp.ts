@@ -9,6 +9,7 @@ import { HotelRepo } from "../../src/Layers/HotelRepo.js"
 import { InventoryRepo } from "../../src/Layers/InventoryRepo.js"
 import { AppSecret } from "../../src/Layers/AppSecret.js"
 import { IdempotencyRepo } from "../../src/Layers/IdempotencyRepo.js"
+import { OutboxInMemory } from "../../src/Layers/OutboxRepo.js"
 import { QuoteRepo } from "../../src/Layers/QuoteRepo.js"
 import { ReservationRepo } from "../../src/Layers/ReservationRepo.js"
 import { TokenRepo } from "../../src/Layers/TokenRepo.js"
@@ -34,6 +35,7 @@ export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
     QuoteRepo.InMemory,
     ReservationRepo.InMemory,
     TokenRepo.InMemory,
+    OutboxInMemory.layer,
     IdempotencyRepo.InMemory,
     Transactions.InMemory,
     AppSecret.Test,
