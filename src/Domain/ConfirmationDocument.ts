@@ -5,7 +5,6 @@ import {
   formatDeadline,
   formatMoney,
   formatNights,
-  formatTime,
   GUEST_TEXTS,
   guestsSummary
 } from "./GuestTexts.js"
@@ -79,10 +78,10 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
     {
       heading: t.stay,
       lines: [
-        field(t.checkIn, t.checkInFrom(formatDate(view.stay.checkin, language), formatTime(view.stay.check_in_time, language))),
-        field(t.checkOut, t.checkOutBy(formatDate(view.stay.checkout, language), formatTime(view.stay.check_out_time, language))),
+        field(t.checkIn, t.checkInFrom(formatDate(view.stay.checkin, language), view.stay.check_in_time)),
+        field(t.checkOut, t.checkOutBy(formatDate(view.stay.checkout, language), view.stay.check_out_time)),
         field(t.length, formatNights(view.stay.nights, language)),
-        ...(guest === null || guest.arrival_time === null ? [] : [field(t.arrivalTime, formatTime(guest.arrival_time, language))])
+        ...(guest === null || guest.arrival_time === null ? [] : [field(t.arrivalTime, guest.arrival_time)])
       ]
     },
     {

@@ -8,7 +8,10 @@ import type { ReservationStatus } from "./Reservation.js"
  * and the emails.
  */
 
-/** The locale of each language: a European hotel writes day-month dates and 24-hour times. */
+/**
+ * The locale of each language: a European hotel writes day-month dates and 24-hour times, so the
+ * hotel's `HH:MM` times read as they are in all three.
+ */
 const LOCALES: Record<Language, string> = { en: "en-GB", fr: "fr-FR", ru: "ru-RU" }
 
 /** A noun's forms by plural category of the language (`other` when the category has none). */
@@ -219,11 +222,6 @@ export const count = (language: Language, n: number, forms: Forms): string =>
 export const formatDate = (date: LocalDate, language: Language): string =>
   new Intl.DateTimeFormat(LOCALES[language], { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" })
     .format(new Date(`${date}T00:00:00Z`))
-
-/** A time of day `HH:MM` of the hotel, as the language writes it. */
-export const formatTime = (time: string, language: Language): string =>
-  new Intl.DateTimeFormat(LOCALES[language], { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" })
-    .format(new Date(`1970-01-01T${time}:00Z`))
 
 /** An amount in cents, e.g. "€1,234.50", "1 234,50 €". */
 export const formatMoney = (cents: number, currency: string, language: Language): string =>

@@ -107,7 +107,7 @@ const wrap = (text: string, font: PDFFont, size: number, width: number): Readonl
 const renderPdf = async (doc: ConfirmationDocument, fonts: FontFiles, createdAt: Date): Promise<Uint8Array> => {
   const pdf = await PDFDocument.create()
   pdf.registerFontkit(fontkit)
-  // subset: only the glyphs used, some 30 KB instead of the whole 700 KB font
+  // subset: the PDF carries the glyphs it uses, some 25 KB, not the fonts' 1.4 MB
   const regular = await pdf.embedFont(fonts.regular, { subset: true })
   const bold = await pdf.embedFont(fonts.bold, { subset: true })
   const clean = printable(regular)
