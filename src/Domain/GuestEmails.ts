@@ -1,7 +1,8 @@
 import type { CompletedReservation } from "./CompletedReservation.js"
 import type { HotelDefinition } from "./Hotel.js"
 import type { MailContent } from "./Mail.js"
-import type { GuestDetails, Language } from "./Reservation.js"
+import type { Language } from "./Language.js"
+import type { GuestDetails } from "./Reservation.js"
 
 /** The confirmation PDF, made elsewhere, attached to the confirmation email. */
 export interface ConfirmationPdf {

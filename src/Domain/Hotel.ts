@@ -1,5 +1,6 @@
-import { Schema } from "effect"
+import { Record, Schema } from "effect"
 import { HotelId, PromotionCode, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
+import { LocalizedText } from "./Language.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, Cents, Currency } from "./Money.js"
 
@@ -16,10 +17,10 @@ export const Season = Schema.Struct({
 
 export const RoomTypeDefinition = Schema.Struct({
   id: RoomTypeId,
-  name: Schema.String,
-  description: Schema.String,
+  name: LocalizedText,
+  description: LocalizedText,
   size_m2: Schema.Number.pipe(Schema.positive()),
-  beds: Schema.String,
+  beds: LocalizedText,
   view: Schema.String,
   amenities: Schema.Array(Schema.String),
   inventory: NonNegativeInt,
@@ -34,8 +35,8 @@ export const BreakfastPrice = Schema.Struct({ min_age: NonNegativeInt, amount_ce
 
 export const RatePlanDefinition = Schema.Struct({
   code: RateCode,
-  name: Schema.String,
-  description: Schema.String,
+  name: LocalizedText,
+  description: LocalizedText,
   active: Schema.Boolean,
   refundable: Schema.Boolean,
   breakfast_included: Schema.Boolean,
@@ -50,8 +51,8 @@ export type RatePlanDefinition = typeof RatePlanDefinition.Type
 
 export const PromotionDefinition = Schema.Struct({
   code: PromotionCode,
-  name: Schema.String,
-  description: Schema.String,
+  name: LocalizedText,
+  description: LocalizedText,
   active: Schema.Boolean,
   discount_percent: Percent,
   min_days_ahead: NonNegativeInt,
@@ -65,13 +66,28 @@ export const TouristTaxPeriod = Schema.Struct({
   amount_cents: Cents.pipe(Schema.nonNegative())
 })
 
-/** The hotel definition file: everything that makes one hotel, imported into the database. */
+/** The policies every reservation view, email and PDF shows; a hotel may state more. */
+const REQUIRED_POLICIES = ["cancellation", "payment"] as const
+
+// a record, not a struct with these keys, so that GET /v1/hotel keeps the file's order
+const Policies = Schema.Record({ key: Schema.String, value: LocalizedText }).pipe(
+  Schema.filter((policies) =>
+    REQUIRED_POLICIES.filter((key) => policies[key] === undefined).map((key) => ({ path: [key], message: `policy ${key} is required` }))
+  ),
+  Schema.annotations({ description: `Policy texts by topic; ${REQUIRED_POLICIES.join(" and ")} are required` })
+)
+
+/**
+ * The hotel definition file: everything that makes one hotel, imported into the database.
+ * Texts that guests read (descriptions, policies, room, rate plan and promotion names) are
+ * `LocalizedText`: English is required, French and Russian fall back to it.
+ */
 export const HotelDefinition = Schema.Struct({
   id: HotelId,
   name: Schema.String.pipe(Schema.minLength(1)),
   /** Reservation numbers start with it, e.g. BR-7K3Q9X. */
   reservation_prefix: Schema.String.pipe(Schema.pattern(/^[A-Z]{2,4}$/)),
-  description: Schema.String,
+  description: LocalizedText,
   address: Schema.Struct({
     street: Schema.String,
     postal_code: Schema.String,
@@ -92,7 +108,7 @@ export const HotelDefinition = Schema.Struct({
   check_in: TimeOfDay,
   check_out: TimeOfDay,
   contact: Schema.Struct({ phone: Schema.String, email: Schema.String, website: Schema.String }),
-  policies: Schema.Record({ key: Schema.String, value: Schema.String }),
+  policies: Policies,
   booking: Schema.Struct({ max_nights: Schema.Int.pipe(Schema.positive()), max_days_ahead: Schema.Int.pipe(Schema.positive()) }),
   cancellation: Schema.Struct({ free_until_days_before: NonNegativeInt, free_until_time: TimeOfDay }),
   seasons: Schema.Array(Season).pipe(Schema.minItems(1)),
@@ -102,7 +118,7 @@ export const HotelDefinition = Schema.Struct({
   room_types: Schema.Array(RoomTypeDefinition).pipe(Schema.minItems(1)),
   rate_plans: Schema.Array(RatePlanDefinition).pipe(Schema.minItems(1)),
   promotions: Schema.Array(PromotionDefinition),
-  tourist_tax: Schema.Struct({ description: Schema.String, min_age: NonNegativeInt, periods: Schema.Array(TouristTaxPeriod) }),
+  tourist_tax: Schema.Struct({ description: LocalizedText, min_age: NonNegativeInt, periods: Schema.Array(TouristTaxPeriod) }),
   /** The terms a guest accepts at completion, by language; a new text needs a new version. */
   terms: Schema.Struct({
     version: Schema.String.pipe(Schema.minLength(1)),
@@ -181,10 +197,12 @@ export type RoomType = typeof RoomType.Type
 
 export const RoomTypes = Schema.Struct({ rooms: Schema.Array(RoomType) }).annotations({ identifier: "RoomTypes" })
 
+// The public API has no language of its own: it shows the hotel's English texts (always present).
+
 export const hotelView = (hotel: HotelDefinition): Hotel => ({
   id: hotel.id,
   name: hotel.name,
-  description: hotel.description,
+  description: hotel.description.en,
   city: hotel.address.city,
   country: hotel.address.country,
   address: hotel.address,
@@ -193,9 +211,9 @@ export const hotelView = (hotel: HotelDefinition): Hotel => ({
   check_in: hotel.check_in,
   check_out: hotel.check_out,
   contact: hotel.contact,
-  policies: hotel.policies,
+  policies: Record.map(hotel.policies, (text) => text.en),
   tourist_tax: {
-    description: hotel.tourist_tax.description,
+    description: hotel.tourist_tax.description.en,
     dynamic: true,
     official_amount: "Only in live quote responses (POST /v1/quotes, package_offers[].price.tourist_tax)"
   }
@@ -203,10 +221,10 @@ export const hotelView = (hotel: HotelDefinition): Hotel => ({
 
 export const roomTypeView = (hotel: HotelDefinition, room: RoomTypeDefinition): RoomType => ({
   id: room.id,
-  name: room.name,
-  description: room.description,
+  name: room.name.en,
+  description: room.description.en,
   size_m2: room.size_m2,
-  beds: room.beds,
+  beds: room.beds.en,
   view: room.view,
   amenities: room.amenities,
   max_standard_occupancy: room.max_standard_occupancy,

@@ -2,7 +2,8 @@ import { Data, type Option, Schema } from "effect"
 import type { CompletedReservation } from "./CompletedReservation.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { PackageCode, PromotionCode, RateCode, ReservationId, RoomTypeId } from "./Ids.js"
-import { GuestDetails, Language, ReservationStatus } from "./Reservation.js"
+import { Language } from "./Language.js"
+import { GuestDetails, ReservationStatus } from "./Reservation.js"
 import { OfferPrice, QuoteStay } from "./Quote.js"
 
 /**

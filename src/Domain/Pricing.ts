@@ -213,8 +213,9 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
     return {
       package_code: (best === undefined ? plan.code : `${plan.code}.${best.code}`) as PackageCode,
       rate_code: plan.code,
-      name: plan.name,
-      description: plan.description,
+      // quotes have no language: the reservation views show the plan's text in the guest's
+      name: plan.name.en,
+      description: plan.description.en,
       breakfast_included: plan.breakfast_included,
       refundable: plan.refundable,
       free_cancellation_until: plan.refundable ? freeCancellationUntil : null,

@@ -1,14 +1,9 @@
 import { Schema, Struct } from "effect"
 import { PackageCode, QuoteId, ReservationId, RoomTypeId, TimeOfDay } from "./Ids.js"
+import { Language } from "./Language.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, Cents, Currency } from "./Money.js"
 import { AnalyticsHeaders, ClientInfo, OfferPrice, PackageOffer, QuotedRoom, QuoteStay } from "./Quote.js"
-
-export const Language = Schema.Literal("en", "fr", "ru").annotations({
-  identifier: "Language",
-  description: "Language of the guest pages, emails and documents"
-})
-export type Language = typeof Language.Type
 
 /** PENDING_GUEST → GUEST_COMPLETED → CANCELLED; PENDING_GUEST → EXPIRED when the guest link lapses. */
 export const ReservationStatus = Schema.Literal("PENDING_GUEST", "GUEST_COMPLETED", "CANCELLED", "EXPIRED").annotations({

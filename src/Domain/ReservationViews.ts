@@ -1,8 +1,9 @@
 import type { HotelDefinition } from "./Hotel.js"
+import type { RoomTypeId } from "./Ids.js"
+import { type Language, localized, type LocalizedText } from "./Language.js"
 import { daysBetween } from "./LocalDate.js"
 import type {
   GuestField,
-  Language,
   PublicReservation,
   ReservationRecord,
   ReservationStatus,
@@ -76,50 +77,59 @@ const ALLOWED_ACTIONS: Record<ReservationStatus, ReadonlyArray<string>> = {
   EXPIRED: []
 }
 
-export const reservationView = (hotel: HotelDefinition, r: ReservationRecord): ReservationView => ({
-  reservation_id: r.id,
-  reservation_number: r.number,
-  status: r.status,
-  pms_status: r.pms_status,
-  language: r.language,
-  stay: {
-    checkin: r.checkin,
-    checkout: r.checkout,
-    nights: daysBetween(r.checkin, r.checkout),
-    check_in_time: hotel.check_in,
-    check_out_time: hotel.check_out
-  },
-  rooms: r.rooms.map((room) => ({
-    room_index: room.room_index,
-    room_type_id: room.room_type_id,
-    room_name: hotel.room_types.find((t) => t.id === room.room_type_id)?.name ?? room.room_type_id,
-    quantity: room.quantity,
-    adults: room.adults,
-    children_ages: room.children_ages
-  })),
-  guest: r.guest,
-  package: {
-    package_code: r.offer.package_code,
-    rate_code: r.offer.rate_code,
-    name: r.offer.name,
-    description: r.offer.description,
-    breakfast_included: r.offer.breakfast_included,
-    refundable: r.offer.refundable,
-    promotions: r.offer.promotions
-  },
-  price: r.offer.price,
-  policies: {
-    refundable: r.offer.refundable,
-    free_cancellation_until: r.offer.free_cancellation_until,
-    check_in_from: hotel.check_in,
-    check_out_by: hotel.check_out,
-    cancellation: hotel.policies["cancellation"] ?? "",
-    payment: hotel.policies["payment"] ?? ""
-  },
-  allowed_actions: ALLOWED_ACTIONS[r.status],
-  payment_required: false,
-  workflow: WORKFLOW_VERSION
-})
+/** The reservation in its language: the hotel's texts from its file, the booked offer's when its plan is gone. */
+export const reservationView = (hotel: HotelDefinition, r: ReservationRecord): ReservationView => {
+  const text = (t: LocalizedText) => localized(t, r.language)
+  const plan = hotel.rate_plans.find((p) => p.code === r.offer.rate_code)
+  const roomName = (id: RoomTypeId) => {
+    const type = hotel.room_types.find((t) => t.id === id)
+    return type === undefined ? id : text(type.name)
+  }
+  return {
+    reservation_id: r.id,
+    reservation_number: r.number,
+    status: r.status,
+    pms_status: r.pms_status,
+    language: r.language,
+    stay: {
+      checkin: r.checkin,
+      checkout: r.checkout,
+      nights: daysBetween(r.checkin, r.checkout),
+      check_in_time: hotel.check_in,
+      check_out_time: hotel.check_out
+    },
+    rooms: r.rooms.map((room) => ({
+      room_index: room.room_index,
+      room_type_id: room.room_type_id,
+      room_name: roomName(room.room_type_id),
+      quantity: room.quantity,
+      adults: room.adults,
+      children_ages: room.children_ages
+    })),
+    guest: r.guest,
+    package: {
+      package_code: r.offer.package_code,
+      rate_code: r.offer.rate_code,
+      name: plan === undefined ? r.offer.name : text(plan.name),
+      description: plan === undefined ? r.offer.description : text(plan.description),
+      breakfast_included: r.offer.breakfast_included,
+      refundable: r.offer.refundable,
+      promotions: r.offer.promotions
+    },
+    price: r.offer.price,
+    policies: {
+      refundable: r.offer.refundable,
+      free_cancellation_until: r.offer.free_cancellation_until,
+      check_in_from: hotel.check_in,
+      check_out_by: hotel.check_out,
+      cancellation: text(hotel.policies.cancellation),
+      payment: text(hotel.policies.payment)
+    },
+    allowed_actions: ALLOWED_ACTIONS[r.status],
+    payment_required: false,
+    workflow: WORKFLOW_VERSION
+  }
+}
 
 export const publicReservation = (hotel: HotelDefinition, r: ReservationRecord, expiresAt: string): PublicReservation => ({
   ...reservationView(hotel, r),

@@ -28,7 +28,7 @@ export class Inventory extends Effect.Service<Inventory>()("Inventory", {
           room_types: hotel.room_types.map((room) => {
             const available = free.get(room.id) ?? 0
             const fits = fitsRoom(room, guests)
-            return { room_type_id: room.id, name: room.name, available_rooms: available, fits_occupancy: fits, bookable: fits && available > 0 }
+            return { room_type_id: room.id, name: room.name.en, available_rooms: available, fits_occupancy: fits, bookable: fits && available > 0 }
           }),
           note: "Availability only: prices, promotions and tourist tax are only in live quotes (POST /v1/quotes)."
         }

@@ -7,7 +7,7 @@ import {
   guestDetailsUpdatedEmail
 } from "../../src/Domain/GuestEmails.js"
 import type { MailContent } from "../../src/Domain/Mail.js"
-import type { Language } from "../../src/Domain/Reservation.js"
+import type { Language } from "../../src/Domain/Language.js"
 import { demoHotel } from "../support/hotel.js"
 import { completedReservation } from "../support/reservation.js"
 

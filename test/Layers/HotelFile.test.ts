@@ -45,6 +45,18 @@ describe("hotel definition file", () => {
       expect(message).toContain("room_types.2.base_rates_cents.high")
     }).pipe(Effect.provide(NodeContext.layer)))
 
+  it.effect("a guest-facing text needs English, and the cancellation and payment policies are required", () =>
+    Effect.gen(function*() {
+      const bad = demoJson()
+      delete bad.room_types[0].name.en
+      bad.rate_plans[1].description = "Room and breakfast"
+      delete bad.policies.payment
+      const message = yield* refusal(JSON.stringify(bad))
+      expect(message).toContain("room_types.0.name.en")
+      expect(message).toContain("rate_plans.1.description")
+      expect(message).toContain("policies.payment: policy payment is required")
+    }).pipe(Effect.provide(NodeContext.layer)))
+
   it.effect("a file that is not JSON, or missing, is refused with its name", () =>
     Effect.gen(function*() {
       expect(yield* refusal("{ not json")).toMatch(/invalid hotel file .*hotel\.json/)

@@ -34,6 +34,19 @@ layer(Repositories, { timeout: 60_000 })("repositories on PostgreSQL", (it) => {
       expect(rooms).toEqual([{ id: "double", inventory: 12 }, { id: "twin", inventory: 8 }, { id: "deluxe", inventory: 5 }])
     }))
 
+  it.effect("a hotel stored in an older format (texts without languages) is imported again at start", () =>
+    Effect.gen(function*() {
+      const repo = yield* HotelRepo
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql<{ definition: { description: { en: string } } }>`SELECT definition FROM hotel`
+      const old = { ...row.definition, description: row.definition.description.en }
+      yield* sql`UPDATE hotel SET definition = ${JSON.stringify(old)}::jsonb`
+      expect(yield* repo.needsImport).toBe(true)
+      yield* Layer.build(MigrationsLive.pipe(Layer.provide(HotelRepo.Live), Layer.provide(Config))).pipe(Effect.scoped)
+      expect(yield* repo.needsImport).toBe(false)
+      expect(yield* repo.load).toEqual(demoHotel)
+    }))
+
   it.effect("migrating again, even from several instances at once, changes nothing", () =>
     Effect.gen(function*() {
       yield* Effect.all(

@@ -1,0 +1,143 @@
+import {
+  count,
+  formatCountry,
+  formatDate,
+  formatDeadline,
+  formatMoney,
+  formatNights,
+  GUEST_TEXTS,
+  guestsSummary
+} from "./GuestTexts.js"
+import type { HotelDefinition } from "./Hotel.js"
+import type { PromotionCode } from "./Ids.js"
+import { type Language, localized } from "./Language.js"
+import type { ReservationView } from "./Reservation.js"
+
+/** One line of a section: a labelled value, an amount set right, or running text. */
+export type DocumentLine =
+  | { readonly _tag: "Field"; readonly label: string; readonly value: string }
+  | { readonly _tag: "Amount"; readonly label: string; readonly amount: string; readonly total: boolean }
+  | { readonly _tag: "Text"; readonly text: string; readonly strong: boolean }
+  | { readonly _tag: "Link"; readonly url: string }
+
+export interface DocumentSection {
+  readonly heading: string
+  readonly lines: ReadonlyArray<DocumentLine>
+}
+
+/** The confirmation's content, in the reservation's language, ready for any layout. */
+export interface ConfirmationDocument {
+  readonly language: Language
+  readonly title: string
+  readonly reservationNumber: string
+  readonly hotelName: string
+  /** Address and contact lines under the hotel's name. */
+  readonly hotelLines: ReadonlyArray<string>
+  readonly sections: ReadonlyArray<DocumentSection>
+  /** At the foot of every page. */
+  readonly footer: string
+}
+
+const field = (label: string, value: string): DocumentLine => ({ _tag: "Field", label, value })
+const amount = (label: string, value: string, total = false): DocumentLine => ({ _tag: "Amount", label, amount: value, total })
+const text = (value: string, strong = false): DocumentLine => ({ _tag: "Text", text: value, strong })
+
+/** The confirmation of a reservation, as its guest reads it: every text in the reservation's language. */
+export const confirmationDocument = (hotel: HotelDefinition, view: ReservationView, manageUrl: string): ConfirmationDocument => {
+  const language = view.language
+  const t = GUEST_TEXTS[language]
+  const money = (cents: number) => formatMoney(cents, view.price.currency, language)
+  const { address, contact } = hotel
+  const guest = view.guest
+  const reservationNumber = view.reservation_number ?? view.reservation_id
+
+  const promotionName = (code: PromotionCode) => {
+    const promotion = hotel.promotions.find((p) => p.code === code)
+    return promotion === undefined ? code : localized(promotion.name, language)
+  }
+
+  const requests = guest === null ? [] : [
+    ...(guest.baby_cot ? [t.babyCot] : []),
+    ...(guest.early_check_in_request ? [t.earlyCheckIn] : []),
+    ...(guest.late_check_out_request ? [t.lateCheckOut] : [])
+  ]
+
+  const sections: ReadonlyArray<DocumentSection> = [
+    {
+      heading: t.reservation,
+      lines: [
+        field(t.status, t.statuses[view.status]),
+        ...(guest === null ? [] : [
+          field(t.guest, `${guest.first_name} ${guest.last_name}`),
+          field(t.email, guest.email),
+          field(t.phone, guest.phone),
+          ...(guest.country === null ? [] : [field(t.country, formatCountry(guest.country, language))])
+        ])
+      ]
+    },
+    {
+      heading: t.stay,
+      lines: [
+        field(t.checkIn, t.checkInFrom(formatDate(view.stay.checkin, language), view.stay.check_in_time)),
+        field(t.checkOut, t.checkOutBy(formatDate(view.stay.checkout, language), view.stay.check_out_time)),
+        field(t.length, formatNights(view.stay.nights, language)),
+        ...(guest === null || guest.arrival_time === null ? [] : [field(t.arrivalTime, guest.arrival_time)])
+      ]
+    },
+    {
+      heading: t.roomsAndGuests,
+      lines: [
+        ...view.rooms.map((room) => {
+          const guests = guestsSummary(room, language)
+          return field(
+            count(language, room.quantity, t.nouns.room),
+            `${room.room_name}\n${room.quantity > 1 ? `${guests} ${t.perRoom}` : guests}`
+          )
+        }),
+        ...(requests.length === 0 ? [] : [field(t.requests, requests.join("\n"))]),
+        ...(guest === null || guest.special_requests === null ? [] : [field(t.specialRequests, guest.special_requests)])
+      ]
+    },
+    {
+      heading: t.package,
+      lines: [text(view.package.name, true), text(view.package.description)]
+    },
+    {
+      heading: t.price,
+      lines: [
+        amount(t.accommodation, money(view.price.room_total)),
+        ...(view.price.promotion_discount > 0 ? [amount(t.promotion(view.package.promotions.map(promotionName).join(", ")), money(-view.price.promotion_discount))] : []),
+        amount(t.touristTax, money(view.price.tourist_tax)),
+        amount(t.total, money(view.price.total), true),
+        text(view.policies.payment)
+      ]
+    },
+    {
+      heading: t.cancellation,
+      lines: [
+        text(
+          view.policies.refundable && view.policies.free_cancellation_until !== null
+            ? t.freeCancellationUntil(formatDeadline(view.policies.free_cancellation_until, hotel.timezone, language))
+            : t.nonRefundable
+        )
+      ]
+    },
+    {
+      heading: t.manage,
+      lines: [text(t.manageText), { _tag: "Link", url: manageUrl }]
+    }
+  ]
+
+  return {
+    language,
+    title: t.confirmationTitle,
+    reservationNumber,
+    hotelName: hotel.name,
+    hotelLines: [
+      `${address.street}, ${address.postal_code} ${address.city}, ${formatCountry(address.country, language)}`,
+      `${t.phone} ${contact.phone} · ${contact.email} · ${contact.website}`
+    ],
+    sections,
+    footer: `${hotel.name} · ${reservationNumber} · ${contact.phone} · ${contact.email}`
+  }
+}

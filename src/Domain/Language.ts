@@ -1,0 +1,26 @@
+import { Schema } from "effect"
+
+export const Language = Schema.Literal("en", "fr", "ru").annotations({
+  identifier: "Language",
+  description: "Language of the guest pages, emails and documents"
+})
+export type Language = typeof Language.Type
+
+const Text = Schema.String.pipe(Schema.minLength(1))
+
+/**
+ * A text of the hotel file that guests read, by language. English is required: it is what a
+ * language without its own text shows, and what the public API shows.
+ */
+export const LocalizedText = Schema.Struct({
+  en: Text.annotations({ description: "English: required, the fallback of every other language" }),
+  fr: Schema.optional(Text.annotations({ description: "French; English when absent" })),
+  ru: Schema.optional(Text.annotations({ description: "Russian; English when absent" }))
+}).annotations({
+  identifier: "LocalizedText",
+  description: "A guest-facing text by language: en is required; a missing fr or ru falls back to en"
+})
+export type LocalizedText = typeof LocalizedText.Type
+
+/** The text in `language`, or in English when the hotel file has none in it. */
+export const localized = (text: LocalizedText, language: Language): string => text[language] ?? text.en

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Either, Schema } from "effect"
+import { localized, LocalizedText } from "../../src/Domain/Language.js"
+
+const decode = Schema.decodeUnknownEither(LocalizedText)
+
+describe("localized texts", () => {
+  it("a language with no text falls back to English", () => {
+    const text = { en: "Double Room", ru: "Номер с двуспальной кроватью" }
+    expect(localized(text, "en")).toBe("Double Room")
+    expect(localized(text, "ru")).toBe("Номер с двуспальной кроватью")
+    expect(localized(text, "fr")).toBe("Double Room")
+  })
+
+  it("the schema requires a non-empty English text; the other languages are optional", () => {
+    expect(Either.isRight(decode({ en: "Twin Room" }))).toBe(true)
+    expect(Either.isRight(decode({ en: "Twin Room", fr: "Chambre Twin", ru: "Номер твин" }))).toBe(true)
+    expect(Either.isLeft(decode({ fr: "Chambre Twin", ru: "Номер твин" }))).toBe(true)
+    expect(Either.isLeft(decode({ en: "", fr: "Chambre Twin" }))).toBe(true)
+    expect(Either.isLeft(decode({ en: "Twin Room", fr: "" }))).toBe(true)
+    expect(Either.isLeft(decode("Twin Room"))).toBe(true)
+  })
+})
