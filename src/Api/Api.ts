@@ -4,6 +4,7 @@ import { API_DESCRIPTION, API_NAME, API_VERSION } from "../Domain/Discovery.js"
 import { DiscoveryGroup } from "./Discovery.js"
 import { InternalErrorBody, NotFoundBody, PayloadTooLargeBody } from "./Errors.js"
 import { HotelGroup } from "./Hotel.js"
+import { ManageGroup } from "./Manage.js"
 import { QuotesGroup } from "./Quotes.js"
 import { ReservationsGroup } from "./Reservations.js"
 
@@ -38,6 +39,7 @@ export class Api extends HttpApi.make("hotel-booking-api")
   .add(HotelGroup)
   .add(QuotesGroup)
   .add(ReservationsGroup)
+  .add(ManageGroup)
   .addError(NotFoundBody, { status: 404 })
   .addError(PayloadTooLargeBody, { status: 413 })
   .addError(InternalErrorBody, { status: 500 })

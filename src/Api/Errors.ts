@@ -1,7 +1,9 @@
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 import {
+  AlreadyCancelled,
   AvailabilityChanged,
+  CancellationNotAllowed,
   IdempotencyInProgress,
   IdempotencyKeyReused,
   InternalError,
@@ -12,6 +14,7 @@ import {
   PriceChanged,
   QuoteExpired,
   QuoteNotReservable,
+  RateLimited,
   ReservationNotPending,
   ServiceUnavailable,
   ValidationCode,
@@ -138,4 +141,23 @@ export const ReservationNotPendingBody = errorBody(
   "The reservation is no longer pending (expired or cancelled). error.code: reservation_not_pending",
   () => "reservation_not_pending",
   (e) => ({ status: e.status })
+)
+
+export const CancellationNotAllowedBody = errorBody(
+  CancellationNotAllowed,
+  "The rate is non-refundable or the free-cancellation deadline has passed; details say which and until when. " +
+    "error.code: cancellation_not_allowed",
+  () => "cancellation_not_allowed",
+  (e) => ({ refundable: e.refundable, free_cancellation_until: e.free_cancellation_until })
+)
+export const AlreadyCancelledBody = errorBody(
+  AlreadyCancelled,
+  "The reservation is already cancelled; nothing was changed. error.code: already_cancelled",
+  () => "already_cancelled"
+)
+export const RateLimitedBody = errorBody(
+  RateLimited,
+  "Too many requests of this kind: retry after the Retry-After header's seconds. error.code: rate_limited",
+  () => "rate_limited",
+  (e) => ({ retry_after_seconds: e.retry_after_seconds })
 )

@@ -22,6 +22,7 @@ import { Api } from "./Api.js"
 import { DiscoveryHttp } from "./DiscoveryHttp.js"
 import { GuestPagesLive } from "./GuestPages.js"
 import { HotelHttp } from "./HotelHttp.js"
+import { ManageHttp } from "./ManageHttp.js"
 import { QuotesHttp } from "./QuotesHttp.js"
 import { ReservationsHttp } from "./ReservationsHttp.js"
 import { withBoundedBody } from "./RequestBody.js"
@@ -146,7 +147,7 @@ const docs = HttpApiBuilder.Router.use((router) =>
 
 /** The whole HTTP application: the API, its errors, its documents. Needs the services. */
 export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive, errorsAsBodies).pipe(
-  Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp, QuotesHttp, ReservationsHttp]), Layer.provide(ReservationTokenAuthLive)))
+  Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp, QuotesHttp, ReservationsHttp, ManageHttp]), Layer.provide(ReservationTokenAuthLive)))
 )
 
 /**

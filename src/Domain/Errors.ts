@@ -94,3 +94,21 @@ export class ReservationNotPending extends Schema.TaggedError<ReservationNotPend
   message: Schema.String,
   status: Schema.String
 }) {}
+
+/** The reservation cannot be cancelled: its rate is non-refundable, or the free-cancellation deadline has passed. */
+export class CancellationNotAllowed extends Schema.TaggedError<CancellationNotAllowed>()("CancellationNotAllowed", {
+  message: Schema.String,
+  refundable: Schema.Boolean,
+  free_cancellation_until: Schema.NullOr(Schema.String)
+}) {}
+
+/** The reservation is already cancelled: nothing more can change. */
+export class AlreadyCancelled extends Schema.TaggedError<AlreadyCancelled>()("AlreadyCancelled", {
+  message: Schema.String
+}) {}
+
+/** Too many requests of this kind: try again after `retry_after_seconds`. */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  message: Schema.String,
+  retry_after_seconds: Schema.Int
+}) {}

@@ -69,12 +69,12 @@ const Email = Schema.String.pipe(
   Schema.maxLength(254),
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
 )
-const Phone = Schema.String.pipe(
+export const Phone = Schema.String.pipe(
   Schema.pattern(/^\+?[0-9][0-9 ().-]{5,24}$/, { message: () => "must be a phone number, e.g. +33 4 93 00 12 34" })
 )
 const Name = Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
 const Country = Schema.String.pipe(Schema.pattern(/^[A-Z]{2}$/, { message: () => "must be an ISO 3166-1 alpha-2 code" }))
-const SpecialRequests = Schema.String.pipe(Schema.maxLength(1000))
+export const SpecialRequests = Schema.String.pipe(Schema.maxLength(1000))
 
 export const GuestDetails = Schema.Struct({
   first_name: Name,

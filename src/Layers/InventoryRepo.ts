@@ -36,6 +36,8 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
   ) => Effect.Effect<ReadonlyArray<BookedNight>>
   /** Inside the same transaction: holds `rooms` more rooms of a type on every night of the stay. */
   readonly take: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) => Effect.Effect<void>
+  /** Inside the transaction that locked them: gives `rooms` rooms of a type back on every night of the stay. */
+  readonly release: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) => Effect.Effect<void>
 }>() {
   static readonly Live = Layer.scoped(
     InventoryRepo,
@@ -106,9 +108,22 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
             return yield* Effect.dieMessage(`taking ${rooms} ${roomTypeId} would overbook: ${updated.length} of ${nights} nights fit`)
           }
         }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.take", { attributes: { roomTypeId, rooms, checkin, checkout } }))
+      const release = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) =>
+        Effect.gen(function*() {
+          const updated = yield* sql`
+            UPDATE inventory_nights SET booked = booked - ${rooms}
+            WHERE room_type_id = ${roomTypeId} AND night >= ${checkin}::date AND night < ${checkout}::date
+              AND booked >= ${rooms}
+            RETURNING night`
+          const nights = nightsOf(checkin, checkout).length
+          if (updated.length !== nights) {
+            return yield* Effect.dieMessage(`releasing ${rooms} ${roomTypeId} would give back rooms never taken: ${updated.length} of ${nights} nights`)
+          }
+        }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.release", { attributes: { roomTypeId, rooms, checkin, checkout } }))
       return {
         lockNights,
         take,
+        release,
         freeRooms: (checkin, checkout) =>
           findFree({ checkin, checkout }).pipe(
             Effect.orDie,
@@ -140,18 +155,21 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
                 .map(([night, count]) => ({ room_type_id: roomTypeId as RoomTypeId, night: night as LocalDate, booked: count }))
             ))
         }
+        /** Adds `rooms` (taken) or removes them (released) on every night; never beyond the inventory or below zero. */
+        const hold = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) =>
+          Effect.flatMap(Ref.get(state), (bookedByType) => {
+            const byNight = { ...bookedByType[roomTypeId] }
+            for (const night of nightsOf(checkin, checkout)) byNight[night] = (byNight[night] ?? 0) + rooms
+            return Object.values(byNight).some((n) => n > (inventory[roomTypeId] ?? 0) || n < 0)
+              ? Effect.dieMessage(`holding ${rooms} more ${roomTypeId} would overbook or free rooms never taken`)
+              : Ref.set(state, { ...bookedByType, [roomTypeId]: byNight })
+          })
         return {
           bookedNights: inRange,
           lockNights: (roomTypeIds, checkin, checkout) =>
             Effect.map(inRange(checkin, checkout), (nights) => nights.filter((n) => roomTypeIds.includes(n.room_type_id))),
-          take: (roomTypeId, rooms, checkin, checkout) =>
-            Effect.flatMap(Ref.get(state), (bookedByType) => {
-              const byNight = { ...bookedByType[roomTypeId] }
-              for (const night of nightsOf(checkin, checkout)) byNight[night] = (byNight[night] ?? 0) + rooms
-              return Object.values(byNight).some((n) => n > (inventory[roomTypeId] ?? 0))
-                ? Effect.dieMessage(`taking ${rooms} ${roomTypeId} would overbook`)
-                : Ref.set(state, { ...bookedByType, [roomTypeId]: byNight })
-            }),
+          take: (roomTypeId, rooms, checkin, checkout) => hold(roomTypeId, rooms, checkin, checkout),
+          release: (roomTypeId, rooms, checkin, checkout) => hold(roomTypeId, -rooms, checkin, checkout),
           freeRooms: (checkin, checkout) =>
             Effect.map(inRange(checkin, checkout), (nights) =>
               Object.entries(inventory).map(([roomTypeId, rooms]) => ({

@@ -3,7 +3,7 @@ import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
 import type { ReservationId } from "../Domain/Ids.js"
 import type { Cents } from "../Domain/Money.js"
 import type { PackageOffer } from "../Domain/Quote.js"
-import { type GuestDetails, ReservationRecord } from "../Domain/Reservation.js"
+import { type GuestDetails, type PmsStatus, ReservationRecord } from "../Domain/Reservation.js"
 import * as Tracing from "./Tracing.js"
 
 export interface Completion {
@@ -26,6 +26,10 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
   /** A pending reservation whose guest link lapsed. */
   readonly markExpired: (id: ReservationId) => Effect.Effect<void>
   readonly complete: (id: ReservationId, completion: Completion) => Effect.Effect<void>
+  /** A completed reservation's new guest details. */
+  readonly updateGuest: (id: ReservationId, guest: GuestDetails) => Effect.Effect<void>
+  /** A completed reservation cancelled at `cancelledAt`, with the PMS status that follows. */
+  readonly cancel: (id: ReservationId, cancelledAt: string, pmsStatus: PmsStatus | null) => Effect.Effect<void>
 }>() {
   static readonly Live = Layer.effect(
     ReservationRepo,
@@ -76,6 +80,23 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
             Effect.asVoid,
             Effect.orDie,
             Tracing.withSpan("ReservationRepo.complete")
+          ),
+        updateGuest: (id, guest) =>
+          sql`
+            UPDATE reservations SET guest = ${JSON.stringify(guest)}::jsonb, updated_at = now()
+            WHERE id = ${id} AND status = 'GUEST_COMPLETED'`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.updateGuest")
+          ),
+        cancel: (id, cancelledAt, pmsStatus) =>
+          sql`
+            UPDATE reservations SET status = 'CANCELLED', cancelled_at = ${cancelledAt}::timestamptz,
+              pms_status = ${pmsStatus}, updated_at = now()
+            WHERE id = ${id} AND status = 'GUEST_COMPLETED'`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.cancel")
           )
       }
     })
@@ -98,7 +119,10 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
         markExpired: (id) => update(id, (r) => r.status === "PENDING_GUEST" ? { ...r, status: "EXPIRED" } : r),
         complete: (id, c) =>
           update(id, (r) =>
-            r.status !== "PENDING_GUEST" ? r : { ...r, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+            r.status !== "PENDING_GUEST" ? r : { ...r, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" }),
+        updateGuest: (id, guest) => update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, guest } : r),
+        cancel: (id, _cancelledAt, pmsStatus) =>
+          update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, status: "CANCELLED", pms_status: pmsStatus } : r)
       }
     })
   )

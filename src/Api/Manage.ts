@@ -1,0 +1,52 @@
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
+import { ManageRequest } from "../Domain/Management.js"
+import { ReservationView } from "../Domain/Reservation.js"
+import { AlreadyCancelledBody, CancellationNotAllowedBody, RateLimitedBody, ValidationErrorBody } from "./Errors.js"
+import { ReservationTokenAuth } from "./ReservationToken.js"
+
+/** Endpoints 12 to 14: a completed reservation, managed with the manage link's token. */
+export class ManageGroup extends HttpApiGroup.make("manage")
+  .add(
+    HttpApiEndpoint.get("view", "/v1/reservation-manage")
+      .addSuccess(ReservationView)
+      .annotate(OpenApi.Summary, "The completed reservation, its policies and allowed_actions (manage link token)")
+      .annotate(
+        OpenApi.Description,
+        "Identified by the manage link's X-Reservation-Token (the link of the confirmation email, PUBLIC_BASE_URL/manage#token=…); " +
+          "a guest link's token is refused (401 invalid_token). allowed_actions lists what POST /v1/reservation-manage accepts now: " +
+          "cancel appears only for a refundable rate before policies.free_cancellation_until (hotel time)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("act", "/v1/reservation-manage")
+      .setPayload(ManageRequest)
+      .addSuccess(ReservationView)
+      .addError(ValidationErrorBody, { status: 400 })
+      .addError(CancellationNotAllowedBody, { status: 409 })
+      .addError(AlreadyCancelledBody, { status: 409 })
+      .addError(RateLimitedBody, { status: 429 })
+      .annotate(OpenApi.Summary, "Update the guest's details, cancel, or resend the confirmation email; answers the reservation as it now is")
+      .annotate(
+        OpenApi.Description,
+        "One action per request. update_guest changes any of phone, arrival_time, special_requests, baby_cot, " +
+          "early_check_in_request, late_check_out_request (null clears a text) and sends a notice by email. cancel frees the " +
+          "rooms at once, status CANCELLED, and sends a cancellation email; a non-refundable rate or a passed deadline is 409 " +
+          "cancellation_not_allowed, a second cancel 409 already_cancelled. resend_confirmation sends the confirmation email " +
+          "again, at most once every 5 minutes (429 rate_limited with Retry-After). Every change reaches the hotel's PMS."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("document", "/v1/reservation-document")
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }).annotations({
+        description: "The confirmation PDF in the reservation's language (Content-Disposition gives its file name)"
+      }))
+      .addError(AlreadyCancelledBody, { status: 409 })
+      .annotate(OpenApi.Summary, "The confirmation PDF of a completed reservation (manage link token)")
+  )
+  .middleware(ReservationTokenAuth)
+  .annotate(OpenApi.Title, "Manage")
+  .annotate(OpenApi.Description, "A completed reservation: view, change the guest's details, cancel, confirmation PDF")
+{}

@@ -1,0 +1,80 @@
+import { Option, Schema } from "effect"
+import type { HotelDefinition } from "./Hotel.js"
+import { TimeOfDay } from "./Ids.js"
+import { type GuestDetails, Phone, type ReservationRecord, type ReservationView, SpecialRequests } from "./Reservation.js"
+import { reservationView } from "./ReservationViews.js"
+
+/** The guest may ask for the confirmation email again once in this time. */
+export const RESEND_INTERVAL_MS = 5 * 60_000
+
+/** What the guest may change after completion; names, email and country stay as completed. */
+export const GuestUpdate = Schema.Struct({
+  action: Schema.Literal("update_guest"),
+  phone: Schema.optional(Phone),
+  arrival_time: Schema.optional(Schema.NullOr(TimeOfDay)),
+  special_requests: Schema.optional(Schema.NullOr(SpecialRequests)),
+  baby_cot: Schema.optional(Schema.Boolean),
+  early_check_in_request: Schema.optional(Schema.Boolean),
+  late_check_out_request: Schema.optional(Schema.Boolean)
+}).pipe(
+  Schema.filter((update) => Object.keys(update).length > 1 || "give at least one field to change"),
+  // a field that cannot be changed here (e.g. email) is refused, not silently dropped
+  Schema.annotations({ identifier: "GuestUpdate", parseOptions: { onExcessProperty: "error" } })
+)
+export type GuestUpdate = typeof GuestUpdate.Type
+
+export const CancelAction = Schema.Struct({ action: Schema.Literal("cancel") }).annotations({ identifier: "CancelAction" })
+export const ResendConfirmationAction = Schema.Struct({ action: Schema.Literal("resend_confirmation") }).annotations({
+  identifier: "ResendConfirmationAction"
+})
+
+/** POST /v1/reservation-manage: one action per request. */
+export const ManageRequest = Schema.Union(GuestUpdate, CancelAction, ResendConfirmationAction).annotations({
+  identifier: "ReservationManageRequest",
+  examples: [
+    { action: "update_guest", phone: "+33 6 12 34 56 78", arrival_time: "21:30" },
+    { action: "cancel" },
+    { action: "resend_confirmation" }
+  ]
+})
+export type ManageRequest = typeof ManageRequest.Type
+
+/** The guest's details with the update's fields; a field it leaves out stays as it was (null clears). */
+export const applyGuestUpdate = (guest: GuestDetails, update: GuestUpdate): GuestDetails => ({
+  ...guest,
+  phone: update.phone ?? guest.phone,
+  arrival_time: update.arrival_time === undefined ? guest.arrival_time : update.arrival_time,
+  special_requests: update.special_requests === undefined ? guest.special_requests : update.special_requests,
+  baby_cot: update.baby_cot ?? guest.baby_cot,
+  early_check_in_request: update.early_check_in_request ?? guest.early_check_in_request,
+  late_check_out_request: update.late_check_out_request ?? guest.late_check_out_request
+})
+
+/** Why the reservation cannot be cancelled at `now`, if it cannot; a cancelled one is answered apart. */
+export const cancellationRefusal = (r: ReservationRecord, now: number): Option.Option<string> => {
+  const deadline = r.offer.free_cancellation_until
+  if (!r.offer.refundable || deadline === null) {
+    return Option.some(`the ${r.offer.rate_code} rate is non-refundable: it cannot be cancelled free of charge; contact the hotel`)
+  }
+  if (now >= Date.parse(deadline)) {
+    return Option.some(`free cancellation was possible until ${deadline} (hotel time); contact the hotel`)
+  }
+  return Option.none()
+}
+
+/** What the holder of the manage link may do now. */
+export const manageActions = (r: ReservationRecord, now: number): ReadonlyArray<string> =>
+  r.status !== "GUEST_COMPLETED"
+    ? []
+    : [
+      "update_guest",
+      ...(Option.isNone(cancellationRefusal(r, now)) ? ["cancel"] : []),
+      "resend_confirmation",
+      "download_document"
+    ]
+
+/** The reservation as its manage link shows it. */
+export const manageView = (hotel: HotelDefinition, r: ReservationRecord, now: number): ReservationView => ({
+  ...reservationView(hotel, r),
+  allowed_actions: manageActions(r, now)
+})

@@ -1,0 +1,146 @@
+import { Clock, Effect, Option } from "effect"
+import { AlreadyCancelled, CancellationNotAllowed, InvalidToken, RateLimited } from "../Domain/Errors.js"
+import { confirmationPdfFilename } from "../Domain/GuestEmails.js"
+import type { ReservationId, RoomTypeId } from "../Domain/Ids.js"
+import {
+  applyGuestUpdate,
+  cancellationRefusal,
+  type GuestUpdate,
+  type ManageRequest,
+  manageView,
+  RESEND_INTERVAL_MS
+} from "../Domain/Management.js"
+import { isCompleted } from "../Domain/CompletedReservation.js"
+import type { ReservationRecord } from "../Domain/Reservation.js"
+import { InventoryRepo } from "../Layers/InventoryRepo.js"
+import { OutboxRepo } from "../Layers/OutboxRepo.js"
+import { ReservationRepo } from "../Layers/ReservationRepo.js"
+import * as Tracing from "../Layers/Tracing.js"
+import { Transactions } from "../Layers/Transactions.js"
+import { AppConfig } from "./AppConfig.js"
+import { Documents } from "./Documents.js"
+import { HotelCatalog } from "./HotelCatalog.js"
+import { Tokens } from "./Tokens.js"
+
+const cancelled = (r: ReservationRecord) =>
+  new AlreadyCancelled({ message: `reservation ${r.number} is cancelled: nothing more can change; contact the hotel` })
+
+/** A completed reservation, managed by its guest through the manage link (endpoints 12 to 14). */
+export class ReservationManagement extends Effect.Service<ReservationManagement>()("ReservationManagement", {
+  effect: Effect.gen(function*() {
+    const config = yield* AppConfig
+    const catalog = yield* HotelCatalog
+    const tokens = yield* Tokens
+    const documents = yield* Documents
+    const repo = yield* ReservationRepo
+    const inventory = yield* InventoryRepo
+    const outbox = yield* OutboxRepo
+    const { atomically } = yield* Transactions
+
+    const reservationOf = Tracing.fn("ReservationManagement.reservationOf")(function*(token: string) {
+      const verified = yield* tokens.verify(token, "manage")
+      if (verified.expired) return yield* new InvalidToken({ message: "this manage link has expired: contact the hotel" })
+      return verified.reservationId
+    })
+
+    const view = (id: ReservationId) =>
+      Effect.gen(function*() {
+        const reservation = yield* repo.find(id).pipe(Effect.map(Option.getOrThrow))
+        return manageView(yield* catalog.definition(), reservation, yield* Clock.currentTimeMillis)
+      })
+
+    /** Inside a transaction: the reservation, locked, while it is still completed. */
+    const lockActive = (id: ReservationId) =>
+      Effect.gen(function*() {
+        const reservation = yield* repo.findForUpdate(id).pipe(Effect.map(Option.getOrThrow))
+        return reservation.status === "CANCELLED" ? yield* cancelled(reservation) : reservation
+      })
+
+    const updateGuest = Tracing.fn("ReservationManagement.updateGuest")(function*(id: ReservationId, update: GuestUpdate) {
+      yield* atomically(Effect.gen(function*() {
+        const reservation = yield* lockActive(id)
+        yield* repo.updateGuest(id, applyGuestUpdate(reservation.guest!, update))
+        yield* outbox.enqueue([{ kind: "guest_update_email", reservation_id: id }, { kind: "pms_push", reservation_id: id }])
+      }))
+    })
+
+    /** The rooms go back to the inventory in the transaction that cancels: never twice, never lost. */
+    const cancel = Tracing.fn("ReservationManagement.cancel")(function*(id: ReservationId) {
+      yield* atomically(Effect.gen(function*() {
+        const reservation = yield* lockActive(id)
+        const now = yield* Clock.currentTimeMillis
+        const refusal = cancellationRefusal(reservation, now)
+        if (Option.isSome(refusal)) {
+          return yield* new CancellationNotAllowed({
+            message: `reservation ${reservation.number} cannot be cancelled: ${refusal.value}`,
+            refundable: reservation.offer.refundable,
+            free_cancellation_until: reservation.offer.free_cancellation_until
+          })
+        }
+        const rooms = new Map<RoomTypeId, number>()
+        for (const line of reservation.rooms) rooms.set(line.room_type_id, (rooms.get(line.room_type_id) ?? 0) + line.quantity)
+        // the same lock order as completions (room type, then night): the two never deadlock
+        yield* inventory.lockNights([...rooms.keys()], reservation.checkin, reservation.checkout)
+        for (const [roomTypeId, count] of rooms) yield* inventory.release(roomTypeId, count, reservation.checkin, reservation.checkout)
+        // a reservation the PMS holds is pending again until the PMS confirms the cancellation
+        const pmsStatus = reservation.pms_status === "SYNCED" ? "PENDING" : reservation.pms_status
+        yield* repo.cancel(id, new Date(now).toISOString(), pmsStatus)
+        yield* outbox.enqueue([{ kind: "cancellation_email", reservation_id: id }, { kind: "pms_cancel", reservation_id: id }])
+      }))
+    })
+
+    const resendConfirmation = Tracing.fn("ReservationManagement.resendConfirmation")(function*(id: ReservationId) {
+      yield* atomically(Effect.gen(function*() {
+        // the row lock serialises two resends of one reservation: only one passes the limit
+        yield* lockActive(id)
+        const now = yield* Clock.currentTimeMillis
+        const last = yield* outbox.lastEnqueuedAt(id, "confirmation_email")
+        const nextAllowed = Option.map(last, (at) => at.getTime() + RESEND_INTERVAL_MS)
+        if (Option.isSome(nextAllowed) && now < nextAllowed.value) {
+          return yield* new RateLimited({
+            message: `a confirmation email was sent at ${last.pipe(Option.getOrThrow).toISOString()}: ` +
+              `ask again after ${new Date(nextAllowed.value).toISOString()}`,
+            retry_after_seconds: Math.ceil((nextAllowed.value - now) / 1000)
+          })
+        }
+        yield* outbox.enqueue([{ kind: "confirmation_email", reservation_id: id }])
+      }))
+    })
+
+    return {
+      /** GET /v1/reservation-manage: the reservation, its policies and what the guest may do now. */
+      view: Tracing.fn("ReservationManagement.view")(function*(token: string) {
+        return yield* view(yield* reservationOf(token))
+      }),
+      /** POST /v1/reservation-manage: one action, then the reservation as it now is. */
+      act: Tracing.fn("ReservationManagement.act")(function*(token: string, request: ManageRequest) {
+        const id = yield* reservationOf(token)
+        yield* Tracing.annotate({ "reservation.id": id, "manage.action": request.action })
+        switch (request.action) {
+          case "update_guest":
+            yield* updateGuest(id, request)
+            break
+          case "cancel":
+            yield* cancel(id)
+            break
+          case "resend_confirmation":
+            yield* resendConfirmation(id)
+        }
+        return yield* view(id)
+      }),
+      /** GET /v1/reservation-document: the confirmation PDF in the reservation's language. */
+      document: Tracing.fn("ReservationManagement.document")(function*(token: string) {
+        const reservation = yield* view(yield* reservationOf(token))
+        if (reservation.status === "CANCELLED" || !isCompleted(reservation)) {
+          return yield* new AlreadyCancelled({ message: `reservation ${reservation.reservation_number} is cancelled: it has no confirmation` })
+        }
+        const content = yield* documents.confirmationPdf(
+          yield* catalog.definition(),
+          reservation,
+          `${config.publicBaseUrl}/manage#token=${token}`
+        )
+        return { filename: confirmationPdfFilename(reservation), content }
+      })
+    }
+  })
+}) {}

@@ -1,0 +1,193 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import type { ReservationId } from "../../src/Domain/Ids.js"
+import type { LocalDate } from "../../src/Domain/LocalDate.js"
+import { InventoryRepo } from "../../src/Layers/InventoryRepo.js"
+import { OutboxInMemory } from "../../src/Layers/OutboxRepo.js"
+import { Tokens } from "../../src/Services/Tokens.js"
+import { makeTestClock } from "../support/clock.js"
+import { completeWith, get, pendingReservation, post, type RoomAsk } from "../support/flow.js"
+import { TestApp } from "../support/TestApp.js"
+
+// Today is Sunday 2026-11-22 in hotel time.
+const clock = makeTestClock("2026-11-22T10:00:00Z")
+const d = (s: string) => s as LocalDate
+
+/** A completed reservation: its id, number, and both links' tokens. */
+const completed = (checkin: string, checkout: string, rooms: ReadonlyArray<RoomAsk>, rateCode = "FLEX") =>
+  Effect.gen(function*() {
+    const pending = yield* pendingReservation(checkin, checkout, rooms, rateCode)
+    const done = yield* completeWith(pending.token, pending.total)
+    expect(done.status).toBe(200)
+    const id = done.body.reservation_id as ReservationId
+    const manageToken = yield* (yield* Tokens).reveal(id, "manage").pipe(Effect.map(Option.getOrThrow))
+    return { id, number: done.body.reservation_number as string, guestToken: pending.token, manageToken }
+  })
+
+const manage = (token: string) => ({
+  view: get("/v1/reservation-manage", { "x-reservation-token": token }),
+  act: (body: unknown) => post("/v1/reservation-manage", body, { "x-reservation-token": token }),
+  document: get("/v1/reservation-document", { "x-reservation-token": token })
+})
+
+const jobsOf = (id: ReservationId) =>
+  Effect.map(Effect.flatMap(OutboxInMemory, (outbox) => outbox.jobs), (jobs) => jobs.filter((j) => j.reservation_id === id).map((j) => j.kind))
+
+const freeDoubles = (checkin: string, checkout: string) =>
+  Effect.map(
+    Effect.flatMap(InventoryRepo, (repo) => repo.freeRooms(d(checkin), d(checkout))),
+    (rows) => rows.find((r) => r.room_type_id === "double")!.free
+  )
+
+layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("managing a reservation over HTTP", (it) => {
+  it.effect("the manage link shows the completed reservation and what the guest may do; completion queued its email and PMS sync", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2026-12-10", "2026-12-13", [{ room_type_id: "double", adults: 2 }])
+      const view = yield* manage(r.manageToken).view
+      expect(view.status).toBe(200)
+      expect(view.headers["cache-control"]).toBe("no-store")
+      expect(view.body).toMatchObject({
+        reservation_id: r.id,
+        reservation_number: r.number,
+        status: "GUEST_COMPLETED",
+        pms_status: "PENDING",
+        guest: { first_name: "Ana", phone: "+34 600 123 456" },
+        policies: { refundable: true, free_cancellation_until: "2026-12-08T14:00:00+01:00" },
+        allowed_actions: ["update_guest", "cancel", "resend_confirmation", "download_document"]
+      })
+      expect(yield* jobsOf(r.id)).toEqual(["confirmation_email", "pms_push"])
+    }))
+
+  it.effect("only the manage link's token opens the manage endpoints, and it opens nothing else", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2026-12-14", "2026-12-15", [{ room_type_id: "double", adults: 1 }])
+      for (const call of [manage(r.guestToken).view, manage(r.guestToken).act({ action: "cancel" }), manage(r.guestToken).document]) {
+        const response = yield* call
+        expect(response.status).toBe(401)
+        expect(response.body.error.code).toBe("invalid_token")
+      }
+      const missing = yield* get("/v1/reservation-manage")
+      expect([missing.status, missing.body.error.code]).toEqual([401, "missing_token"])
+      const unknown = yield* manage("x".repeat(43)).view
+      expect([unknown.status, unknown.body.error.code]).toEqual([401, "invalid_token"])
+      const publicView = yield* get("/v1/reservation-public", { "x-reservation-token": r.manageToken })
+      expect([publicView.status, publicView.body.error.code]).toEqual([401, "invalid_token"])
+      // nothing was cancelled by the refused calls
+      expect((yield* manage(r.manageToken).view).body.status).toBe("GUEST_COMPLETED")
+    }))
+
+  it.effect("update_guest changes the allowed details, notifies by email and the PMS; other fields are refused", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2026-12-16", "2026-12-17", [{ room_type_id: "twin", adults: 2 }])
+      const updated = yield* manage(r.manageToken).act({
+        action: "update_guest",
+        phone: "+33 6 11 22 33 44",
+        arrival_time: "22:15",
+        special_requests: "High floor",
+        late_check_out_request: true
+      })
+      expect(updated.status).toBe(200)
+      expect(updated.body.guest).toEqual({
+        first_name: "Ana",
+        last_name: "Lopez",
+        email: "ana@example.com",
+        phone: "+33 6 11 22 33 44",
+        country: null,
+        arrival_time: "22:15",
+        special_requests: "High floor",
+        baby_cot: false,
+        early_check_in_request: false,
+        late_check_out_request: true
+      })
+      const cleared = yield* manage(r.manageToken).act({ action: "update_guest", special_requests: null })
+      expect(cleared.body.guest).toMatchObject({ special_requests: null, arrival_time: "22:15" })
+      expect(yield* jobsOf(r.id)).toEqual([
+        "confirmation_email",
+        "pms_push",
+        "guest_update_email",
+        "pms_push",
+        "guest_update_email",
+        "pms_push"
+      ])
+
+      const email = yield* manage(r.manageToken).act({ action: "update_guest", email: "other@example.com" })
+      expect([email.status, email.body.error.code]).toEqual([400, "invalid_request"])
+      expect(email.body.error.message).toContain("email")
+      const nothing = yield* manage(r.manageToken).act({ action: "update_guest" })
+      expect([nothing.status, nothing.body.error.message]).toEqual([400, expect.stringContaining("at least one field")])
+      const phone = yield* manage(r.manageToken).act({ action: "update_guest", phone: "call me" })
+      expect([phone.status, phone.body.error.message]).toEqual([400, expect.stringContaining("phone")])
+      const unknownAction = yield* manage(r.manageToken).act({ action: "upgrade" })
+      expect([unknownAction.status, unknownAction.body.error.code]).toEqual([400, "invalid_request"])
+    }))
+
+  it.effect("cancel frees the rooms in the same step; a second cancel is 409 already_cancelled and changes nothing", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2026-12-18", "2026-12-20", [{ room_type_id: "double", adults: 2, quantity: 2 }])
+      expect(yield* freeDoubles("2026-12-18", "2026-12-20")).toBe(10)
+      const cancelled = yield* manage(r.manageToken).act({ action: "cancel" })
+      expect(cancelled.status).toBe(200)
+      expect(cancelled.body).toMatchObject({ status: "CANCELLED", pms_status: "PENDING", allowed_actions: [] })
+      expect(yield* freeDoubles("2026-12-18", "2026-12-20")).toBe(12)
+      expect(yield* jobsOf(r.id)).toEqual(["confirmation_email", "pms_push", "cancellation_email", "pms_cancel"])
+
+      const again = yield* manage(r.manageToken).act({ action: "cancel" })
+      expect([again.status, again.body.error.code]).toEqual([409, "already_cancelled"])
+      expect(yield* freeDoubles("2026-12-18", "2026-12-20")).toBe(12)
+      const update = yield* manage(r.manageToken).act({ action: "update_guest", phone: "+33 6 00 00 00 01" })
+      expect([update.status, update.body.error.code]).toEqual([409, "already_cancelled"])
+      const pdf = yield* manage(r.manageToken).document
+      expect([pdf.status, pdf.body.error.code]).toEqual([409, "already_cancelled"])
+      expect(yield* jobsOf(r.id)).toHaveLength(4)
+      expect((yield* manage(r.manageToken).view).body.status).toBe("CANCELLED")
+    }))
+
+  it.effect("a non-refundable rate, or a passed deadline, is 409 cancellation_not_allowed saying why and until when", () =>
+    Effect.gen(function*() {
+      const nrf = yield* completed("2026-12-21", "2026-12-22", [{ room_type_id: "deluxe", adults: 2 }], "NRF")
+      expect((yield* manage(nrf.manageToken).view).body.allowed_actions).not.toContain("cancel")
+      const refused = yield* manage(nrf.manageToken).act({ action: "cancel" })
+      expect(refused.status).toBe(409)
+      expect(refused.body.error).toMatchObject({
+        code: "cancellation_not_allowed",
+        details: { refundable: false, free_cancellation_until: null }
+      })
+      expect(refused.body.error.message).toContain("non-refundable")
+
+      const flex = yield* completed("2026-11-25", "2026-11-26", [{ room_type_id: "deluxe", adults: 2 }])
+      clock.set("2026-11-23T13:00:01Z") // 14:00:01 in Nice, the day the free cancellation ended
+      const late = yield* manage(flex.manageToken).act({ action: "cancel" })
+      clock.set("2026-11-22T10:00:00Z")
+      expect(late.status).toBe(409)
+      expect(late.body.error).toMatchObject({
+        code: "cancellation_not_allowed",
+        details: { refundable: true, free_cancellation_until: "2026-11-23T14:00:00+01:00" }
+      })
+      expect(late.body.error.message).toContain("until 2026-11-23T14:00:00+01:00")
+      expect((yield* manage(flex.manageToken).view).body.status).toBe("GUEST_COMPLETED")
+    }))
+
+  it.effect("resend_confirmation is limited to one every 5 minutes per reservation (429 with Retry-After)", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2027-01-05", "2027-01-06", [{ room_type_id: "twin", adults: 1 }])
+      const tooSoon = yield* manage(r.manageToken).act({ action: "resend_confirmation" })
+      expect(tooSoon.status).toBe(429)
+      expect(tooSoon.headers["retry-after"]).toBe("300")
+      expect(tooSoon.body.error).toMatchObject({ code: "rate_limited", details: { retry_after_seconds: 300 } })
+      clock.advance(5 * 60_000)
+      const resent = yield* manage(r.manageToken).act({ action: "resend_confirmation" })
+      expect(resent.status).toBe(200)
+      expect(yield* jobsOf(r.id)).toEqual(["confirmation_email", "pms_push", "confirmation_email"])
+    }))
+
+  it.effect("the confirmation PDF downloads with its file name", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2027-01-07", "2027-01-08", [{ room_type_id: "twin", adults: 1 }])
+      const pdf = yield* manage(r.manageToken).document
+      expect(pdf.status).toBe(200)
+      expect(pdf.headers["content-type"]).toBe("application/pdf")
+      expect(pdf.headers["content-disposition"]).toBe(`attachment; filename="${r.number}.pdf"`)
+      expect(pdf.headers["cache-control"]).toBe("no-store")
+      expect(pdf.text.startsWith("%PDF-")).toBe(true)
+    }))
+})
