@@ -1,7 +1,7 @@
 import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as path from "node:path"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
@@ -10,7 +10,9 @@ import { Repositories } from "../../src/Layers/Live.js"
 import { ServicesLayer } from "../../src/Layers/Services.js"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import { Quotes } from "../../src/Services/Quotes.js"
+import { ReservationManagement } from "../../src/Services/ReservationManagement.js"
 import { Reservations } from "../../src/Services/Reservations.js"
+import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
 import { poolOn, testDatabaseUrl } from "../support/database.js"
 
@@ -35,7 +37,7 @@ class Instances extends Effect.Service<Instances>()("test/Instances", {
 const guest = { first_name: "Race", last_name: "Guest", email: "race@example.com", phone: "+33 6 00 00 00 00", accept_terms: true, terms_version: "2026-11" }
 const client = { client: "race-test", ai_agent: null, session: null }
 
-layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no overbooking", (it) => {
+layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no overbooking, no room given back twice", (it) => {
   it.effect("20 guests completing at once for the last 5 rooms, on two instances: exactly 5 succeed", () =>
     Effect.gen(function*() {
       const { a, b } = yield* Instances
@@ -81,5 +83,46 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
       })))
       expect(rows.nights).toEqual([{ night: "2027-01-20", booked: 5 }, { night: "2027-01-21", booked: 5 }])
       expect(rows.completed[0].n).toBe(5)
+    }))
+
+  it.effect("10 cancellations of one reservation at once, on two instances: one cancels, the rooms come back once", () =>
+    Effect.gen(function*() {
+      const { a, b } = yield* Instances
+      const checkin = "2027-02-10" as LocalDate
+      const checkout = "2027-02-12" as LocalDate
+      const { id, manageToken } = yield* Effect.provide(
+        Effect.gen(function*() {
+          const quote = yield* (yield* Quotes).quoteRooms({
+            checkin,
+            checkout,
+            rooms: [{ room_type_id: "deluxe" as RoomTypeId, quantity: 2, adults: 2, children_ages: [] }]
+          }, client)
+          const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
+          const reservations = yield* Reservations
+          const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
+          const done = yield* reservations.complete(new URL(response.continue_url).hash.slice("#token=".length), { ...guest, expected_total: offer.price.total })
+          const token = yield* (yield* Tokens).reveal(done.reservation_id, "manage")
+          return { id: done.reservation_id, manageToken: Option.getOrThrow(token) }
+        }),
+        a
+      )
+      const outcomes = yield* Effect.forEach(Array.from({ length: 10 }), (_, i) =>
+        Effect.provide(
+          Effect.flatMap(ReservationManagement, (management) => management.act(manageToken, { action: "cancel" })),
+          i % 2 === 0 ? a : b
+        ).pipe(
+          Effect.map((view) => view.status),
+          Effect.catchTag("AlreadyCancelled", () => Effect.succeed("already_cancelled"))
+        ), { concurrency: "unbounded" })
+      expect(outcomes.filter((o) => o === "CANCELLED")).toHaveLength(1)
+      expect(outcomes.filter((o) => o === "already_cancelled")).toHaveLength(9)
+
+      const rows = yield* Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all({
+        nights: sql<{ night: string; booked: number }>`
+          SELECT night, booked FROM inventory_nights WHERE room_type_id = 'deluxe' AND night >= ${checkin} AND night < ${checkout} ORDER BY night`,
+        jobs: sql<{ kind: string }>`SELECT kind FROM outbox_jobs WHERE reservation_id = ${id} ORDER BY seq`
+      })), a)
+      expect(rows.nights).toEqual([{ night: "2027-02-10", booked: 0 }, { night: "2027-02-11", booked: 0 }])
+      expect(rows.jobs.map((j) => j.kind)).toEqual(["confirmation_email", "pms_push", "cancellation_email", "pms_cancel"])
     }))
 })
