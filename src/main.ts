@@ -1,5 +1,5 @@
 import * as HttpServer from "@effect/platform/HttpServer"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { createHttpServer, redactSecretHeaders, ServeApi } from "./Api/Http.js"
 import { runEntry } from "./Layers/Entry.js"

@@ -3,7 +3,7 @@ import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Multipart from "@effect/platform/Multipart"
 import * as UrlParams from "@effect/platform/UrlParams"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Exit, Inspectable, Stream } from "effect"
 
 /**

@@ -1,4 +1,4 @@
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, ConfigError, Effect, Option } from "effect"
 
 /** What a start-up failure means, in one or two lines, without a stack for the expected ones. */

@@ -1,4 +1,4 @@
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Layer } from "effect"
 import { AppConfig } from "../Services/AppConfig.js"
 import { DatabaseLive, DatabasePing } from "./Database.js"

@@ -1,6 +1,6 @@
 // npm run hotel:import [FILE]: validates a hotel definition file and imports it into the
 // database (DATABASE_URL, or the embedded one in DATA_DIR), replacing the hotel there.
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer } from "effect"
 import * as path from "node:path"
 import { DatabaseLive } from "../Layers/Database.js"
