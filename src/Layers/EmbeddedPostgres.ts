@@ -97,6 +97,15 @@ const isLiveNode = (pid: number) => {
 const inUse = (dataDir: string, owner: number) =>
   fail(`DATA_DIR ${dataDir} is in use by the service process ${owner}: stop that one, or start this one with another DATA_DIR`)
 
+const ownerOf = (file: string): number | undefined => {
+  try {
+    const pid = Number(fs.readFileSync(file, "utf8"))
+    return pid > 0 ? pid : undefined // a file cut short by a crash names nobody
+  } catch {
+    return undefined // removed meanwhile by its service
+  }
+}
+
 /** One service per data folder: `DATA_DIR/service.pid` names the live one, for the scope. */
 const claimDataDir = (dataDir: string) => {
   const file = path.join(dataDir, "service.pid")
@@ -109,12 +118,12 @@ const claimDataDir = (dataDir: string) => {
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
         }
-        const owner = Number(fs.readFileSync(file, "utf8"))
-        if (isLiveNode(owner)) return inUse(dataDir, owner)
+        const owner = ownerOf(file)
+        if (owner !== undefined && isLiveNode(owner)) return inUse(dataDir, owner)
         fs.rmSync(file, { force: true }) // its service is gone
       }
     }),
-    () => Effect.sync(() => fs.readFileSync(file, "utf8") === String(process.pid) && fs.rmSync(file, { force: true }))
+    () => Effect.sync(() => ownerOf(file) === process.pid && fs.rmSync(file, { force: true }))
   )
 }
 
