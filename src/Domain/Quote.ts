@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { PackageCode, PromotionCode, QuoteId, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency } from "./Money.js"
+import { Text } from "./Text.js"
 
 export const ChildAge = Schema.Int.pipe(Schema.between(0, 17)).annotations({ description: "Age on the check-in date, 0 to 17" })
 const Adults = Schema.Int.pipe(Schema.between(1, 2)).annotations({ description: "Adults (18+) in the room, 1 to 2" })
@@ -41,7 +42,7 @@ export const RoomRequest = Schema.Struct({
 export type RoomRequest = typeof RoomRequest.Type
 
 export const MultiRoomQuoteRequest = Schema.Struct({
-  session_id: Schema.optional(Schema.String.pipe(Schema.maxLength(80))).annotations({
+  session_id: Schema.optional(Text.pipe(Schema.maxLength(80))).annotations({
     description: "Correlation ID supplied by the caller, echoed in the response"
   }),
   checkin: LocalDate,
@@ -161,13 +162,13 @@ export type ClientInfo = typeof ClientInfo.Type
 
 /** The optional analytics request headers, as the API declares them (lower-case names). */
 export const AnalyticsHeaders = Schema.Struct({
-  "x-hotel-client": Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({
+  "x-hotel-client": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
     description: "Optional: the calling application, for usage measurement; not a credential"
   }),
-  "x-ai-agent": Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({
+  "x-ai-agent": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
     description: "Optional: the AI agent acting for a user, for usage measurement; not a credential"
   }),
-  "x-hotel-session": Schema.optional(Schema.String.pipe(Schema.maxLength(200))).annotations({
+  "x-hotel-session": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
     description: "Optional: the caller's session, for usage measurement; not a credential"
   })
 })

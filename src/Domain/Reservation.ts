@@ -2,6 +2,7 @@ import { Schema, Struct } from "effect"
 import { PackageCode, QuoteId, ReservationId, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { Language } from "./Language.js"
 import { LocalDate } from "./LocalDate.js"
+import { Text } from "./Text.js"
 import { Amount, Cents, Currency } from "./Money.js"
 import { AnalyticsHeaders, ClientInfo, OfferPrice, PackageOffer, QuotedRoom, QuoteStay } from "./Quote.js"
 
@@ -28,7 +29,7 @@ export const IntentRequest = Schema.Struct({
 })
 export type IntentRequest = typeof IntentRequest.Type
 
-export const IdempotencyKey = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(160)).annotations({
+export const IdempotencyKey = Text.pipe(Schema.minLength(1), Schema.maxLength(160)).annotations({
   description: "Optional: repeat a request safely. Same key and body within 24 h: the first answer is replayed " +
     "(header Idempotent-Replayed: true); same key, other body: 422; while the first is still running: 409."
 })
@@ -64,17 +65,17 @@ export const IntentResponse = Schema.Struct({
 })
 export type IntentResponse = typeof IntentResponse.Type
 
-const Email = Schema.String.pipe(
+const Email = Text.pipe(
   Schema.trimmed(),
   Schema.maxLength(254),
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
 )
-export const Phone = Schema.String.pipe(
+export const Phone = Text.pipe(
   Schema.pattern(/^\+?[0-9][0-9 ().-]{5,24}$/, { message: () => "must be a phone number, e.g. +33 4 93 00 12 34" })
 )
-const Name = Schema.String.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
+const Name = Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
 const Country = Schema.String.pipe(Schema.pattern(/^[A-Z]{2}$/, { message: () => "must be an ISO 3166-1 alpha-2 code" }))
-export const SpecialRequests = Schema.String.pipe(Schema.maxLength(1000))
+export const SpecialRequests = Text.pipe(Schema.maxLength(1000))
 
 export const GuestDetails = Schema.Struct({
   first_name: Name,
@@ -102,7 +103,7 @@ export const CompletionRequest = Schema.Struct({
   early_check_in_request: Schema.optional(Schema.Boolean),
   late_check_out_request: Schema.optional(Schema.Boolean),
   accept_terms: Schema.Boolean.annotations({ description: "Must be true" }),
-  terms_version: Schema.String.annotations({ description: "The terms_version the guest accepted (from GET /v1/reservation-public)" }),
+  terms_version: Text.annotations({ description: "The terms_version the guest accepted (from GET /v1/reservation-public)" }),
   expected_total: Amount.annotations({ description: "The total the guest saw; completion fails with 409 price_changed if the live total differs" })
 }).annotations({ identifier: "ReservationCompletionRequest" })
 export type CompletionRequest = typeof CompletionRequest.Type

@@ -55,4 +55,30 @@ describe("makeBatcher", () => {
       fail = false
       expect(yield* call(3)).toBe(3)
     }))
+
+  it.scoped("one poisoned call among 50 in a batch fails alone: the batch is run again call by call", () =>
+    Effect.gen(function*() {
+      const batches: Array<ReadonlyArray<number>> = []
+      const release = yield* Deferred.make<void>()
+      const call = yield* makeBatcher(
+        (inputs: ReadonlyArray<number>) =>
+          Effect.sync(() => batches.push(inputs)).pipe(
+            Effect.zipRight(Deferred.await(release)),
+            Effect.zipRight(inputs.includes(13) ? Effect.dieMessage("invalid byte sequence") : Effect.succeed(inputs.map((n) => n * 10)))
+          ),
+        { maxBatch: 100, concurrency: 1 }
+      )
+      const first = yield* Effect.fork(call(0))
+      yield* Effect.yieldNow()
+      const rest = yield* Effect.fork(Effect.all(Array.from({ length: 50 }, (_, i) => Effect.exit(call(i + 1))), { concurrency: "unbounded" }))
+      yield* Effect.repeatN(Effect.yieldNow(), 20)
+      yield* Deferred.succeed(release, undefined)
+      expect(yield* Fiber.join(first)).toBe(0)
+      const exits = yield* Fiber.join(rest)
+      expect(exits.filter(Exit.isFailure)).toHaveLength(1)
+      expect(exits[12]).toSatisfy(Exit.isFailure)
+      expect(exits.filter(Exit.isSuccess).map((e) => e.value)).toEqual(Array.from({ length: 50 }, (_, i) => (i + 1) * 10).filter((n) => n !== 130))
+      expect(batches[1]).toHaveLength(50) // they did travel together first
+      expect(batches).toHaveLength(2 + 50)
+    }))
 })

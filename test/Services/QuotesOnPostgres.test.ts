@@ -104,4 +104,24 @@ layer(QuotesOnPostgres, { excludeTestServices: true, timeout: 60_000 })("quotes 
       )
       expect(settings.map(([row]) => row?.setting)).toEqual(Array(10).fill("on"))
     }))
+
+  it.effect("a quote PostgreSQL refuses fails alone: the 49 stored in the same moment are kept", () =>
+    Effect.gen(function*() {
+      const quotes = yield* Quotes
+      const repo = yield* QuoteRepo
+      const quote = yield* quotes.quoteRooms({
+        checkin: d("2026-12-20"),
+        checkout: d("2026-12-21"),
+        rooms: [{ room_type_id: "twin" as RoomTypeId, quantity: 1, adults: 1, children_ages: [] }]
+      }, { client: null, ai_agent: null, session: null })
+      // 50 stores at once, one of them with a NUL character the API's schemas would have refused
+      const copies = Array.from({ length: 50 }, (_, i) => ({
+        response: { ...quote, quote_id: `${quote.quote_id}-${i}` as typeof quote.quote_id, session_id: i === 17 ? "poison\u0000" : `s-${i}` },
+        client: { client: null, ai_agent: null, session: null }
+      }))
+      const exits = yield* Effect.all(copies.map((copy) => Effect.exit(repo.insert(copy))), { concurrency: "unbounded" })
+      expect(exits.map((exit) => exit._tag)).toEqual(copies.map((_, i) => i === 17 ? "Failure" : "Success"))
+      const stored = yield* Effect.forEach(copies, (copy) => repo.find(copy.response.quote_id))
+      expect(stored.filter(Option.isSome)).toHaveLength(49)
+    }))
 })
