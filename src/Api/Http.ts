@@ -14,10 +14,12 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Cause, Context, Effect, Layer, Option } from "effect"
 import { constTrue } from "effect/Function"
+import { createHash } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import { InternalError, NotFound, PayloadTooLarge, ValidationError } from "../Domain/Errors.js"
+import { InternalError, NotFound, PayloadTooLarge, RateLimited, ValidationError } from "../Domain/Errors.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "../Services/AppConfig.js"
+import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
 import { Api } from "./Api.js"
 import { DiscoveryHttp } from "./DiscoveryHttp.js"
 import { GuestPagesLive } from "./GuestPages.js"
@@ -87,19 +89,102 @@ const errorsAsBodies = HttpApiBuilder.middleware((app: HttpApp.Default) =>
   ) as HttpApp.Default
 )
 
+const pathOf = (url: string) => {
+  const query = url.indexOf("?")
+  return query === -1 ? url : url.slice(0, query)
+}
+
+/** The public read and quote endpoints, which any web page may call (no credentials); never the token endpoints. */
+const CORS_PATHS = new Set([
+  "/",
+  "/v1",
+  "/v1/health",
+  "/v1/hotel",
+  "/v1/room-types",
+  "/v1/availability",
+  "/v1/quote",
+  "/v1/quotes",
+  "/openapi.json",
+  "/.well-known/api-catalog"
+])
+
+const preflight = HttpServerResponse.empty({
+  status: 204,
+  headers: {
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "GET, POST, OPTIONS",
+    "access-control-allow-headers": "content-type, x-hotel-client, x-ai-agent, x-hotel-session",
+    "access-control-max-age": "86400"
+  }
+})
+
+/** A browser's preflight for a CORS endpoint is answered here; any other OPTIONS finds no route (404). */
+const corsPreflight = HttpApiBuilder.middleware((app: HttpApp.Default) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    request.method === "OPTIONS" && CORS_PATHS.has(pathOf(request.url)) ? Effect.succeed(preflight) : app)
+)
+
+const rateHeaders = (decision: RateDecision) =>
+  HttpApp.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, {
+      "ratelimit-policy": `"per-client";q=${decision.limit};w=${decision.windowSeconds}`,
+      "ratelimit": `"per-client";r=${decision.remaining};t=${decision.resetSeconds}`,
+      ...(decision.allowed ? {} : { "retry-after": String(decision.resetSeconds) })
+    }))
+  )
+
 /**
- * The Node server of the API: every response says nosniff and no-referrer, errors included. Set
- * here, before the application writes its head (Node merges them in), it costs nothing per
- * request, where a response hook in the application costs a tenth of a small request.
+ * `RATE_LIMIT_PER_MINUTE` requests per client address on every /v1 endpoint, and per token as well
+ * on the token endpoints (a token shared across addresses is limited too).
+ */
+const limitRate = HttpApiBuilder.middleware(Effect.map(RateLimiter, (limiter) => (app: HttpApp.Default) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    if (!/^\/v1(\/|\?|$)/.test(request.url)) return app
+    const token = request.headers["x-reservation-token"]
+    const keys = [
+      `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`,
+      ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
+    ]
+    return Effect.flatMap(limiter.take(keys), (decision) => {
+      if (Option.isNone(decision)) return app
+      return Effect.zipRight(
+        rateHeaders(decision.value),
+        decision.value.allowed
+          ? app
+          : Effect.fail(new RateLimited({
+            message: `more than ${decision.value.limit} requests a minute from this client: retry in ${decision.value.resetSeconds} s`,
+            retry_after_seconds: decision.value.resetSeconds
+          }))
+      )
+    })
+  }) as HttpApp.Default)
+)
+
+/**
+ * The Node server of the API: every response says nosniff and no-referrer, errors included, and
+ * the CORS endpoints allow any origin. Set here, before the application writes its head (Node
+ * merges them in), it costs nothing per request, where a response hook in the application costs
+ * a tenth of a small request.
  */
 export const createHttpServer = (): Server => {
   const server = createServer()
+  // A client has 15 s to send its headers and 30 s for its whole request (bodies are at most
+  // 64 KiB): a slow or stalled client cannot hold a connection. An idle keep-alive connection
+  // lasts 65 s, longer than a load balancer's usual 60 s, so the balancer closes it first and
+  // never sends a request on a connection this server is closing.
+  server.headersTimeout = 15_000
+  server.requestTimeout = 30_000
+  server.keepAliveTimeout = 65_000
   // The server listens before the application is built and attaches its handler; a request in
   // between (a health probe at start-up) would hang forever. It is held and handed over instead.
   let held: Array<readonly [IncomingMessage, ServerResponse]> | undefined = []
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     response.setHeader("x-content-type-options", "nosniff")
     response.setHeader("referrer-policy", "no-referrer")
+    if (CORS_PATHS.has(pathOf(request.url ?? ""))) {
+      response.setHeader("access-control-allow-origin", "*")
+      response.setHeader("access-control-expose-headers", "ratelimit, ratelimit-policy, retry-after")
+    }
     held?.push([request, response])
   })
   server.on("newListener", (event: string | symbol, handler: (request: IncomingMessage, response: ServerResponse) => void) => {
@@ -146,7 +231,7 @@ const docs = HttpApiBuilder.Router.use((router) =>
 )
 
 /** The whole HTTP application: the API, its errors, its documents. Needs the services. */
-export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive, errorsAsBodies).pipe(
+export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive, errorsAsBodies, limitRate, corsPreflight).pipe(
   Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp, QuotesHttp, ReservationsHttp, ManageHttp]), Layer.provide(ReservationTokenAuthLive)))
 )
 

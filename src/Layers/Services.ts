@@ -6,6 +6,7 @@ import { HotelCatalog } from "../Services/HotelCatalog.js"
 import { Inventory } from "../Services/Inventory.js"
 import { Idempotency } from "../Services/Idempotency.js"
 import { Quotes } from "../Services/Quotes.js"
+import { RateLimiter } from "../Services/RateLimiter.js"
 import { ReservationManagement } from "../Services/ReservationManagement.js"
 import { Reservations } from "../Services/Reservations.js"
 import { Tokens } from "../Services/Tokens.js"
@@ -19,7 +20,8 @@ export const ServicesLayer = Layer.mergeAll(
   Health.Default,
   Inventory.Default,
   Reservations.Default,
-  ReservationManagement.Default
+  ReservationManagement.Default,
+  RateLimiter.Live
 ).pipe(
   Layer.provideMerge(Layer.mergeAll(Quotes.Default, Tokens.Default, Idempotency.Default, Documents.Default)),
   Layer.provideMerge(HotelCatalog.Default)

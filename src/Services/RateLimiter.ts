@@ -1,0 +1,59 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import * as Tracing from "../Layers/Tracing.js"
+import { AppConfig } from "./AppConfig.js"
+
+/** Where a client stands in the current window (the IETF RateLimit draft's quota, remaining, reset). */
+export interface RateDecision {
+  readonly allowed: boolean
+  readonly limit: number
+  readonly remaining: number
+  /** Seconds until the window ends and the quota is whole again. */
+  readonly resetSeconds: number
+  readonly windowSeconds: number
+}
+
+const WINDOW_MS = 60_000
+
+/**
+ * Requests per key (a client address, a token) and minute, in this instance's memory: behind a
+ * load balancer each instance counts its own share. Windows are aligned on the clock, so all keys
+ * roll over together and the whole table is dropped at once: memory stays bounded by one minute
+ * of clients.
+ */
+export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
+  /** One more request for every key, allowed if each has room; a refused request counts for none. `None` when limiting is off. */
+  readonly take: (keys: ReadonlyArray<string>) => Effect.Effect<Option.Option<RateDecision>>
+}>() {
+  static readonly perMinute = (limit: number) =>
+    Layer.sync(RateLimiter, () => {
+      const counts = new Map<string, number>()
+      let windowStart = 0
+      return {
+        take: (keys) =>
+          Effect.map(Clock.currentTimeMillis, (now) => {
+            const start = now - (now % WINDOW_MS)
+            if (start !== windowStart) {
+              counts.clear()
+              windowStart = start
+            }
+            const used = Math.max(...keys.map((key) => counts.get(key) ?? 0))
+            const allowed = used < limit
+            if (allowed) for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1)
+            return Option.some({
+              allowed,
+              limit,
+              remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
+              resetSeconds: Math.ceil((start + WINDOW_MS - now) / 1000),
+              windowSeconds: WINDOW_MS / 1000
+            })
+          }).pipe(Tracing.withSpan("RateLimiter.take"))
+      }
+    })
+
+  static readonly Off = Layer.succeed(RateLimiter, { take: () => Effect.succeedNone })
+
+  /** `RATE_LIMIT_PER_MINUTE`, or no limit when it is unset. */
+  static readonly Live = Layer.unwrapEffect(
+    Effect.map(AppConfig, ({ rateLimitPerMinute }) => Option.match(rateLimitPerMinute, { onNone: () => RateLimiter.Off, onSome: RateLimiter.perMinute }))
+  )
+}
