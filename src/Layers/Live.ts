@@ -2,7 +2,9 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Layer } from "effect"
 import { AppConfig } from "../Services/AppConfig.js"
 import { DatabaseLive, DatabasePing } from "./Database.js"
+import { Housekeeping } from "../Services/Housekeeping.js"
 import { HotelRepo } from "./HotelRepo.js"
+import { HousekeepingRepo } from "./HousekeepingRepo.js"
 import { InventoryRepo } from "./InventoryRepo.js"
 import { MigrationsLive } from "./Migrations.js"
 import { AppSecret } from "./AppSecret.js"
@@ -23,6 +25,7 @@ export const Repositories = Layer.mergeAll(
   ReservationRepo.Live,
   TokenRepo.Live,
   OutboxRepo.Live,
+  HousekeepingRepo.Live,
   IdempotencyRepo.Live,
   Transactions.Live,
   DatabasePing.Live
@@ -33,8 +36,11 @@ export const Repositories = Layer.mergeAll(
 /** The repositories on `DATABASE_URL`, or the embedded database. */
 export const RepositoriesLive = Repositories.pipe(Layer.provideMerge(DatabaseLive))
 
+/** What runs beside the requests for the life of the service. */
+const BackgroundLive = Housekeeping.Periodic.pipe(Layer.provide(Housekeeping.Default))
+
 /** Every service on its live infrastructure. */
-export const ServicesLive = untracedWithoutCollector(ServicesLayer.pipe(
+export const ServicesLive = untracedWithoutCollector(Layer.merge(ServicesLayer, BackgroundLive).pipe(
   Layer.provide(RepositoriesLive),
   Layer.provide(AppSecret.Live),
   Layer.provideMerge(TracingLive)

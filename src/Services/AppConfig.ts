@@ -17,6 +17,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly appSecret: Option.Option<Redacted.Redacted>
   readonly otlpEndpoint: Option.Option<string>
   readonly rateLimitPerMinute: Option.Option<number>
+  readonly quoteRetentionDays: number
 }>() {
   static readonly fromEnv = Effect.gen(function*() {
     const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
@@ -43,6 +44,10 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       hotelFile: path.resolve(yield* Config.string("HOTEL_FILE").pipe(Config.withDefault("data/hotel.json"))),
       appSecret: yield* Config.option(Config.redacted("APP_SECRET")),
       otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString()))),
+      quoteRetentionDays: yield* Config.integer("QUOTE_RETENTION_DAYS").pipe(
+        Config.validate({ message: "must be a whole number of days from 1 to 3650", validation: (n) => n >= 1 && n <= 3650 }),
+        Config.withDefault(30)
+      ),
       rateLimitPerMinute: yield* Config.option(Config.integer("RATE_LIMIT_PER_MINUTE").pipe(
         Config.validate({ message: "must be a whole number of requests from 1 to 1000000", validation: (n) => n >= 1 && n <= 1_000_000 })
       ))

@@ -3,11 +3,13 @@ import m0001 from "./0001_hotel_and_inventory.js"
 import m0002 from "./0002_quotes.js"
 import m0003 from "./0003_reservations.js"
 import m0004 from "./0004_outbox.js"
+import m0005 from "./0005_housekeeping.js"
 
 /** Every migration, in order; a new one is a new file and a new line here. */
 export const migrations = Migrator.fromRecord({
   "0001_hotel_and_inventory": m0001,
   "0002_quotes": m0002,
   "0003_reservations": m0003,
-  "0004_outbox": m0004
+  "0004_outbox": m0004,
+  "0005_housekeeping": m0005
 })

@@ -1,0 +1,47 @@
+import { Clock, Effect, Layer, Schedule } from "effect"
+import { HousekeepingRepo } from "../Layers/HousekeepingRepo.js"
+import * as Tracing from "../Layers/Tracing.js"
+import { AppConfig } from "./AppConfig.js"
+
+/** Rows per statement: short transactions that never hold many row locks. */
+const BATCH = 500
+const DAY_MS = 86_400_000
+
+/** Repeats a batch until one changes fewer rows than a batch holds; the total. */
+const drain = (batch: Effect.Effect<number>) =>
+  Effect.iterate({ total: 0, last: BATCH }, {
+    while: ({ last }) => last === BATCH,
+    body: ({ total }) => Effect.map(batch, (last) => ({ total: total + last, last }))
+  }).pipe(Effect.map(({ total }) => total))
+
+/** What lapses is tidied away: pending reservations whose link expired, old quotes, spent idempotency keys. */
+export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping", {
+  effect: Effect.gen(function*() {
+    const repo = yield* HousekeepingRepo
+    const { quoteRetentionDays } = yield* AppConfig
+    return {
+      sweep: Tracing.fn("Housekeeping.sweep")(function*() {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return {
+          expiredIntents: yield* drain(repo.expireLapsedIntents(now, BATCH)),
+          deletedQuotes: yield* drain(repo.deleteQuotesExpiredBefore(new Date(now.getTime() - quoteRetentionDays * DAY_MS), BATCH)),
+          deletedIdempotencyKeys: yield* drain(repo.deleteLapsedIdempotencyKeys(now, BATCH))
+        }
+      })
+    }
+  })
+}) {
+  /** A sweep a minute after start, then every 10 minutes, for the life of the service; a failed one is logged and the next one runs. */
+  static readonly Periodic = Layer.scopedDiscard(
+    Effect.flatMap(Housekeeping, ({ sweep }) =>
+      sweep().pipe(
+        Effect.tap((counts) =>
+          Object.values(counts).some((n) => n > 0) ? Effect.logInfo("housekeeping", counts) : Effect.void
+        ),
+        Effect.catchAllCause((cause) => Effect.logWarning("housekeeping sweep failed; the next one runs as planned", cause)),
+        Effect.delay("1 minute"),
+        Effect.repeat(Schedule.spaced("9 minutes")),
+        Effect.forkScoped
+      ))
+  )
+}

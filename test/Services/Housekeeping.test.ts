@@ -1,0 +1,86 @@
+import { NodeContext } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import * as path from "node:path"
+import type { RoomTypeId } from "../../src/Domain/Ids.js"
+import type { LocalDate } from "../../src/Domain/LocalDate.js"
+import { AppSecret } from "../../src/Layers/AppSecret.js"
+import { Repositories } from "../../src/Layers/Live.js"
+import { HousekeepingRepo } from "../../src/Layers/HousekeepingRepo.js"
+import { ServicesLayer } from "../../src/Layers/Services.js"
+import { AppConfig } from "../../src/Services/AppConfig.js"
+import { Housekeeping } from "../../src/Services/Housekeeping.js"
+import { Quotes } from "../../src/Services/Quotes.js"
+import { Reservations } from "../../src/Services/Reservations.js"
+import { makeTestClock } from "../support/clock.js"
+import { TestDatabase } from "../support/database.js"
+
+const clock = makeTestClock("2026-11-22T10:00:00Z")
+const Config = Layer.mergeAll(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.Test)
+const App = Layer.mergeAll(ServicesLayer, Housekeeping.Default).pipe(
+  Layer.provideMerge(Repositories),
+  Layer.provideMerge(TestDatabase),
+  Layer.provide(Config),
+  Layer.provide(clock.layer)
+)
+const client = { client: null, ai_agent: null, session: null }
+const HOUR = 3_600_000
+
+const counts = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.all({
+    pending: sql<{ n: number }>`SELECT count(*)::int AS n FROM reservations WHERE status = 'PENDING_GUEST'`,
+    expired: sql<{ n: number }>`SELECT count(*)::int AS n FROM reservations WHERE status = 'EXPIRED'`,
+    quotes: sql<{ n: number }>`SELECT count(*)::int AS n FROM quotes`,
+    keys: sql<{ n: number }>`SELECT count(*)::int AS n FROM idempotency_keys`
+  })).pipe(Effect.map((r) => ({ pending: r.pending[0]!.n, expired: r.expired[0]!.n, quotes: r.quotes[0]!.n, keys: r.keys[0]!.n })))
+
+layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) => {
+  it.effect("lapsed intents expire, quotes past their retention and spent idempotency keys go; two sweeps at once share the work", () =>
+    Effect.gen(function*() {
+      const quotes = yield* Quotes
+      const reservations = yield* Reservations
+      // 12 intents with keys, from 12 quotes
+      yield* Effect.forEach(Array.from({ length: 12 }, (_, i) => i), (i) =>
+        Effect.gen(function*() {
+          const quote = yield* quotes.quoteRooms({
+            checkin: "2027-03-01" as LocalDate,
+            checkout: "2027-03-02" as LocalDate,
+            rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+          }, client)
+          yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" }, client, `key-${i}`)
+        }))
+      const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
+      expect(yield* sweep).toEqual({ expiredIntents: 0, deletedQuotes: 0, deletedIdempotencyKeys: 0 })
+      expect(yield* counts).toEqual({ pending: 12, expired: 0, quotes: 12, keys: 12 })
+
+      clock.advance(25 * HOUR) // guest links (24 h) and idempotency keys (24 h) have lapsed, quotes are kept 30 days
+      const [a, b] = yield* Effect.all([sweep, sweep], { concurrency: 2 })
+      expect(a.expiredIntents + b.expiredIntents).toBe(12)
+      expect(a.deletedIdempotencyKeys + b.deletedIdempotencyKeys).toBe(12)
+      expect(a.deletedQuotes + b.deletedQuotes).toBe(0)
+      expect(yield* counts).toEqual({ pending: 0, expired: 12, quotes: 12, keys: 0 })
+
+      clock.advance(30 * 24 * HOUR)
+      expect((yield* sweep).deletedQuotes).toBe(12)
+      expect((yield* counts).quotes).toBe(0)
+    }))
+
+  it.effect("one instance sweeps at a time: while another holds the sweep's lock, a batch changes nothing", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const repo = yield* HousekeepingRepo
+      yield* sql`INSERT INTO quotes (id, expires_at, checkin, checkout, status, client, response)
+        VALUES ('q_old', '2026-01-01T00:00:00Z', '2026-02-01', '2026-02-02', 'available', '{}', '{}')`
+      const held = yield* Effect.scoped(Effect.gen(function*() {
+        // another instance's sweep, on a connection of its own
+        const other = yield* sql.reserve
+        yield* other.execute("SELECT pg_advisory_lock(7240002)", [], undefined)
+        const changed = yield* repo.deleteQuotesExpiredBefore(new Date("2026-06-01"), 10)
+        yield* other.execute("SELECT pg_advisory_unlock(7240002)", [], undefined)
+        return changed
+      }))
+      expect(held).toBe(0)
+      expect(yield* repo.deleteQuotesExpiredBefore(new Date("2026-06-01"), 10)).toBe(1)
+    }))
+})
