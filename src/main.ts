@@ -1,18 +1,16 @@
 import * as HttpServer from "@effect/platform/HttpServer"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
-import { createHttpServer, redactSecretHeaders, ServeApi } from "./Api/Http.js"
+import { DrainOnShutdown, nodeServerLayer, redactSecretHeaders, ServeApi } from "./Api/Http.js"
 import { runEntry } from "./Layers/Entry.js"
 import { ServicesLive } from "./Layers/Live.js"
 import { AppConfig } from "./Services/AppConfig.js"
 
-const NodeServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, ({ host, port }) => NodeHttpServer.layer(createHttpServer, { host, port }))
-)
+const ServerLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ host, port }) => nodeServerLayer({ host, port })))
 
-const Main = ServeApi.pipe(
-  HttpServer.withLogAddress,
-  Layer.provide(NodeServerLive),
+// Started in this order, stopped in the reverse one: on SIGTERM the server drains first, while
+// the services (database, outbox worker) still run, and the database stops last.
+const Main = DrainOnShutdown.pipe(
+  Layer.provide(ServeApi.pipe(HttpServer.withLogAddress, Layer.provideMerge(ServerLive))),
   Layer.provide(ServicesLive),
   redactSecretHeaders
 )

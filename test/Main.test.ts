@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
+import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 
@@ -10,11 +11,13 @@ fs.chmodSync(dataDir, 0o755)
 const port = 20_000 + Math.floor(Math.random() * 20_000)
 const base = `http://127.0.0.1:${port}`
 
+/** Started in a process group of its own, as a supervisor runs it (the group is `-pid`). */
 const start = async () => {
   const { DATABASE_URL: _, ...inherited } = process.env
   const child = spawn(process.execPath, ["--enable-source-maps", "dist/main.js"], {
     env: { ...inherited, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir },
-    stdio: ["ignore", "pipe", "pipe"]
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true
   })
   let output = ""
   child.stdout!.on("data", (chunk) => (output += chunk))
@@ -84,4 +87,55 @@ describe("the service on its embedded database", () => {
     expect(postmasterAlive()).toBe(false)
     expect(fs.existsSync(path.join(dataDir, "service.pid"))).toBe(false)
   }, 90_000)
+
+  it("SIGTERM to its process group under keep-alive load: every request in flight is answered, the exit is clean and quick", async () => {
+    const service = await start()
+    const agents = Array.from({ length: 16 }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }))
+    const outcomes: Array<{ readonly sentAt: number; readonly answeredAt: number; readonly outcome: string }> = []
+    let signalledAt = Number.POSITIVE_INFINITY
+    const one = (agent: http.Agent, i: number) =>
+      new Promise<string>((resolve) => {
+        const quote = i % 2 === 0
+        const body = JSON.stringify({ checkin: inDays(50), checkout: inDays(52), rooms: [{ room_type_id: "twin", adults: 1 }] })
+        const request = http.request(`${base}${quote ? "/v1/quotes" : "/v1/hotel"}`, {
+          agent,
+          method: quote ? "POST" : "GET",
+          headers: quote ? { "content-type": "application/json" } : {}
+        }, (response) => {
+          response.resume()
+          response.on("end", () => resolve(String(response.statusCode)))
+        })
+        request.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
+        request.end(quote ? body : undefined)
+      })
+    const loop = async (agent: http.Agent) => {
+      for (let i = 0;; i++) {
+        const sentAt = Date.now()
+        const outcome = await one(agent, i)
+        outcomes.push({ sentAt, answeredAt: Date.now(), outcome })
+        if (outcome === "ECONNREFUSED") return // the server has stopped listening: nothing more to send
+      }
+    }
+    const loops = Promise.all(agents.map(loop))
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    signalledAt = Date.now()
+    process.kill(-service.child.pid!, "SIGTERM")
+    const exit = await exitOf(service.child)
+    const exitedAfter = Date.now() - signalledAt
+    await loops
+    agents.forEach((agent) => agent.destroy())
+
+    const count = (keep: (o: typeof outcomes[number]) => boolean) => outcomes.filter(keep).length
+    const inFlightAtSignal = count((o) => o.sentAt < signalledAt && o.answeredAt >= signalledAt)
+    // every request sent was answered 200, until the server stopped listening
+    expect([...new Set(outcomes.map((o) => o.outcome))].sort()).toEqual(["200", "ECONNREFUSED"])
+    expect(inFlightAtSignal).toBeGreaterThan(0)
+    expect(exit).toBe(0)
+    expect(exitedAfter).toBeLessThan(10_000)
+    expect(postmasterAlive()).toBe(false)
+    console.log(`shutdown under load: ${outcomes.length} requests, ${inFlightAtSignal} in flight at SIGTERM, ` +
+      `${count((o) => o.sentAt >= signalledAt && o.outcome === "200")} sent after it and answered, ` +
+      `${count((o) => o.outcome === "ECONNREFUSED")} refused at connect once it stopped listening, ` +
+      `lost ${count((o) => o.outcome !== "200" && o.outcome !== "ECONNREFUSED")}; exit ${exit} after ${exitedAfter} ms`)
+  }, 60_000)
 })

@@ -11,11 +11,13 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Multipart from "@effect/platform/Multipart"
 import * as OpenApi from "@effect/platform/OpenApi"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Cause, Context, Effect, Layer, Option } from "effect"
 import { constTrue } from "effect/Function"
 import { createHash } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { type ListenOptions, Server as NetServer } from "node:net"
 import { InternalError, NotFound, PayloadTooLarge, RateLimited, ValidationError } from "../Domain/Errors.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "../Services/AppConfig.js"
@@ -168,6 +170,8 @@ const limitRate = HttpApiBuilder.middleware(Effect.map(RateLimiter, (limiter) =>
  */
 export const createHttpServer = (): Server => {
   const server = createServer()
+  const state: DrainState = { draining: false, lastRequestAt: 0, inFlight: new Set() }
+  servers.set(server, state)
   // A client has 15 s to send its headers and 30 s for its whole request (bodies are at most
   // 64 KiB): a slow or stalled client cannot hold a connection. An idle keep-alive connection
   // lasts 65 s, longer than a load balancer's usual 60 s, so the balancer closes it first and
@@ -181,6 +185,13 @@ export const createHttpServer = (): Server => {
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     response.setHeader("x-content-type-options", "nosniff")
     response.setHeader("referrer-policy", "no-referrer")
+    state.inFlight.add(response)
+    response.once("close", () => state.inFlight.delete(response))
+    // while the server stops, each answer is the last on its connection
+    if (state.draining) {
+      state.lastRequestAt = Date.now()
+      response.setHeader("connection", "close")
+    }
     if (CORS_PATHS.has(pathOf(request.url ?? ""))) {
       response.setHeader("access-control-allow-origin", "*")
       response.setHeader("access-control-expose-headers", "ratelimit, ratelimit-policy, retry-after")
@@ -195,6 +206,73 @@ export const createHttpServer = (): Server => {
   })
   return server
 }
+
+interface DrainState {
+  draining: boolean
+  lastRequestAt: number
+  readonly inFlight: Set<ServerResponse>
+}
+
+/** What a graceful stop needs to know of a server made by `createHttpServer`. */
+const servers = new WeakMap<Server, DrainState>()
+
+/** Requests still unanswered this long after a stop began are cut off: the whole exit stays within 10 s. */
+const DRAIN_MS = 8_000
+/** A connection that carried no request for this long while nothing is in flight is closed: its client has gone quiet. */
+const QUIET_MS = 250
+
+/**
+ * A graceful stop: the server accepts no new connection; every request in flight, and every
+ * request that still arrives on an open keep-alive connection, is answered with
+ * `Connection: close`, so its client learns the connection ends and opens no other. Once nothing
+ * is in flight and the clients have gone quiet, the idle connections are closed; after `DRAIN_MS`
+ * whatever is left is cut. It resolves when the last connection has closed.
+ *
+ * `http.Server#close` would close the idle keep-alive connections at once, racing a client that
+ * is sending its next request on one (it would see a reset, the request lost): the listening
+ * socket alone is closed here, through `net.Server#close`.
+ */
+const drain = (server: Server) =>
+  Effect.async<void>((resume) => {
+    const state = servers.get(server)
+    if (state === undefined || !server.listening) return resume(Effect.void)
+    state.draining = true
+    state.lastRequestAt = Date.now()
+    for (const response of state.inFlight) if (!response.headersSent) response.setHeader("connection", "close")
+    const startedAt = Date.now()
+    const watch = setInterval(() => {
+      const now = Date.now()
+      if (now - startedAt >= DRAIN_MS) server.closeAllConnections()
+      else if (state.inFlight.size === 0 && now - state.lastRequestAt >= QUIET_MS) server.closeIdleConnections()
+    }, 50)
+    NetServer.prototype.close.call(server, () => {
+      clearInterval(watch)
+      resume(Effect.void)
+    })
+  }).pipe(Effect.withSpan("HttpServer.drain"))
+
+/** The Node server of the API. */
+export class NodeServer extends Context.Tag("NodeServer")<NodeServer, Server>() {}
+
+/** The API's Node server listening on `options`, also as the platform's `HttpServer`. */
+export const nodeServerLayer = (options: ListenOptions) =>
+  Layer.unwrapEffect(Effect.map(NodeServer, (server) => NodeHttpServer.layer(() => server, options))).pipe(
+    Layer.provideMerge(Layer.sync(NodeServer, createHttpServer))
+  )
+
+/**
+ * Drains the server when the service stops. Built after the application is served, it is
+ * released before it: requests are answered while the services under them still run.
+ */
+export const DrainOnShutdown = Layer.scopedDiscard(
+  Effect.flatMap(NodeServer, (server) =>
+    Effect.addFinalizer(() =>
+      Effect.logInfo("stopping: answering the requests in flight").pipe(
+        Effect.zipRight(drain(server)),
+        Effect.zipRight(Effect.logInfo("stopped serving"))
+      )
+    ))
+)
 
 /** `/openapi.json`: the OpenAPI 3.1 document generated from the HttpApi, served at this base URL. */
 const openApiDocument = HttpApiBuilder.Router.use((router) =>
