@@ -13,7 +13,16 @@ export const GUEST_PAGE_CSP =
  */
 const ASSETS: ReadonlyArray<readonly [file: string, contentType: string]> = [
   ["guest.css", "text/css; charset=utf-8"],
-  ["complete.js", "text/javascript; charset=utf-8"]
+  ["guest-i18n.js", "text/javascript; charset=utf-8"],
+  ["guest.js", "text/javascript; charset=utf-8"],
+  ["complete.js", "text/javascript; charset=utf-8"],
+  ["manage.js", "text/javascript; charset=utf-8"]
+]
+
+/** The guest pages: the guest link's (`continue_url`) and the confirmation email's manage link. */
+const PAGES: ReadonlyArray<readonly [path: `/${string}`, file: string]> = [
+  ["/complete", "complete.html"],
+  ["/manage", "manage.html"]
 ]
 
 /** Read once, when the layer is built: a missing file stops the start (a defect naming the path). */
@@ -26,13 +35,16 @@ const page = (body: Uint8Array, contentType: string, cacheControl: string) =>
   })
 
 /**
- * `/complete`: the guest-completion page of `continue_url` (`/complete#token=…`), plain HTML with
- * its stylesheet and script. The token stays in the fragment: it never reaches the server's logs.
+ * `/complete` (the guest-completion page of `continue_url`, `/complete#token=…`) and `/manage` (the
+ * confirmation email's link, `/manage#token=…`): plain HTML with their stylesheet and scripts. The
+ * token stays in the fragment: it never reaches the server's logs.
  */
 export const GuestPagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
-    const complete = page(yield* readPublic("complete.html"), "text/html; charset=utf-8", "no-store")
-    yield* router.get("/complete", Effect.succeed(complete))
+    for (const [path, file] of PAGES) {
+      const html = page(yield* readPublic(file), "text/html; charset=utf-8", "no-store")
+      yield* router.get(path, Effect.succeed(html))
+    }
     for (const [file, contentType] of ASSETS) {
       const asset = page(yield* readPublic(file), contentType, "no-cache")
       yield* router.get(`/assets/${file}`, Effect.succeed(asset))

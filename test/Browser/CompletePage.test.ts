@@ -1,41 +1,14 @@
-import { HttpClientRequest, HttpServer } from "@effect/platform"
+import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
-import { type Browser, chromium, type Page } from "playwright-core"
+import { Effect, Layer } from "effect"
+import type { Page } from "playwright-core"
 import { GUEST_PAGE_CSP } from "../../src/Api/GuestPages.js"
+import { baseUrl, ChromiumLive, onPage } from "../support/browser.js"
 import { daysFromToday } from "../support/clock.js"
+import { completeWith, pendingReservation, quote } from "../support/flow.js"
+import { demoHotel } from "../support/hotel.js"
+import { englishLeftovers, ui } from "../support/wording.js"
 import { request, TestApp } from "../support/TestApp.js"
-
-/** Debian's chromium, headless; never a downloaded browser. */
-class Chromium extends Context.Tag("test/Chromium")<Chromium, Browser>() {}
-const ChromiumLive = Layer.scoped(
-  Chromium,
-  Effect.acquireRelease(
-    Effect.promise(() =>
-      chromium.launch({
-        executablePath: "/usr/bin/chromium",
-        args: [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync"
-        ]
-      })
-    ),
-    (browser) => Effect.promise(() => browser.close())
-  )
-)
-
-/** The in-process server's own address: the page is opened there, not at PUBLIC_BASE_URL. */
-const baseUrl = Effect.map(HttpServer.HttpServer, ({ address }) => {
-  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
-  const host = address.hostname === "0.0.0.0" || address.hostname === "::" ? "127.0.0.1" : address.hostname
-  return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`
-})
 
 const post = (url: string, body: unknown) =>
   request(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUnsafeJson(body)))
@@ -62,20 +35,11 @@ const newGuestLink = (language: "en" | "fr" | "ru" = "en") =>
     return { path: continueUrl.pathname + continueUrl.hash, total: offer.price.total as number }
   })
 
-/** Runs `use` on a fresh page of its own (phone-sized, English browser), closed afterwards. */
-const onPage = <A>(url: string, use: (page: Page) => Promise<A>) =>
-  Effect.gen(function*() {
-    const browser = yield* Chromium
-    return yield* Effect.acquireUseRelease(
-      Effect.promise(() => browser.newContext({ viewport: { width: 390, height: 844 }, locale: "en-US" })),
-      (context) =>
-        Effect.promise(async () => {
-          const page = await context.newPage()
-          await page.goto(url)
-          return use(page)
-        }),
-      (context) => Effect.promise(() => context.close())
-    )
+/** Opens `url` on a fresh page of its own (390 px wide, English browser), closed afterwards. */
+const openPage = <A>(url: string, use: (page: Page) => Promise<A>) =>
+  onPage({ viewport: { width: 390, height: 844 } }, async (page) => {
+    await page.goto(url)
+    return use(page)
   })
 
 // the tests compile without the DOM library: what they read of page elements, typed by hand
@@ -118,11 +82,12 @@ layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("gues
   it.effect("shows the summary and a form whose inputs carry the API's field names", () =>
     Effect.gen(function*() {
       const { path, total } = yield* newGuestLink()
-      const shown = yield* onPage(`${yield* baseUrl}${path}`, async (page) => {
+      const shown = yield* openPage(`${yield* baseUrl}${path}`, async (page) => {
         await page.locator("#guest-form").waitFor()
         return {
           url: page.url(),
           title: await page.locator("h1").textContent(),
+          hotel: await page.locator("#hotel").textContent(),
           summary: await page.locator("#summary").textContent(),
           total: await page.locator("#total").textContent(),
           names: await page.$$eval("#guest-form [name]", (els) => els.map((e) => e.getAttribute("name"))),
@@ -136,6 +101,8 @@ layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("gues
       })
       expect(shown.url).not.toContain("token") // dropped from the address bar
       expect(shown.title).toBe("Complete your reservation")
+      expect(shown.hotel).toContain(demoHotel.name)
+      expect(shown.hotel).toContain(demoHotel.contact.phone)
       expect(shown.summary).toContain("2 nights")
       expect(shown.summary).toContain("No payment required")
       expect(shown.total).toBe(new Intl.NumberFormat("en", { style: "currency", currency: "EUR" }).format(total))
@@ -149,7 +116,7 @@ layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("gues
   it.effect("completes the reservation and shows its number", () =>
     Effect.gen(function*() {
       const { path } = yield* newGuestLink()
-      const number = yield* onPage(`${yield* baseUrl}${path}`, async (page) => {
+      const number = yield* openPage(`${yield* baseUrl}${path}`, async (page) => {
         await page.locator("#guest-form").waitFor()
         await page.locator("[name=first_name]").fill("Jeanne")
         await page.locator("[name=last_name]").fill("Dupont")
@@ -168,7 +135,7 @@ layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("gues
   it.effect("speaks the reservation's language", () =>
     Effect.gen(function*() {
       const { path } = yield* newGuestLink("fr")
-      const shown = yield* onPage(`${yield* baseUrl}${path}`, async (page) => {
+      const shown = yield* openPage(`${yield* baseUrl}${path}`, async (page) => {
         await page.locator("#guest-form").waitFor()
         return { lang: await page.getAttribute("html", "lang"), title: await page.locator("h1").textContent() }
       })
@@ -179,7 +146,7 @@ layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("gues
     Effect.gen(function*() {
       const base = yield* baseUrl
       for (const path of ["/complete#token=not-a-real-token", "/complete"]) {
-        const shown = yield* onPage(`${base}${path}`, async (page) => {
+        const shown = yield* openPage(`${base}${path}`, async (page) => {
           await page.locator("#invalid-link").waitFor()
           return { text: await page.locator("#invalid-link").textContent(), forms: await page.locator("form").count() }
         })
@@ -191,7 +158,7 @@ layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("gues
   it.effect("can be used with the keyboard: Tab reaches the submit button, with a visible focus", () =>
     Effect.gen(function*() {
       const { path } = yield* newGuestLink()
-      const reached = yield* onPage(`${yield* baseUrl}${path}`, async (page) => {
+      const reached = yield* openPage(`${yield* baseUrl}${path}`, async (page) => {
         await page.locator("#guest-form").waitFor()
         for (let i = 0; i < 40; i++) {
           await page.keyboard.press("Tab")
@@ -203,5 +170,53 @@ layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("gues
         return null
       })
       expect(reached).toEqual({ id: "submit", outline: "solid" })
+    }))
+
+  it.effect("a price change shows the old and new totals in the reservation's language; the guest confirms the new one", () =>
+    Effect.gen(function*() {
+      // a night reaching 80 % occupancy costs more: others complete 10 of the 12 doubles after this quote
+      const [checkin, checkout] = [daysFromToday(60), daysFromToday(61)]
+      const mine = yield* quote(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
+      const offer = mine.package_offers.find((o: { rate_code: string }) => o.rate_code === "FLEX")
+      const intent = yield* post("/v1/reservation-intents", { quote_id: mine.quote_id, package_code: offer.package_code, language: "ru" })
+      for (let i = 0; i < 5; i++) {
+        const other = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2, quantity: 2 }])
+        expect((yield* completeWith(other.token, other.total)).status).toBe(200)
+      }
+      const now = (yield* quote(checkin, checkout, [{ room_type_id: "double", adults: 2 }])).package_offers
+        .find((o: { rate_code: string }) => o.rate_code === "FLEX").price.total as number
+      expect(now).toBeGreaterThan(offer.price.total)
+      const url = new URL(intent.body.continue_url)
+      const shown = yield* openPage(`${yield* baseUrl}${url.pathname}${url.hash}`, async (page) => {
+        await page.locator("#guest-form").waitFor()
+        await page.locator("[name=first_name]").fill("Иван")
+        await page.locator("[name=last_name]").fill("Petrov")
+        await page.locator("[name=email]").fill("ivan@example.com")
+        await page.locator("[name=phone]").fill("+7 912 345 67 89")
+        await page.locator("[name=accept_terms]").check()
+        await page.locator("#submit").click()
+        await page.locator("#price-changed").waitFor()
+        await page.locator("#confirm-new-total").waitFor()
+        const changed = {
+          title: await page.locator("#price-changed").textContent(),
+          previous: await page.locator("#previous-total").textContent(),
+          next: await page.locator("#new-total").textContent(),
+          focused: await page.evaluate<string>("document.activeElement.id"),
+          leftovers: englishLeftovers(await page.locator("body").innerText(), "ru", ["Petrov", "Иван"])
+        }
+        await page.locator("#confirm-new-total").click()
+        await page.locator("#reservation-number").waitFor()
+        return { ...changed, number: await page.locator("#reservation-number").textContent(), total: await page.locator("#total").textContent() }
+      })
+      const rub = (amount: number) => new Intl.NumberFormat("ru-RU", { style: "currency", currency: "EUR" }).format(amount)
+      expect(shown).toEqual({
+        title: ui("ru", "priceTitle"),
+        previous: rub(offer.price.total),
+        next: rub(now),
+        focused: "confirm-new-total",
+        leftovers: [],
+        number: expect.stringMatching(/^BR-[A-Z0-9]{6}$/),
+        total: rub(now)
+      })
     }))
 })
