@@ -10,4 +10,5 @@ export const DiscoveryHttp = HttpApiBuilder.group(Api, "discovery", (handlers) =
       .handle("root", () => discovery.root())
       .handle("index", () => discovery.index())
       .handle("apiCatalog", () => discovery.catalog())
+      .handle("llmsText", () => discovery.llmsText())
   }))

@@ -37,6 +37,21 @@ export const ErrorBody = Schema.Struct({
 })
 export type ErrorBody = typeof ErrorBody.Type
 
+/**
+ * The message of a request that breaks its schema: one per field, the first issue found for it
+ * (later ones repeat it for other union members); undefined when no issue names anything.
+ */
+export const describeIssues = (
+  issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>
+): string | undefined => {
+  const byField = new Map<string, string>()
+  for (const issue of issues) {
+    const field = issue.path.length > 0 ? issue.path.join(".") : "request"
+    if (!byField.has(field)) byField.set(field, `${field}: ${issue.message}`)
+  }
+  return byField.size === 0 ? undefined : [...byField.values()].join("; ")
+}
+
 interface ErrorClass<E extends { readonly message: string }> {
   new(props: any, disableValidation?: boolean): E
 }

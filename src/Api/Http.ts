@@ -24,9 +24,11 @@ import { AppConfig } from "../Services/AppConfig.js"
 import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
 import { Api } from "./Api.js"
 import { DiscoveryHttp } from "./DiscoveryHttp.js"
+import { describeIssues } from "./Errors.js"
 import { GuestPagesLive } from "./GuestPages.js"
 import { HotelHttp } from "./HotelHttp.js"
 import { ManageHttp } from "./ManageHttp.js"
+import { McpLive } from "./Mcp.js"
 import { QuotesHttp } from "./QuotesHttp.js"
 import { ReservationsHttp } from "./ReservationsHttp.js"
 import { withBoundedBody } from "./RequestBody.js"
@@ -35,22 +37,12 @@ import { ReservationTokenAuthLive } from "./ReservationToken.js"
 /** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
 export const MAX_BODY_BYTES = 64 * 1024
 
-/** One message per field: the first issue found for it (later ones repeat it for other union members). */
-const describeIssues = (error: HttpApiError.HttpApiDecodeError): string => {
-  const byField = new Map<string, string>()
-  for (const issue of error.issues) {
-    const field = issue.path.length > 0 ? issue.path.join(".") : "request"
-    if (!byField.has(field)) byField.set(field, `${field}: ${issue.message}`)
-  }
-  return byField.size === 0 ? error.message : [...byField.values()].join("; ")
-}
-
 const notJson = new ValidationError({ code: "invalid_request", message: "the request body is not valid JSON" })
 
 /** Every failure the framework raises becomes a domain error, so it is answered as an `Error` body. */
 const toDomainError = (error: unknown): unknown => {
   if (error instanceof HttpApiError.HttpApiDecodeError) {
-    return new ValidationError({ code: "invalid_request", message: describeIssues(error) })
+    return new ValidationError({ code: "invalid_request", message: describeIssues(error.issues) ?? error.message })
   }
   // a multipart body, refused unread (RequestBody)
   if (error instanceof Multipart.MultipartError) return notJson
@@ -136,12 +128,12 @@ const rateHeaders = (decision: RateDecision) =>
   )
 
 /**
- * `RATE_LIMIT_PER_MINUTE` requests per client address on every /v1 endpoint, and per token as well
+ * `RATE_LIMIT_PER_MINUTE` requests per client address on every /v1 endpoint and /mcp, and per token as well
  * on the token endpoints (a token shared across addresses is limited too).
  */
 const limitRate = HttpApiBuilder.middleware(Effect.map(RateLimiter, (limiter) => (app: HttpApp.Default) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    if (!/^\/v1(\/|\?|$)/.test(request.url)) return app
+    if (!/^\/(v1|mcp)(\/|\?|$)/.test(request.url)) return app
     const token = request.headers["x-reservation-token"]
     const keys = [
       `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`,
@@ -309,7 +301,7 @@ const docs = HttpApiBuilder.Router.use((router) =>
 )
 
 /** The whole HTTP application: the API, its errors, its documents. Needs the services. */
-export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive, errorsAsBodies, limitRate, corsPreflight).pipe(
+export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive, McpLive, errorsAsBodies, limitRate, corsPreflight).pipe(
   Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp, QuotesHttp, ReservationsHttp, ManageHttp]), Layer.provide(ReservationTokenAuthLive)))
 )
 

@@ -4,16 +4,22 @@ import { LocalDate } from "./LocalDate.js"
 
 const IntFromString = Schema.NumberFromString.pipe(Schema.int())
 
-export const AvailabilityQuery = Schema.Struct({
+/** The fields of an availability query, with its counts encoded as `count` (URL text or JSON numbers). */
+const availabilityFields = <I>(count: Schema.Schema<number, I>) => ({
   checkin: LocalDate,
   checkout: LocalDate,
-  adults: Schema.optionalWith(IntFromString.pipe(Schema.between(1, 2)), { default: () => 2 }).annotations({
+  adults: Schema.optionalWith(count.pipe(Schema.between(1, 2)), { default: () => 2 }).annotations({
     description: "Adults per room, 1 to 2 (default 2)"
   }),
-  children: Schema.optionalWith(IntFromString.pipe(Schema.nonNegative()), { default: () => 0 }).annotations({
+  children: Schema.optionalWith(count.pipe(Schema.nonNegative()), { default: () => 0 }).annotations({
     description: "Children per room (default 0); without ages they count as standard guests"
   })
 })
+
+/** GET /v1/availability's query string. */
+export const AvailabilityQuery = Schema.Struct(availabilityFields(IntFromString))
+/** The same query as JSON (the MCP tool `check_availability`): the same fields, counts as integers. */
+export const AvailabilityParams = Schema.Struct(availabilityFields(Schema.Int))
 export type AvailabilityQuery = typeof AvailabilityQuery.Type
 
 export const RoomTypeAvailability = Schema.Struct({

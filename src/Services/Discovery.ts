@@ -10,9 +10,14 @@ import {
   type ApiCatalog,
   type ApiRoot,
   type DiscoveryIndex,
-  type EndpointSummary
+  BOOKING_FLOW,
+  type EndpointSummary,
+  LLMS_TXT_PATH,
+  llmsText,
+  MCP_PATH
 } from "../Domain/Discovery.js"
 import { AppConfig } from "./AppConfig.js"
+import { HotelCatalog } from "./HotelCatalog.js"
 import * as Tracing from "../Layers/Tracing.js"
 
 /** Every public endpoint of the API, read off its own definition so the index never drifts. */
@@ -21,7 +26,8 @@ const publicEndpoints = (): ReadonlyArray<EndpointSummary> => {
   HttpApi.reflect(Api, {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
-      if (endpoint.path.startsWith("/.well-known")) return
+      // documents about the API, not endpoints of it
+      if (endpoint.path.startsWith("/.well-known") || endpoint.path === LLMS_TXT_PATH) return
       endpoints.push({
         method: endpoint.method,
         path: endpoint.path,
@@ -36,6 +42,7 @@ const publicEndpoints = (): ReadonlyArray<EndpointSummary> => {
 export class Discovery extends Effect.Service<Discovery>()("Discovery", {
   effect: Effect.gen(function*() {
     const { publicBaseUrl: base } = yield* AppConfig
+    const catalog = yield* HotelCatalog
     const endpoints = publicEndpoints()
     const root: ApiRoot = {
       name: API_NAME,
@@ -45,7 +52,9 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
       openapi: `${base}/openapi.json`,
       api_index: `${base}/v1`,
       api_catalog: `${base}/.well-known/api-catalog`,
-      health: `${base}/v1/health`
+      health: `${base}/v1/health`,
+      mcp: `${base}${MCP_PATH}`,
+      llms_txt: `${base}${LLMS_TXT_PATH}`
     }
     const index: DiscoveryIndex = {
       name: API_NAME,
@@ -54,17 +63,30 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
       documentation: root.documentation,
       openapi: root.openapi,
       endpoints,
-      agent_rules: AGENT_RULES
+      agent_rules: AGENT_RULES,
+      mcp: root.mcp,
+      llms_txt: root.llms_txt
     }
-    const catalog: ApiCatalog = {
+    const apiCatalog: ApiCatalog = {
       linkset: [{
         anchor: `${base}/v1`,
         "service-desc": [{ href: root.openapi, type: "application/vnd.oai.openapi+json;version=3.1" }],
-        "service-doc": [{ href: root.documentation, type: "text/html" }],
+        "service-doc": [
+          { href: root.documentation, type: "text/html" },
+          { href: root.llms_txt, type: "text/markdown", title: "Summary for language models" }
+        ],
+        "service-meta": [{ href: root.api_index, type: "application/json", title: "API index with agent rules" }],
+        status: [{ href: root.health, type: "application/json" }]
+      }, {
+        // the same booking flow for AI agents: an MCP server describes itself (initialize, tools/list)
+        anchor: root.mcp,
+        "service-desc": [{ href: root.mcp, type: "application/json", title: "MCP server (Model Context Protocol, Streamable HTTP transport)" }],
+        "service-doc": [{ href: root.llms_txt, type: "text/markdown", title: "Summary for language models" }],
         "service-meta": [{ href: root.api_index, type: "application/json", title: "API index with agent rules" }],
         status: [{ href: root.health, type: "application/json" }]
       }]
     }
+    const tools = BOOKING_FLOW.flatMap((step) => step.tool === null ? [] : [step.tool])
     return {
       root: Tracing.fn("Discovery.root")(function*() {
         return root
@@ -73,7 +95,13 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
         return index
       }),
       catalog: Tracing.fn("Discovery.catalog")(function*() {
-        return catalog
+        return apiCatalog
+      }),
+      /** /llms.txt, from the index and the hotel as they are now. */
+      llmsText: Tracing.fn("Discovery.llmsText")(function*() {
+        const hotel = yield* catalog.hotel()
+        const { rooms } = yield* catalog.roomTypes()
+        return llmsText({ root, index, hotel, rooms, tools })
       })
     }
   })

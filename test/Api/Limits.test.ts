@@ -4,7 +4,7 @@ import { Effect, Layer, Option } from "effect"
 import { createHttpServer } from "../../src/Api/Http.js"
 import { RateLimiter } from "../../src/Services/RateLimiter.js"
 import { makeTestClock } from "../support/clock.js"
-import { get } from "../support/flow.js"
+import { get, post } from "../support/flow.js"
 import { request, TestApp } from "../support/TestApp.js"
 
 const clock = makeTestClock("2026-11-22T10:00:20Z")
@@ -31,6 +31,16 @@ layer(TestApp({ config: { rateLimitPerMinute: Option.some(3) } }).pipe(Layer.pro
         expect((yield* get("/openapi.json")).status).toBe(200)
         clock.advance(40_000)
         expect((yield* get("/v1/hotel")).status).toBe(200)
+      }))
+
+    it.effect("the MCP endpoint counts as the API does: each POST /mcp is a request", () =>
+      Effect.gen(function*() {
+        clock.advance(60_000)
+        const ping = post("/mcp", { jsonrpc: "2.0", id: 1, method: "ping", params: {} })
+        const answers = yield* Effect.forEach([1, 2, 3, 4], () => ping)
+        expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429])
+        expect(answers[0]!.headers["ratelimit-policy"]).toBe(`"per-client";q=3;w=60`)
+        expect(answers[3]!.body.error.code).toBe("rate_limited")
       }))
   }
 )

@@ -20,7 +20,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(spec.openapi).toBe("3.1.0")
       expect(spec.info.version).toBe("1.1.0")
       expect(spec.servers).toEqual([{ url: "http://hotel.test", description: "This deployment" }])
-      for (const p of ["/", "/v1", "/v1/health", "/v1/hotel", "/v1/room-types", "/v1/availability", "/.well-known/api-catalog"]) {
+      for (const p of ["/", "/v1", "/v1/health", "/v1/hotel", "/v1/room-types", "/v1/availability", "/.well-known/api-catalog", "/llms.txt"]) {
         expect(spec.paths[p]?.get?.summary, p).toBeTruthy()
       }
       const result = yield* Effect.promise(() => new Validator().validate(spec))

@@ -24,7 +24,9 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
           documentation: "http://hotel.test/docs/",
           api_index: "http://hotel.test/v1",
           api_catalog: "http://hotel.test/.well-known/api-catalog",
-          health: "http://hotel.test/v1/health"
+          health: "http://hotel.test/v1/health",
+          mcp: "http://hotel.test/mcp",
+          llms_txt: "http://hotel.test/llms.txt"
         })
       }))
 
@@ -34,6 +36,8 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         const index = yield* client.discovery.index()
         expect(index.version).toBe("1.1.0")
         expect(index.openapi).toBe("http://hotel.test/openapi.json")
+        expect(index.mcp).toBe("http://hotel.test/mcp")
+        expect(index.llms_txt).toBe("http://hotel.test/llms.txt")
         const paths = index.endpoints.map((e) => `${e.method} ${e.path}`)
         expect(paths).toEqual(expect.arrayContaining([
           "GET /",
@@ -44,6 +48,7 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
           "GET /v1/availability"
         ]))
         expect(paths).not.toContain("GET /.well-known/api-catalog")
+        expect(paths).not.toContain("GET /llms.txt")
         expect(index.endpoints.every((e) => e.purpose.length > 0)).toBe(true)
         const rules = index.agent_rules.join("\n")
         for (const fact of ["2 guests", "infant under 2", "14:00", "12:00", "package_offers", "continue_url", "GUEST_COMPLETED"]) {
@@ -169,6 +174,33 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         expect(headers["content-type"]).toBe("application/linkset+json")
         expect(body.linkset[0]["service-desc"][0].href).toBe("http://hotel.test/openapi.json")
         expect(body.linkset[0]["service-doc"][0].href).toBe("http://hotel.test/docs/")
+        expect(body.linkset[0]["service-doc"][1]).toMatchObject({ href: "http://hotel.test/llms.txt", type: "text/markdown" })
+        expect(body.linkset[1]).toMatchObject({
+          anchor: "http://hotel.test/mcp",
+          "service-desc": [{ href: "http://hotel.test/mcp" }],
+          "service-doc": [{ href: "http://hotel.test/llms.txt" }],
+          status: [{ href: "http://hotel.test/v1/health" }]
+        })
+      }))
+
+    it.effect("GET /llms.txt summarises the hotel, the flow, the rules and the links in Markdown, from the index and the hotel", () =>
+      Effect.gen(function*() {
+        const { headers, status, text } = yield* get("/llms.txt")
+        expect(status).toBe(200)
+        expect(headers["content-type"]).toBe("text/markdown; charset=utf-8")
+        expect(text).toMatch(/^# Hôtel Belle Rive Booking API\n\n> Public booking API/)
+        const client = yield* apiClient
+        const index = yield* client.discovery.index()
+        for (const rule of index.agent_rules) expect(text).toContain(`- ${rule}\n`)
+        for (const endpoint of index.endpoints) expect(text).toContain(`- \`${endpoint.method} ${endpoint.path}\`: ${endpoint.purpose}`)
+        for (const room of ["**Double Room** (`double`): 18 m²", "**Twin Room** (`twin`): 20 m²", "**Deluxe Sea View Room** (`deluxe`): 28 m²"]) {
+          expect(text).toContain(room)
+        }
+        expect(text).toContain("- [MCP server](http://hotel.test/mcp): Model Context Protocol, Streamable HTTP transport")
+        expect(text).toContain("- [OpenAPI 3.1 description](http://hotel.test/openapi.json)")
+        expect(text).toContain("4. `POST /v1/quotes` (MCP tool `quote_stay`): Official live quote")
+        expect(text).toContain("5. `POST /v1/reservation-intents` (MCP tool `create_reservation_intent`)")
+        expect(text).toContain("**cancellation**: ")
       }))
 
     it.effect("GET /docs/ is an API reference that loads nothing from the internet", () =>

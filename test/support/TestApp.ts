@@ -58,6 +58,13 @@ const TestServer = HttpServer.layerTestClient.pipe(
 export const TestApp = (options: InMemoryOptions = {}) =>
   ServeApi.pipe(Layer.provideMerge(ServicesInMemory(options)), Layer.provideMerge(TestServer))
 
+/** The in-process server's own address: pages and MCP clients go there, not to PUBLIC_BASE_URL. */
+export const baseUrl = Effect.map(HttpServer.HttpServer, ({ address }) => {
+  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
+  const host = address.hostname === "0.0.0.0" || address.hostname === "::" ? "127.0.0.1" : address.hostname
+  return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`
+})
+
 /** A typed client of the API, derived from its definition. */
 export const apiClient = HttpApiClient.make(Api)
 

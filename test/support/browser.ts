@@ -1,4 +1,4 @@
-import { HttpServer } from "@effect/platform"
+import { baseUrl } from "./TestApp.js"
 import { Context, Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core"
@@ -27,12 +27,7 @@ export const ChromiumLive = Layer.scoped(
   )
 )
 
-/** The in-process server's own address: pages are opened there, not at PUBLIC_BASE_URL. */
-export const baseUrl = Effect.map(HttpServer.HttpServer, ({ address }) => {
-  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
-  const host = address.hostname === "0.0.0.0" || address.hostname === "::" ? "127.0.0.1" : address.hostname
-  return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`
-})
+export { baseUrl } from "./TestApp.js"
 
 /** A link of the service (PUBLIC_BASE_URL/…) opened on the in-process server: same path and fragment. */
 export const onTestServer = (link: string) =>

@@ -1,0 +1,355 @@
+/**
+ * The booking flow for AI agents: an MCP server (Model Context Protocol, Streamable HTTP transport)
+ * at `/mcp`, in the same HTTP application as the REST API, so the body limit, the rate limiter and
+ * the error bodies are the same. Its tools are thin calls of the services the REST handlers call,
+ * with the REST API's schemas as parameters and results; its resources are the hotel's policies
+ * and the agent rules.
+ */
+import * as AiError from "@effect/ai/AiError"
+import * as McpSchema from "@effect/ai/McpSchema"
+import * as McpServer from "@effect/ai/McpServer"
+import * as Tool from "@effect/ai/Tool"
+import * as Toolkit from "@effect/ai/Toolkit"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as RpcSerialization from "@effect/rpc/RpcSerialization"
+import * as RpcServer from "@effect/rpc/RpcServer"
+import { Context, Effect, JSONSchema, Layer, Option, ParseResult, Schema, type Scope } from "effect"
+import type * as SchemaAST from "effect/SchemaAST"
+import { randomBytes } from "node:crypto"
+import { Availability, AvailabilityParams } from "../Domain/Availability.js"
+import { AGENT_RULES, API_NAME, API_VERSION, MCP_PATH, RULES } from "../Domain/Discovery.js"
+import {
+  IdempotencyInProgress,
+  IdempotencyKeyReused,
+  InternalError,
+  NotFound,
+  QuoteExpired,
+  QuoteNotReservable,
+  ValidationError
+} from "../Domain/Errors.js"
+import { Hotel, RoomTypes } from "../Domain/Hotel.js"
+import { AnalyticsHeaders, type ClientInfo, clientInfo, MultiRoomQuoteRequest, MultiRoomQuoteResponse } from "../Domain/Quote.js"
+import { IdempotencyKey, IntentRequest, IntentResponse } from "../Domain/Reservation.js"
+import { HotelCatalog } from "../Services/HotelCatalog.js"
+import { Inventory } from "../Services/Inventory.js"
+import { Quotes } from "../Services/Quotes.js"
+import { Reservations } from "../Services/Reservations.js"
+import {
+  describeIssues,
+  type ErrorBody,
+  IdempotencyInProgressBody,
+  IdempotencyKeyReusedBody,
+  InternalErrorBody,
+  NotFoundBody,
+  QuoteExpiredBody,
+  QuoteNotReservableBody,
+  ValidationErrorBody
+} from "./Errors.js"
+
+// --- tools -------------------------------------------------------------------
+
+/** The hints a client shows its user before a call: these tools read and change nothing. */
+const readOnly = <T extends { readonly annotate: <I, S>(tag: Context.Tag<I, S>, value: S) => T }>(tool: T, title: string): T =>
+  tool
+    .annotate(Tool.Title, title)
+    .annotate(Tool.Readonly, true)
+    .annotate(Tool.Destructive, false)
+    .annotate(Tool.Idempotent, true)
+    .annotate(Tool.OpenWorld, false)
+
+const GetHotel = readOnly(
+  Tool.make("get_hotel", {
+    description: "The hotel's facts, policies (cancellation, payment, check-in, check-out, …) and contact, as GET /v1/hotel. " +
+      `${RULES.times} ${RULES.touristTax}`,
+    success: Hotel
+  }),
+  "Hotel facts and policies"
+)
+
+const ListRoomTypes = readOnly(
+  Tool.make("list_room_types", {
+    description: "The room types (double, twin, deluxe) with their size, beds, view and occupancy rules, as GET /v1/room-types. " +
+      `${RULES.occupancy} ${RULES.infant}`,
+    success: RoomTypes
+  }),
+  "Room types and occupancy"
+)
+
+const CheckAvailability = readOnly(
+  Tool.make("check_availability", {
+    description: "Live availability for a stay, as GET /v1/availability: per room type, the rooms free on every night and " +
+      "whether the adults and children fit one room. Never a price: call quote_stay for that. " +
+      `${RULES.dates} ${RULES.occupancy}`,
+    parameters: AvailabilityParams.fields,
+    success: Availability,
+    failure: ValidationError
+  }),
+  "Check availability"
+)
+
+const QuoteStay = Tool.make("quote_stay", {
+  description: "The official live quote for one or many rooms, as POST /v1/quotes: package_offers priced for all rooms " +
+    "together, each with its package_code and price.total (the official total), and the quote's expires_at. " +
+    "status unavailable lists in unavailable_rooms which room request cannot be served and why. " +
+    `${RULES.prices} ${RULES.occupancy} ${RULES.infant} ${RULES.touristTax} ${RULES.quoteExpiry} ${RULES.dates}`,
+  parameters: MultiRoomQuoteRequest.fields,
+  success: MultiRoomQuoteResponse,
+  failure: ValidationError
+})
+  .annotate(Tool.Title, "Quote a stay")
+  .annotate(Tool.Readonly, false)
+  .annotate(Tool.Destructive, false)
+  .annotate(Tool.Idempotent, false)
+  .annotate(Tool.OpenWorld, false)
+
+const CreateReservationIntent = Tool.make("create_reservation_intent", {
+  description: "Initiates a reservation from a package of a still-valid quote (quote_id and package_code from quote_stay), " +
+    "as POST /v1/reservation-intents. It answers continue_url, the hotel's secure page where the guest reviews the " +
+    "reservation, gives contact details and accepts the terms: the guest must open it, so present it to the user as a " +
+    "clickable link. Pass an idempotency_key (any unique string, kept 24 h): a retry with the same key and parameters " +
+    `answers the same reservation and continue_url instead of creating another. ${RULES.initiationOnly} ` +
+    `${RULES.noDirectBooking} ${RULES.quoteExpiry}`,
+  parameters: {
+    ...IntentRequest.fields,
+    idempotency_key: Schema.optional(IdempotencyKey)
+  },
+  success: IntentResponse,
+  failure: Schema.Union(NotFound, QuoteExpired, QuoteNotReservable, IdempotencyKeyReused, IdempotencyInProgress, ValidationError)
+})
+  .annotate(Tool.Title, "Create a reservation intent (guest completes it at continue_url)")
+  .annotate(Tool.Readonly, false)
+  .annotate(Tool.Destructive, false)
+  .annotate(Tool.Idempotent, false)
+  .annotate(Tool.OpenWorld, false)
+
+/** The booking flow's tools, in the order an agent uses them. */
+export const BookingTools = Toolkit.make(GetHotel, ListRoomTypes, CheckAvailability, QuoteStay, CreateReservationIntent)
+
+/**
+ * Who calls: the MCP client's name and version (recorded as `X-AI-Agent`), and the analytics
+ * headers of the HTTP request. Set for each request to `/mcp`; the tool handlers run with its
+ * context.
+ */
+export class McpCaller extends Context.Reference<McpCaller>()("McpCaller", {
+  defaultValue: (): ClientInfo => ({ client: null, ai_agent: null, session: null })
+}) {}
+
+/** Each tool is one call of the service the REST handler calls, with the caller as its client. */
+export const BookingToolHandlers = BookingTools.toLayer(Effect.gen(function*() {
+  const catalog = yield* HotelCatalog
+  const inventory = yield* Inventory
+  const quotes = yield* Quotes
+  const reservations = yield* Reservations
+  return BookingTools.of({
+    get_hotel: () => catalog.hotel(),
+    list_room_types: () => catalog.roomTypes(),
+    check_availability: (params) => inventory.availability(params),
+    quote_stay: (params) => Effect.flatMap(McpCaller, (caller) => quotes.quoteRooms(params, caller)),
+    create_reservation_intent: ({ idempotency_key, ...request }) =>
+      Effect.flatMap(McpCaller, (caller) => reservations.createIntent(request, caller, idempotency_key)).pipe(
+        Effect.map(({ response }) => response)
+      )
+  })
+}))
+
+// --- errors: the REST API's Error body, as a tool error -------------------------
+
+const ToolErrorBody = Schema.Union(
+  ValidationErrorBody,
+  NotFoundBody,
+  QuoteExpiredBody,
+  QuoteNotReservableBody,
+  IdempotencyKeyReusedBody,
+  IdempotencyInProgressBody,
+  InternalErrorBody
+)
+const encodeToolError = Schema.encodeUnknown(ToolErrorBody)
+
+const internalError = new InternalError({ message: "An unexpected error occurred. It has been logged." })
+
+/**
+ * A failed call as REST would answer it: a domain error with its `Error` body; parameters that
+ * break their schema as 400 `invalid_request` naming the field; anything else logged and
+ * answered `internal_error`, never with internals.
+ */
+const toErrorBody = (error: unknown): Effect.Effect<ErrorBody> => {
+  if (error instanceof AiError.MalformedOutput && ParseResult.isParseError(error.cause)) {
+    const issues = ParseResult.ArrayFormatter.formatErrorSync(error.cause)
+    return toErrorBody(new ValidationError({ code: "invalid_request", message: describeIssues(issues) ?? error.cause.message }))
+  }
+  return encodeToolError(error).pipe(
+    Effect.catchAll(() =>
+      Effect.logError("unexpected fault in an MCP tool", error).pipe(Effect.zipRight(encodeToolError(internalError)), Effect.orDie)
+    )
+  )
+}
+
+const toolResult = (isError: boolean, body: unknown) =>
+  new McpSchema.CallToolResult({
+    isError,
+    structuredContent: body,
+    content: [{ type: "text", text: JSON.stringify(body) }]
+  })
+
+/** A tool's parameters as JSON Schema, as `@effect/ai` declares them (definitions inlined under `$defs`). */
+const inputSchema = (ast: SchemaAST.AST): object => {
+  const $defs: Record<string, JSONSchema.JsonSchema7> = {}
+  const schema = JSONSchema.fromAST(ast, { definitions: $defs, topLevelReferenceStrategy: "skip" })
+  return Object.keys($defs).length === 0 ? schema : { ...schema, $defs }
+}
+
+/**
+ * Registers the toolkit as `McpServer.toolkit` does, but a failure is answered as a tool error
+ * (`isError`) carrying the REST API's `Error` body, `{error: {code, message, details?}}`, as
+ * structured content and as text: the library would answer a decoding failure of the parameters
+ * in its own terms.
+ */
+const registerTools = Effect.gen(function*() {
+  const server = yield* McpServer.McpServer
+  const toolkit = yield* BookingTools
+  for (const tool of Object.values(toolkit.tools) as ReadonlyArray<Tool.Any>) {
+    const title = Option.getOrUndefined(Context.getOption(tool.annotations, Tool.Title))
+    yield* server.addTool({
+      tool: new McpSchema.Tool({
+        name: tool.name,
+        title,
+        description: tool.description,
+        inputSchema: inputSchema(tool.parametersSchema.ast),
+        annotations: new McpSchema.ToolAnnotations({
+          title,
+          readOnlyHint: Context.get(tool.annotations, Tool.Readonly),
+          destructiveHint: Context.get(tool.annotations, Tool.Destructive),
+          idempotentHint: Context.get(tool.annotations, Tool.Idempotent),
+          openWorldHint: Context.get(tool.annotations, Tool.OpenWorld)
+        })
+      }),
+      handle: (payload) =>
+        toolkit.handle(tool.name as keyof typeof toolkit.tools, payload as never).pipe(
+          Effect.map(({ encodedResult }) => toolResult(false, encodedResult)),
+          Effect.catchAll((error) => Effect.map(toErrorBody(error), (body) => toolResult(true, body))),
+          Effect.catchAllDefect((defect) => Effect.map(toErrorBody(defect), (body) => toolResult(true, body)))
+        )
+    })
+  }
+})
+
+// --- resources -----------------------------------------------------------------
+
+const HotelPolicies = Hotel.pipe(Schema.pick("name", "timezone", "currency", "check_in", "check_out", "policies", "tourist_tax", "contact"))
+const encodePolicies = Schema.encode(HotelPolicies)
+
+const PoliciesResource = McpServer.resource({
+  uri: "hotel://policies",
+  name: "Hotel policies",
+  description: "Check-in and check-out times, cancellation, payment and the other policies, the tourist tax and the contact (JSON).",
+  mimeType: "application/json",
+  content: Effect.gen(function*() {
+    const catalog = yield* HotelCatalog
+    const policies = yield* encodePolicies(yield* catalog.hotel())
+    return JSON.stringify(policies, null, 2)
+  })
+})
+
+const AgentRulesResource = McpServer.resource({
+  uri: "hotel://agent-rules",
+  name: "Agent rules",
+  description: "The business rules and the booking flow every agent must follow (the agent_rules of GET /v1).",
+  mimeType: "text/markdown",
+  content: Effect.succeed(AGENT_RULES.map((rule) => `- ${rule}`).join("\n") + "\n")
+})
+
+// --- HTTP -------------------------------------------------------------------------
+
+/**
+ * The MCP client names itself (`clientInfo`) only in its `initialize` request, and every later
+ * request is a POST of its own. The name travels in the session id this server gives at
+ * initialization (`Mcp-Session-Id`, which the client sends back on every request): its base64url
+ * form, then a random part that makes each session's id unique. No state is kept, so any
+ * instance serves any request. It carries no authority: what it says is trusted as an
+ * `X-AI-Agent` header is, for usage measurement only.
+ */
+const SESSION_HEADER = "mcp-session-id"
+
+const sessionIdFor = (agent: string) => `${Buffer.from(agent, "utf8").toString("base64url")}.${randomBytes(16).toString("base64url")}`
+
+const decodeAnalytics = Schema.decodeUnknownOption(AnalyticsHeaders)
+
+/** An agent's label, if it is one an `X-AI-Agent` header could carry. */
+const agentLabel = (label: string): Option.Option<string> =>
+  Option.flatMap(decodeAnalytics({ "x-ai-agent": label }), (headers) => Option.fromNullable(headers["x-ai-agent"]))
+
+const agentOfSession = (sessionId: string): Option.Option<string> => {
+  const dot = sessionId.lastIndexOf(".")
+  return dot <= 0 ? Option.none() : agentLabel(Buffer.from(sessionId.slice(0, dot), "base64url").toString("utf8"))
+}
+
+const InitializeRequest = Schema.Struct({
+  method: Schema.Literal("initialize"),
+  params: Schema.Struct({ clientInfo: Schema.Struct({ name: Schema.String, version: Schema.String }) })
+})
+const decodeInitialize = Schema.decodeUnknownOption(InitializeRequest)
+
+/** The client's `name/version`, when the request is its `initialize`. */
+const initializingAgent = (request: HttpServerRequest.HttpServerRequest) =>
+  request.json.pipe(
+    // an unreadable body is answered by the protocol, which reads it again (it is read once)
+    Effect.option,
+    Effect.map((body) =>
+      Option.flatMap(Option.flatMap(body, decodeInitialize), ({ params: { clientInfo } }) =>
+        agentLabel(`${clientInfo.name}/${clientInfo.version}`))
+    )
+  )
+
+/** The protocol's HTTP application, with the caller in its context and a session id given at initialization. */
+const withCaller = (app: HttpApp.Default<never, Scope.Scope>): HttpApp.Default<never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const headers = Option.getOrElse(decodeAnalytics(request.headers), () => ({} as AnalyticsHeaders))
+    const sessionId = request.headers[SESSION_HEADER]
+    const initializing = sessionId === undefined ? yield* initializingAgent(request) : Option.none()
+    const agent = sessionId === undefined ? initializing : agentOfSession(sessionId)
+    const caller: ClientInfo = { ...clientInfo(headers), ai_agent: Option.getOrElse(agent, () => headers["x-ai-agent"] ?? null) }
+    const response = yield* Effect.provideService(app, McpCaller, caller)
+    return Option.match(initializing, {
+      onNone: () => response,
+      onSome: (label) => HttpServerResponse.setHeader(response, SESSION_HEADER, sessionIdFor(label))
+    })
+  })
+
+const noStream: ErrorBody = {
+  error: {
+    code: "method_not_allowed",
+    message: `${MCP_PATH} takes POST only (MCP Streamable HTTP transport, JSON responses): no server-sent event stream, no session to delete`
+  }
+}
+const methodNotAllowed = HttpServerResponse.json(noStream, { status: 405, headers: { allow: "POST" } })
+
+/**
+ * The RPC protocol of the MCP server, served at `/mcp` by the API's own router: POST carries
+ * JSON-RPC messages and is answered with JSON; GET (a server-sent event stream) and DELETE (end a
+ * session) are 405, as the transport allows.
+ */
+const McpProtocol = Layer.effect(
+  RpcServer.Protocol,
+  Effect.gen(function*() {
+    const router = yield* HttpApiBuilder.Router
+    const { httpApp, protocol } = yield* RpcServer.makeProtocolWithHttpApp
+    yield* router.post(MCP_PATH, withCaller(httpApp))
+    yield* router.get(MCP_PATH, methodNotAllowed)
+    yield* router.del(MCP_PATH, methodNotAllowed)
+    return protocol
+  })
+).pipe(Layer.provide([RpcSerialization.layerJsonRpc(), HttpApiBuilder.Router.Live]))
+
+/** The MCP server at `/mcp` of the API's HTTP application. Needs the services. */
+export const McpLive = Layer.mergeAll(
+  Layer.effectDiscard(registerTools).pipe(Layer.provide(BookingToolHandlers)),
+  PoliciesResource,
+  AgentRulesResource
+).pipe(
+  Layer.provide(McpServer.layer({ name: API_NAME, version: API_VERSION })),
+  Layer.provide(McpProtocol)
+)
