@@ -1,6 +1,11 @@
 import { NodeContext } from "@effect/platform-node"
 import { Layer } from "effect"
 import { AppConfig } from "../Services/AppConfig.js"
+import { Deliveries } from "../Services/Deliveries.js"
+import { Documents } from "../Services/Documents.js"
+import { Mailer } from "../Services/Mailer.js"
+import { OutboxWorker } from "../Services/OutboxWorker.js"
+import { Pms } from "../Services/Pms.js"
 import { DatabaseLive, DatabasePing } from "./Database.js"
 import { HotelRepo } from "./HotelRepo.js"
 import { InventoryRepo } from "./InventoryRepo.js"
@@ -33,8 +38,13 @@ export const Repositories = Layer.mergeAll(
 /** The repositories on `DATABASE_URL`, or the embedded database. */
 export const RepositoriesLive = Repositories.pipe(Layer.provideMerge(DatabaseLive))
 
-/** Every service on its live infrastructure. */
-export const ServicesLive = untracedWithoutCollector(ServicesLayer.pipe(
+/** The outbox worker on the services, delivering through the mailer and the PMS provided. */
+export const withOutboxWorker = <E, R>(worker: Layer.Layer<never, E, R>) =>
+  worker.pipe(Layer.provide(Deliveries.Default), Layer.provideMerge(ServicesLayer))
+
+/** Every service on its live infrastructure, with the outbox worker. */
+export const ServicesLive = untracedWithoutCollector(withOutboxWorker(OutboxWorker.Live).pipe(
+  Layer.provide(Layer.mergeAll(Documents.Default, Mailer.Live, Pms.Live)),
   Layer.provide(RepositoriesLive),
   Layer.provide(AppSecret.Live),
   Layer.provideMerge(TracingLive)

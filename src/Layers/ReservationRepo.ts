@@ -3,7 +3,7 @@ import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
 import type { ReservationId } from "../Domain/Ids.js"
 import type { Cents } from "../Domain/Money.js"
 import type { PackageOffer } from "../Domain/Quote.js"
-import { type GuestDetails, ReservationRecord } from "../Domain/Reservation.js"
+import { type GuestDetails, type PmsStatus, ReservationRecord } from "../Domain/Reservation.js"
 import * as Tracing from "./Tracing.js"
 
 export interface Completion {
@@ -26,6 +26,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
   /** A pending reservation whose guest link lapsed. */
   readonly markExpired: (id: ReservationId) => Effect.Effect<void>
   readonly complete: (id: ReservationId, completion: Completion) => Effect.Effect<void>
+  /** The PMS's view of the reservation; its reference replaced when one is given, else kept. */
+  readonly setPmsStatus: (id: ReservationId, status: PmsStatus, reference: Option.Option<string>) => Effect.Effect<void>
 }>() {
   static readonly Live = Layer.effect(
     ReservationRepo,
@@ -76,7 +78,12 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
             Effect.asVoid,
             Effect.orDie,
             Tracing.withSpan("ReservationRepo.complete")
-          )
+          ),
+        setPmsStatus: (id, status, reference) =>
+          sql`
+            UPDATE reservations SET pms_status = ${status},
+              pms_reference = COALESCE(${Option.getOrNull(reference)}, pms_reference)
+            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie, Tracing.withSpan("ReservationRepo.setPmsStatus"))
       }
     })
   )
@@ -98,7 +105,9 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
         markExpired: (id) => update(id, (r) => r.status === "PENDING_GUEST" ? { ...r, status: "EXPIRED" } : r),
         complete: (id, c) =>
           update(id, (r) =>
-            r.status !== "PENDING_GUEST" ? r : { ...r, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+            r.status !== "PENDING_GUEST" ? r : { ...r, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" }),
+        // the record has no PMS reference: only the database keeps it
+        setPmsStatus: (id, status) => update(id, (r) => ({ ...r, pms_status: status }))
       }
     })
   )

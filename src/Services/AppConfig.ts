@@ -16,6 +16,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly hotelFile: string
   readonly appSecret: Option.Option<Redacted.Redacted>
   readonly otlpEndpoint: Option.Option<string>
+  readonly outboxMaxAttempts: number
 }>() {
   static readonly fromEnv = Effect.gen(function*() {
     const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
@@ -41,7 +42,11 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       environment: yield* Config.string("ENVIRONMENT").pipe(Config.withDefault("development")),
       hotelFile: path.resolve(yield* Config.string("HOTEL_FILE").pipe(Config.withDefault("data/hotel.json"))),
       appSecret: yield* Config.option(Config.redacted("APP_SECRET")),
-      otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString())))
+      otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString()))),
+      outboxMaxAttempts: yield* Config.integer("OUTBOX_MAX_ATTEMPTS").pipe(
+        Config.validate({ message: "must be a whole number of attempts from 1 to 100", validation: (n) => n >= 1 && n <= 100 }),
+        Config.withDefault(20)
+      )
     }
   })
 
