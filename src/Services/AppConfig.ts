@@ -17,6 +17,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly appSecret: Option.Option<Redacted.Redacted>
   readonly otlpEndpoint: Option.Option<string>
   readonly outboxMaxAttempts: number
+  readonly outboxConcurrency: number
 }>() {
   static readonly fromEnv = Effect.gen(function*() {
     const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
@@ -46,6 +47,10 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       outboxMaxAttempts: yield* Config.integer("OUTBOX_MAX_ATTEMPTS").pipe(
         Config.validate({ message: "must be a whole number of attempts from 1 to 100", validation: (n) => n >= 1 && n <= 100 }),
         Config.withDefault(20)
+      ),
+      outboxConcurrency: yield* Config.integer("OUTBOX_CONCURRENCY").pipe(
+        Config.validate({ message: "must be a whole number of jobs from 1 to 64", validation: (n) => n >= 1 && n <= 64 }),
+        Config.withDefault(4)
       )
     }
   })

@@ -22,7 +22,7 @@ export const defaultOutboxWorkerOptions: OutboxWorkerOptions = {
   maxDelayMs: 300_000,
   leaseMs: 30_000,
   pollMs: 5_000,
-  concurrency: 8,
+  concurrency: 4,
   drainMs: 10_000
 }
 
@@ -144,7 +144,11 @@ const run = (options: OutboxWorkerOptions) =>
  */
 export const OutboxWorker = {
   layer: (options: OutboxWorkerOptions) => Layer.scopedDiscard(run(options)),
-  /** With the defaults and `OUTBOX_MAX_ATTEMPTS`. */
+  /** With the defaults, `OUTBOX_MAX_ATTEMPTS` and `OUTBOX_CONCURRENCY`. */
   Live: Layer.unwrapEffect(Effect.map(AppConfig, (config) =>
-    Layer.scopedDiscard(run({ ...defaultOutboxWorkerOptions, maxAttempts: config.outboxMaxAttempts }))))
+    Layer.scopedDiscard(run({
+      ...defaultOutboxWorkerOptions,
+      maxAttempts: config.outboxMaxAttempts,
+      concurrency: config.outboxConcurrency
+    }))))
 }
