@@ -22,6 +22,8 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
    * are claiming at this moment, are skipped.
    */
   readonly claim: (limit: number, leaseMs: number) => Effect.Effect<ReadonlyArray<ClaimedJob>>
+  /** The lease renewed for `leaseMs` from now, while this attempt holds the job. */
+  readonly extendLease: (job: ClaimedJob, leaseMs: number) => Effect.Effect<void>
   /** Done, if the lease is still this attempt's (else another worker has taken the job again). */
   readonly finish: (job: ClaimedJob) => Effect.Effect<boolean>
   /** Another, later job of the same reservation and channel is pending. */
@@ -85,6 +87,12 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
             RETURNING j.id, j.kind, j.reservation_id, r.number AS reservation_number, j.attempts AS attempt, j.created_at`.pipe(
             Effect.orDie,
             Tracing.withSpan("OutboxRepo.claim")
+          ),
+        extendLease: (job, leaseMs) =>
+          sql`UPDATE outbox_jobs SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}) WHERE ${ours(job)}`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("OutboxRepo.extendLease")
           ),
         finish: (job) =>
           changed(sql`
@@ -152,6 +160,7 @@ export class OutboxInMemory extends Context.Tag("OutboxInMemory")<OutboxInMemory
           Effect.map(Ref.get(jobs), (all) =>
             Option.fromNullable(all.filter((job) => job.reservation_id === reservationId && job.kind === kind).at(-1)?.created_at)),
         claim: () => workerOnly,
+        extendLease: () => workerOnly,
         finish: () => workerOnly,
         hasLaterPending: () => workerOnly,
         reschedule: () => workerOnly,

@@ -67,7 +67,14 @@ const run = (options: OutboxWorkerOptions) =>
 
     const attempt = Tracing.fn("OutboxWorker.attempt")(function*(job: ClaimedJob) {
       const channel = jobChannel[job.kind]
-      yield* deliveries.deliver(job).pipe(
+      // a slow delivery (a mail server that tarpits) keeps its lease, so no other worker sends it again
+      const keepLease = outbox.extendLease(job, options.leaseMs).pipe(
+        Effect.delay(options.leaseMs / 3),
+        Effect.forever,
+        Effect.catchAllCause((cause) => Effect.logWarning("outbox: lease not renewed", cause))
+      )
+      yield* Effect.zipRight(Effect.forkScoped(keepLease), deliveries.deliver(job)).pipe(
+        Effect.scoped,
         Effect.zipRight(succeeded(channel)),
         Effect.catchAllCause((cause) => {
           if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
@@ -96,7 +103,9 @@ const run = (options: OutboxWorkerOptions) =>
         const jobs = room > 0 ? yield* outbox.claim(room, options.leaseMs) : []
         for (const job of jobs) {
           yield* Ref.update(busy, (n) => n + 1)
-          yield* FiberSet.run(inFlight, attempt(job).pipe(Effect.ensuring(Effect.zipRight(Ref.update(busy, (n) => n - 1), signal))))
+          // interruptible again, or a shutdown could not give the job back
+          const delivery = Effect.interruptible(attempt(job)).pipe(Effect.ensuring(Effect.zipRight(Ref.update(busy, (n) => n - 1), signal)))
+          yield* FiberSet.run(inFlight, delivery)
         }
         return jobs.length
       }))
@@ -109,17 +118,17 @@ const run = (options: OutboxWorkerOptions) =>
       yield* Effect.timeoutOption(Queue.take(wake), waitMs)
     })
 
-    const loop = yield* tick.pipe(
-      Effect.catchAllCause((cause) =>
-        Effect.zipRight(Effect.logError("outbox: worker loop failed, again shortly", cause), Effect.sleep(options.pollMs))
-      ),
-      Effect.forever,
-      Effect.forkScoped
-    )
     yield* outbox.wakeUps.pipe(
       Stream.runForEach(() => signal),
       Effect.catchAllCause((cause) => Effect.logWarning("outbox: no wake-ups from the database, polling meanwhile", cause)),
       Effect.zipRight(Effect.sleep(options.pollMs)),
+      Effect.forever,
+      Effect.forkScoped
+    )
+    const loop = yield* tick.pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.zipRight(Effect.logError("outbox: worker loop failed, again shortly", cause), Effect.sleep(options.pollMs))
+      ),
       Effect.forever,
       Effect.forkScoped
     )
@@ -128,7 +137,8 @@ const run = (options: OutboxWorkerOptions) =>
     yield* Effect.addFinalizer(() =>
       Effect.gen(function*() {
         yield* Fiber.interrupt(loop)
-        yield* Effect.timeoutOption(Fiber.awaitAll(Array.from(inFlight)), options.drainMs)
+        // a finalizer is uninterruptible: the wait must be made interruptible for the timeout to end it
+        yield* Effect.timeoutOption(Effect.interruptible(Fiber.awaitAll(Array.from(inFlight))), options.drainMs)
       })
     )
     yield* Effect.logInfo(

@@ -1,7 +1,7 @@
 import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Layer, Option, Redacted, Schedule } from "effect"
+import { Context, Effect, Exit, Layer, Option, Redacted, Schedule, Scope } from "effect"
 import { simpleParser } from "mailparser"
 import * as path from "node:path"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
@@ -10,10 +10,12 @@ import type { ReservationId } from "../../src/Domain/Ids.js"
 import { AppSecret } from "../../src/Layers/AppSecret.js"
 import { Repositories, withOutboxWorker } from "../../src/Layers/Live.js"
 import { OutboxRepo } from "../../src/Layers/OutboxRepo.js"
+import { ReservationRepo } from "../../src/Layers/ReservationRepo.js"
 import { ServicesLayer } from "../../src/Layers/Services.js"
 import { Transactions } from "../../src/Layers/Transactions.js"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import { Documents } from "../../src/Services/Documents.js"
+import type { MailMessage } from "../../src/Domain/Mail.js"
 import { Mailer } from "../../src/Services/Mailer.js"
 import { OutboxWorker, type OutboxWorkerOptions } from "../../src/Services/OutboxWorker.js"
 import { Pms } from "../../src/Services/Pms.js"
@@ -54,7 +56,7 @@ const smtpMailer = (url: string) => Mailer.smtp({ url: Redacted.make(url), from 
 const noPms = Pms.Disabled
 const noMail = Mailer.InMemory
 
-type Instance = Context.Context<Quotes | Reservations | Tokens | OutboxRepo | Transactions | SqlClient.SqlClient>
+type Instance = Context.Context<Quotes | Reservations | Tokens | OutboxRepo | ReservationRepo | Transactions | SqlClient.SqlClient>
 
 const client = { client: "outbox-test", ai_agent: null, session: null }
 const guest = { first_name: "Jeanne", last_name: "Dupont", email: "jeanne@example.org", phone: "+33 6 12 34 56 78", accept_terms: true, terms_version: "2026-11" }
@@ -167,6 +169,33 @@ describe("the outbox, on PostgreSQL", () => {
       expect(yield* pmsOf(on, done.reservation_id)).toEqual({ pms_status: "PENDING", pms_reference: null })
     }), 60_000)
 
+  it.scopedLive("guest update and cancellation jobs: their own emails, the PMS DELETE after the push, SYNCED again", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const pms = yield* pmsStub((n) => n === 0 ? { status: 200, body: "{\"reference\":\"PMS-7\"}" } : { status: 204 })
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(smtpMailer(smtp.url), Pms.http(pms.url)), Option.some(fast)))
+      const done = yield* completeOne(on, 30)
+      const id = done.reservation_id as ReservationId
+      yield* eventually(Effect.map(pmsOf(on, id), (r) => r.pms_status === "SYNCED"))
+      // what the manage endpoints write: a guest update, then a cancellation, each in its transaction
+      const outbox = Context.get(on, OutboxRepo)
+      yield* outbox.enqueue([{ kind: "guest_update_email", reservation_id: id }])
+      yield* Context.get(on, Transactions).atomically(Effect.gen(function*() {
+        yield* Context.get(on, ReservationRepo).setPmsStatus(id, "PENDING", Option.none())
+        yield* outbox.enqueue([{ kind: "cancellation_email", reservation_id: id }, { kind: "pms_cancel", reservation_id: id }])
+      }))
+      yield* eventually(Effect.map(jobsOf(on, id), (jobs) => jobs.length === 5 && jobs.every((j) => j.state === "done")))
+      expect(yield* pmsOf(on, id)).toEqual({ pms_status: "SYNCED", pms_reference: "PMS-7" })
+      expect(pms.requests.map((r) => r.method)).toEqual(["PUT", "DELETE"])
+      const subjects = yield* Effect.forEach(smtp.received, (m) => Effect.promise(() => simpleParser(m.raw)).pipe(Effect.map((p) => p.subject)))
+      expect(subjects).toEqual([
+        `Your reservation ${done.reservation_number} at Hôtel Belle Rive is confirmed`,
+        `Your reservation ${done.reservation_number} at Hôtel Belle Rive: details updated`,
+        `Your reservation ${done.reservation_number} at Hôtel Belle Rive is cancelled`
+      ])
+    }), 60_000)
+
   it.scopedLive("SMTP down, then up: the email arrives once it is up, exactly once", () =>
     Effect.gen(function*() {
       const port = yield* closedPort
@@ -234,6 +263,62 @@ describe("the outbox, on PostgreSQL", () => {
       expect((yield* jobsOf(on, done.reservation_id)).map((j) => j.attempts)).toEqual([2, 2])
       yield* Effect.sleep("300 millis")
       expect(smtp.received).toHaveLength(1)
+    }), 60_000)
+
+  it.scopedLive("a delivery slower than its lease keeps it: another instance never sends it again", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const url = yield* testDatabaseUrl
+      // a mail server that takes 1.5 s to accept each message, three times the lease
+      const slowMailer = Layer.effect(Mailer, Effect.map(Mailer, (mailer) => ({ send: (m: MailMessage) => Effect.delay(mailer.send(m), "1500 millis") })))
+        .pipe(Layer.provide(smtpMailer(smtp.url)))
+      const options = Option.some({ ...fast, leaseMs: 500 })
+      const [a] = yield* Effect.all([
+        build(instance(url, Layer.merge(slowMailer, noPms), options)),
+        build(instance(url, Layer.merge(slowMailer, noPms), options))
+      ])
+      const done = yield* completeOne(a, 30)
+      yield* eventually(Effect.map(jobsOf(a, done.reservation_id), (jobs) => jobs.every((j) => j.state === "done")))
+      yield* Effect.sleep("300 millis")
+      expect(smtp.received).toHaveLength(1)
+      expect((yield* jobsOf(a, done.reservation_id)).map((j) => j.attempts)).toEqual([1, 1])
+    }), 60_000)
+
+  it.scopedLive("a worker shut down mid-delivery lets it finish within drainMs", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(noMail, noPms), Option.none()))
+      const slowMailer = Layer.effect(Mailer, Effect.map(Mailer, (mailer) => ({ send: (m: MailMessage) => Effect.delay(mailer.send(m), "700 millis") })))
+        .pipe(Layer.provide(smtpMailer(smtp.url)))
+      const scope = yield* Scope.make()
+      yield* Layer.buildWithScope(instance(url, Layer.merge(slowMailer, noPms), Option.some({ ...fast, drainMs: 5_000 })), scope)
+      const done = yield* completeOne(on, 30)
+      yield* eventually(Effect.map(jobsOf(on, done.reservation_id), ([confirmation]) => confirmation!.attempts === 1))
+      yield* Scope.close(scope, Exit.void)
+      expect(smtp.received).toHaveLength(1)
+      expect((yield* jobsOf(on, done.reservation_id)).map((j) => j.state)).toEqual(["done", "done"])
+    }), 60_000)
+
+  it.scopedLive("a worker shut down mid-delivery gives the job back after drainMs, for the next worker at once", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(noMail, noPms), Option.none()))
+      const stuckMailer = Layer.succeed(Mailer, { send: () => Effect.never })
+      const scope = yield* Scope.make()
+      yield* Layer.buildWithScope(instance(url, Layer.merge(stuckMailer, noPms), Option.some({ ...fast, leaseMs: 30_000, drainMs: 300 })), scope)
+      const done = yield* completeOne(on, 30)
+      yield* eventually(Effect.map(jobsOf(on, done.reservation_id), ([confirmation]) => confirmation!.attempts === 1))
+      yield* Scope.close(scope, Exit.void)
+      const sql = yield* Effect.provide(SqlClient.SqlClient, on)
+      const [stuck] = yield* sql<{ state: string; locked_until: string | null }>`
+        SELECT state, locked_until FROM outbox_jobs WHERE reservation_id = ${done.reservation_id} AND kind = 'confirmation_email'`
+        .pipe(Effect.orDie)
+      expect(stuck).toEqual({ state: "pending", locked_until: null })
+      // the next worker delivers it at once, not after a 30 s lease
+      yield* build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast)))
+      yield* eventually(Effect.sync(() => smtp.received.length === 1), 3_000)
     }), 60_000)
 
   it.scopedLive("two instances with workers on one database deliver every job exactly once", () =>
