@@ -39,7 +39,8 @@ const fast: OutboxWorkerOptions = {
   maxAttempts: 50,
   baseDelayMs: 50,
   maxDelayMs: 200,
-  leaseMs: 1_000,
+  // long enough that a loaded machine's stalls never outlast it (two tests shorten it on purpose)
+  leaseMs: 5_000,
   pollMs: 500,
   concurrency: 4,
   drainMs: 1_000
@@ -269,10 +270,10 @@ describe("the outbox, on PostgreSQL", () => {
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       const url = yield* testDatabaseUrl
-      // a mail server that takes 1.5 s to accept each message, three times the lease
-      const slowMailer = Layer.effect(Mailer, Effect.map(Mailer, (mailer) => ({ send: (m: MailMessage) => Effect.delay(mailer.send(m), "1500 millis") })))
+      // a mail server that takes 4 s to accept each message, over twice the lease
+      const slowMailer = Layer.effect(Mailer, Effect.map(Mailer, (mailer) => ({ send: (m: MailMessage) => Effect.delay(mailer.send(m), "4 seconds") })))
         .pipe(Layer.provide(smtpMailer(smtp.url)))
-      const options = Option.some({ ...fast, leaseMs: 500 })
+      const options = Option.some({ ...fast, leaseMs: 1_500 })
       const [a] = yield* Effect.all([
         build(instance(url, Layer.merge(slowMailer, noPms), options)),
         build(instance(url, Layer.merge(slowMailer, noPms), options))
@@ -340,11 +341,11 @@ describe("the outbox, on PostgreSQL", () => {
       )
       yield* eventually(Effect.map(pending, (n) => n === 0), 30_000)
       yield* Effect.sleep("500 millis")
+      const attempts = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox_jobs WHERE attempts <> 1`.pipe(Effect.orDie)
+      expect(attempts[0]!.n).toBe(0)
       const ids = yield* Effect.forEach(smtp.received, (m) => Effect.promise(() => simpleParser(m.raw)).pipe(Effect.map((p) => p.messageId)))
       expect(ids).toHaveLength(count)
       expect(new Set(ids).size).toBe(count)
-      const attempts = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox_jobs WHERE attempts <> 1`.pipe(Effect.orDie)
-      expect(attempts[0]!.n).toBe(0)
       expect(new Set(done.map((d) => d.reservation_number)).size).toBe(count)
     }), 120_000)
 })
