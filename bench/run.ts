@@ -23,109 +23,32 @@
  * failure or Ctrl-C.
  */
 import autocannon from "autocannon"
-import { type ChildProcess, spawn } from "node:child_process"
-import { randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import pg from "pg"
+import { readFileSync } from "node:fs"
+import {
+  call,
+  complete,
+  freePort,
+  freshDatabase,
+  isoDate,
+  percentile,
+  pool,
+  prepare,
+  runBench,
+  type Stay,
+  sleep,
+  startArguments,
+  startNode,
+  temporaryDataDir,
+  waitHealthy
+} from "./service.js"
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url))
-const SERVER_URL = process.env["BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? "10")
 const CONNECTIONS = 50
 const WARMUP_SECONDS = 2
 
-const cleanups: Array<() => Promise<void>> = []
-let cleaning: Promise<void> | undefined
-const cleanup = () =>
-  (cleaning ??= (async () => {
-    for (const fn of cleanups.reverse()) await fn().catch((e) => console.error("cleanup:", e))
-  })())
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer().once("error", reject)
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number }
-      srv.close(() => resolve(port))
-    })
-  })
-
-/** The node arguments of `npm start`, so that the bench runs the service exactly as it is run. */
-const startArguments = (): Array<string> => {
-  const start: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.start
-  const [command, ...args] = start.split(/\s+/)
-  if (command !== "node") throw new Error(`npm start is not a plain node command: ${start}`)
-  return args
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/** Spawns a node child, keeps the tail of its output, and registers its kill (SIGTERM, SIGKILL after 5 s). */
-const startNode = (args: Array<string>, env: Record<string, string>) => {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
-  const tail: Array<string> = []
-  const keep = (chunk: Buffer) => {
-    tail.push(chunk.toString())
-    if (tail.length > 40) tail.shift()
-  }
-  child.stdout?.on("data", keep)
-  child.stderr?.on("data", keep)
-  cleanups.push(() => stop(child))
-  return { child, tail }
-}
-
-const stop = async (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((r) => child.once("exit", r))
-  child.kill("SIGTERM")
-  const timer = setTimeout(() => child.kill("SIGKILL"), 5000)
-  await exited
-  clearTimeout(timer)
-}
-
-/** Polls `url` until it answers 200; fails after `timeoutMs` or if the child exits. */
-const waitHealthy = async (url: string, child: ChildProcess, tail: Array<string>, timeoutMs = 60_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited (${child.exitCode}):\n${tail.join("")}`)
-    const ok = await fetch(url).then((r) => r.status === 200, () => false)
-    if (ok) return
-    await sleep(100)
-  }
-  throw new Error(`${url}: not healthy after ${timeoutMs / 1000} s:\n${tail.join("")}`)
-}
-
 const rssMiB = (pid: number) => {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1])
   return kb / 1024
-}
-
-/** The date `daysAhead` days after today in the hotel's time (Europe/Paris), as YYYY-MM-DD. */
-const isoDate = (daysAhead: number) => {
-  const d = new Date(`${new Date().toLocaleDateString("en-CA", { timeZone: "Europe/Paris" })}T00:00:00Z`)
-  d.setUTCDate(d.getUTCDate() + daysAhead)
-  return d.toISOString().slice(0, 10)
-}
-
-/** Runs `fn` on every item with at most `concurrency` calls in flight; the results in item order. */
-const pool = async <A, B>(items: ReadonlyArray<A>, concurrency: number, fn: (item: A) => Promise<B>) => {
-  const results: Array<B> = []
-  let next = 0
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) results[i] = await fn(items[i]!)
-  }
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker))
-  return results
-}
-
-/** The nearest-rank percentile `p` (0–100) of some numbers. */
-const percentile = (values: ReadonlyArray<number>, p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
 }
 
 interface Measured {
@@ -173,76 +96,12 @@ const table = (header: Array<string>, rows: Array<Array<string>>) => {
   }
 }
 
-/** A JSON call to the service: its status and parsed body (`error` on non-2xx answers; status 0 if fetch failed). */
-interface Answer {
-  readonly status: number
-  readonly body: Record<string, unknown> & { readonly error?: { readonly code: string; readonly details?: { readonly new_total?: number } } }
-}
-const call = async (url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
-  const r = await fetch(url, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json", ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  }).catch((e: Error) => e)
-  if (r instanceof Error) return { status: 0, body: { error: { code: `fetch failed: ${String(r.cause ?? r)}` } } }
-  const text = await r.text()
-  try {
-    return { status: r.status, body: JSON.parse(text) }
-  } catch {
-    return { status: r.status, body: { error: { code: `non-JSON: ${text.slice(0, 200)}` } } }
-  }
-}
-
-interface Stay {
-  readonly checkin: string
-  readonly checkout: string
-  readonly room_type_id: string
-}
-
 interface Scenario {
   readonly name: string
   readonly concurrency: number
   readonly stays: ReadonlyArray<Stay>
   /** How many completions must succeed: one per stay when spread, one per room when contended. */
   readonly succeeds: number
-}
-
-/** A reservation waiting for its guest: the guest-link token and the FLEX total the guest saw. */
-interface Pending {
-  readonly token: string
-  readonly total: number
-}
-
-/** Quote (FLEX offer), then intent: a pending reservation of one room for 2 adults. */
-const prepare = async (base: string, stay: Stay): Promise<Pending> => {
-  const { checkin, checkout, room_type_id } = stay
-  const quote = await call(`${base}/v1/quotes`, { checkin, checkout, rooms: [{ room_type_id, adults: 2 }] })
-  const offer = (quote.body["package_offers"] as Array<{ rate_code: string; package_code: string; price: { total: number } }> | undefined)
-    ?.find((o) => o.rate_code === "FLEX")
-  if (quote.status !== 200 || offer === undefined) throw new Error(`quote ${JSON.stringify(stay)}: ${quote.status} ${JSON.stringify(quote.body)}`)
-  const intent = await call(`${base}/v1/reservation-intents`, { quote_id: quote.body["quote_id"], package_code: offer.package_code })
-  const token = /#token=(.+)$/.exec(String(intent.body["continue_url"]))?.[1]
-  if (intent.status !== 200 || token === undefined) throw new Error(`intent ${JSON.stringify(stay)}: ${intent.status} ${JSON.stringify(intent.body)}`)
-  return { token, total: offer.price.total }
-}
-
-/** Completes a pending reservation as its guest, once more at the new total after a 409 price_changed. */
-const complete = async (base: string, termsVersion: string, pending: Pending) => {
-  const started = performance.now()
-  const send = (expected_total: number) =>
-    call(`${base}/v1/reservation-complete`, {
-      first_name: "Bench",
-      last_name: "Guest",
-      email: "bench.guest@example.com",
-      phone: "+33 6 12 34 56 78",
-      accept_terms: true,
-      terms_version: termsVersion,
-      expected_total
-    }, { "x-reservation-token": pending.token })
-  let answer = await send(pending.total)
-  const repriced = answer.status === 409 && answer.body.error?.code === "price_changed"
-  if (repriced) answer = await send(answer.body.error?.details?.new_total ?? Number.NaN)
-  return { answer, repriced, ms: performance.now() - started }
 }
 
 interface Target {
@@ -253,23 +112,15 @@ interface Target {
 
 const main = async () => {
   // 1. A fresh database on the PostgreSQL server.
-  const dbName = `hotel_bench_${randomBytes(4).toString("hex")}`
-  const admin = new pg.Client({ connectionString: SERVER_URL })
-  await admin.connect()
-  cleanups.push(() => admin.end())
-  await admin.query(`CREATE DATABASE "${dbName}"`)
-  cleanups.push(async () => void (await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`)))
-  const dbUrl = new URL(SERVER_URL)
-  dbUrl.pathname = `/${dbName}`
-  const dataDir = mkdtempSync(join(tmpdir(), "hotel-bench-"))
-  cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
+  const dbUrl = await freshDatabase()
+  const dataDir = temporaryDataDir()
 
   // 2. The service, spawned as node itself so that its pid is the server's.
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const spawnedAt = performance.now()
   const service = startNode(startArguments(), {
-    DATABASE_URL: dbUrl.toString(),
+    DATABASE_URL: dbUrl,
     PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir
@@ -405,14 +256,4 @@ const main = async () => {
   if (completionsFailed) process.exitCode = 1
 }
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => void cleanup().finally(() => process.exit(130)))
-}
-try {
-  await main()
-} catch (e) {
-  console.error("bench failed:", e)
-  process.exitCode = 1
-} finally {
-  await cleanup()
-}
+await runBench(main)

@@ -19,3 +19,41 @@ export interface NewJob {
 
 export const JobId = Schema.String.pipe(Schema.brand("JobId"))
 export type JobId = typeof JobId.Type
+
+/** Jobs of one channel and one reservation are delivered in order; the channels run side by side. */
+export type JobChannel = "email" | "pms"
+export const jobChannel: Record<JobKind, JobChannel> = {
+  confirmation_email: "email",
+  cancellation_email: "email",
+  guest_update_email: "email",
+  pms_push: "pms",
+  pms_cancel: "pms"
+}
+export const channelKinds = (channel: JobChannel): ReadonlyArray<JobKind> =>
+  JobKind.literals.filter((kind) => jobChannel[kind] === channel)
+
+/** A job a worker holds until its lease ends. */
+export interface ClaimedJob {
+  readonly id: JobId
+  readonly kind: JobKind
+  readonly reservation_id: ReservationId
+  readonly reservation_number: string | null
+  /** This attempt's number, from 1: the claim counts it. */
+  readonly attempt: number
+  /** When the change the job delivers was written (ISO). */
+  readonly created_at: string
+}
+
+export interface RetryPolicy {
+  readonly maxAttempts: number
+  readonly baseDelayMs: number
+  readonly maxDelayMs: number
+}
+
+/**
+ * Exponential backoff with full jitter: after attempt n, a delay drawn evenly from
+ * [0, min(max, base × 2^(n-1))], so the retries of many jobs that failed together spread out.
+ * `random` is in [0, 1).
+ */
+export const retryDelayMs = (policy: RetryPolicy, attempt: number, random: number): number =>
+  Math.round(random * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1)))

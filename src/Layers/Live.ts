@@ -1,6 +1,10 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Layer } from "effect"
 import { AppConfig } from "../Services/AppConfig.js"
+import { Deliveries } from "../Services/Deliveries.js"
+import { Mailer } from "../Services/Mailer.js"
+import { OutboxWorker } from "../Services/OutboxWorker.js"
+import { Pms } from "../Services/Pms.js"
 import { DatabaseLive, DatabasePing } from "./Database.js"
 import { Housekeeping } from "../Services/Housekeeping.js"
 import { HotelRepo } from "./HotelRepo.js"
@@ -36,11 +40,16 @@ export const Repositories = Layer.mergeAll(
 /** The repositories on `DATABASE_URL`, or the embedded database. */
 export const RepositoriesLive = Repositories.pipe(Layer.provideMerge(DatabaseLive))
 
-/** What runs beside the requests for the life of the service. */
-const BackgroundLive = Housekeeping.Periodic.pipe(Layer.provide(Housekeeping.Default))
+/** The outbox worker on the services, delivering through the mailer and the PMS provided. */
+export const withOutboxWorker = <E, R>(worker: Layer.Layer<never, E, R>) =>
+  worker.pipe(Layer.provide(Deliveries.Default), Layer.provideMerge(ServicesLayer))
 
-/** Every service on its live infrastructure. */
-export const ServicesLive = untracedWithoutCollector(Layer.merge(ServicesLayer, BackgroundLive).pipe(
+/** What runs beside the requests for the life of the service: the outbox worker and the housekeeping sweep. */
+const BackgroundLive = Layer.merge(withOutboxWorker(OutboxWorker.Live), Housekeeping.Periodic.pipe(Layer.provide(Housekeeping.Default)))
+
+/** Every service on its live infrastructure, with the work beside the requests. */
+export const ServicesLive = untracedWithoutCollector(BackgroundLive.pipe(
+  Layer.provide(Layer.mergeAll(Mailer.Live, Pms.Live)),
   Layer.provide(RepositoriesLive),
   Layer.provide(AppSecret.Live),
   Layer.provideMerge(TracingLive)

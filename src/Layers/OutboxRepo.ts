@@ -1,7 +1,7 @@
-import { SqlClient } from "@effect/sql"
-import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import { Clock, Context, Effect, Layer, Option, Ref, Stream } from "effect"
 import type { ReservationId } from "../Domain/Ids.js"
-import { type JobId, type JobKind, type NewJob } from "../Domain/Outbox.js"
+import { channelKinds, type ClaimedJob, type JobChannel, type JobId, type JobKind, type NewJob } from "../Domain/Outbox.js"
 import { randomId } from "../Services/RandomId.js"
 import * as Tracing from "./Tracing.js"
 
@@ -16,17 +16,52 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
   readonly enqueue: (jobs: ReadonlyArray<NewJob>) => Effect.Effect<void>
   /** When the newest job of a kind was written for a reservation. */
   readonly lastEnqueuedAt: (reservationId: ReservationId, kind: JobKind) => Effect.Effect<Option.Option<Date>>
+  /**
+   * Takes up to `limit` due jobs, oldest first, for `leaseMs`: each counts an attempt. A job waits
+   * while an earlier job of its reservation and channel is pending; jobs other workers hold, or
+   * are claiming at this moment, are skipped.
+   */
+  readonly claim: (limit: number, leaseMs: number) => Effect.Effect<ReadonlyArray<ClaimedJob>>
+  /** The lease renewed for `leaseMs` from now, while this attempt holds the job. */
+  readonly extendLease: (job: ClaimedJob, leaseMs: number) => Effect.Effect<void>
+  /** Done, if the lease is still this attempt's (else another worker has taken the job again). */
+  readonly finish: (job: ClaimedJob) => Effect.Effect<boolean>
+  /** Another, later job of the same reservation and channel is pending. */
+  readonly hasLaterPending: (job: ClaimedJob) => Effect.Effect<boolean>
+  /** To run again in `delayMs`, with the error of this attempt. */
+  readonly reschedule: (job: ClaimedJob, delayMs: number, error: string) => Effect.Effect<void>
+  /** Failed for good, kept with its last error; false if the lease was no longer this attempt's. */
+  readonly fail: (job: ClaimedJob, error: string) => Effect.Effect<boolean>
+  /** Given back unfinished (a worker shutting down): due again at once, for any worker. */
+  readonly release: (job: ClaimedJob) => Effect.Effect<void>
+  /** Makes the channel's jobs waiting on a backoff due now, and wakes the workers; how many. */
+  readonly bringForward: (channel: JobChannel) => Effect.Effect<number>
+  /** Milliseconds until the next job may be claimed (0: now); none while no job is pending. */
+  readonly nextDueInMs: Effect.Effect<Option.Option<number>>
+  /** A wake-up for each commit that wrote jobs, on any instance. */
+  readonly wakeUps: Stream.Stream<void>
 }>() {
   static readonly Live = Layer.effect(
     OutboxRepo,
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
+      const sql = yield* PgClient.PgClient
+      const pmsKinds = sql.in(channelKinds("pms"))
+      /** `job` waits for no earlier pending job of its reservation and channel. */
+      const first = sql`NOT EXISTS (
+        SELECT 1 FROM outbox_jobs e
+        WHERE e.reservation_id = j.reservation_id AND e.state = 'pending' AND e.seq < j.seq
+          AND (e.kind IN ${pmsKinds}) = (j.kind IN ${pmsKinds}))`
+      /** This attempt still holds the job. */
+      const ours = (job: ClaimedJob) => sql`id = ${job.id} AND attempts = ${job.attempt} AND state = 'pending'`
+      const changed = (statement: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
+        Effect.map(statement, (rows) => rows.length > 0)
       return {
         enqueue: (jobs) =>
           Effect.gen(function*() {
             if (jobs.length === 0) return
             yield* sql`INSERT INTO outbox_jobs ${sql.insert(jobs.map((job) => ({ id: newJobId(), ...job })))}`
-            yield* sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`
+            // a notification with an empty payload never reaches PgClient.listen
+            yield* sql`SELECT pg_notify(${OUTBOX_CHANNEL}, 'jobs')`
           }).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.enqueue", { attributes: { jobs: jobs.map((j) => j.kind) } })),
         lastEnqueuedAt: (reservationId, kind) =>
           sql<{ created_at: string }>`
@@ -35,7 +70,72 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
             Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => new Date(row.created_at))),
             Effect.orDie,
             Tracing.withSpan("OutboxRepo.lastEnqueuedAt")
-          )
+          ),
+        claim: (limit, leaseMs) =>
+          sql<ClaimedJob>`
+            WITH due AS (
+              SELECT id FROM outbox_jobs j
+              WHERE state = 'pending' AND run_at <= now() AND (locked_until IS NULL OR locked_until < now()) AND ${first}
+              ORDER BY seq
+              LIMIT ${limit}
+              FOR UPDATE SKIP LOCKED
+            )
+            UPDATE outbox_jobs j
+            SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = j.attempts + 1
+            FROM due, reservations r
+            WHERE j.id = due.id AND r.id = j.reservation_id
+            RETURNING j.id, j.kind, j.reservation_id, r.number AS reservation_number, j.attempts AS attempt, j.created_at`.pipe(
+            Effect.orDie,
+            Tracing.withSpan("OutboxRepo.claim")
+          ),
+        extendLease: (job, leaseMs) =>
+          sql`UPDATE outbox_jobs SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}) WHERE ${ours(job)}`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("OutboxRepo.extendLease")
+          ),
+        finish: (job) =>
+          changed(sql`
+            UPDATE outbox_jobs SET state = 'done', locked_until = NULL, finished_at = now()
+            WHERE ${ours(job)} RETURNING id`).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.finish")),
+        hasLaterPending: (job) =>
+          changed(sql`
+            SELECT 1 FROM outbox_jobs e, outbox_jobs j
+            WHERE j.id = ${job.id} AND e.reservation_id = j.reservation_id AND e.state = 'pending' AND e.seq > j.seq
+              AND (e.kind IN ${pmsKinds}) = (j.kind IN ${pmsKinds})
+            LIMIT 1`).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.hasLaterPending")),
+        reschedule: (job, delayMs, error) =>
+          sql`
+            UPDATE outbox_jobs SET run_at = now() + make_interval(secs => ${delayMs / 1000}), locked_until = NULL,
+              last_error = ${error}
+            WHERE ${ours(job)}`.pipe(Effect.asVoid, Effect.orDie, Tracing.withSpan("OutboxRepo.reschedule")),
+        fail: (job, error) =>
+          changed(sql`
+            UPDATE outbox_jobs SET state = 'failed', locked_until = NULL, last_error = ${error}, finished_at = now()
+            WHERE ${ours(job)} RETURNING id`).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.fail")),
+        release: (job) =>
+          sql`UPDATE outbox_jobs SET locked_until = NULL WHERE ${ours(job)}`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("OutboxRepo.release")
+          ),
+        bringForward: (channel) =>
+          Effect.gen(function*() {
+            const rows = yield* sql`
+              UPDATE outbox_jobs SET run_at = now()
+              WHERE state = 'pending' AND run_at > now() AND kind IN ${sql.in(channelKinds(channel))}
+              RETURNING id`
+            if (rows.length > 0) yield* sql`SELECT pg_notify(${OUTBOX_CHANNEL}, 'jobs')`
+            return rows.length
+          }).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.bringForward")),
+        nextDueInMs: sql<{ ms: number | null }>`
+          SELECT (EXTRACT(EPOCH FROM min(GREATEST(run_at, COALESCE(locked_until, run_at))) - now()) * 1000)::float8 AS ms
+          FROM outbox_jobs j WHERE state = 'pending' AND ${first}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]?.ms), (ms) => Math.max(0, ms))),
+          Effect.orDie,
+          Tracing.withSpan("OutboxRepo.nextDueInMs")
+        ),
+        wakeUps: sql.listen(OUTBOX_CHANNEL).pipe(Stream.as(undefined), Stream.orDie)
       }
     })
   )
@@ -43,7 +143,9 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
 
 type WrittenJob = NewJob & { readonly id: JobId; readonly created_at: Date }
 
-/** The outbox in memory, for the service tests: the jobs written, in order. */
+const workerOnly = Effect.dieMessage("OutboxInMemory: the outbox worker runs on PostgreSQL only")
+
+/** The outbox in memory, for the service tests: the jobs written, in order (no worker takes them). */
 export class OutboxInMemory extends Context.Tag("OutboxInMemory")<OutboxInMemory, {
   readonly jobs: Effect.Effect<ReadonlyArray<WrittenJob>>
 }>() {
@@ -56,7 +158,17 @@ export class OutboxInMemory extends Context.Tag("OutboxInMemory")<OutboxInMemory
             Ref.update(jobs, (all) => [...all, ...added.map((job) => ({ ...job, id: newJobId(), created_at: new Date(now) }))])),
         lastEnqueuedAt: (reservationId, kind) =>
           Effect.map(Ref.get(jobs), (all) =>
-            Option.fromNullable(all.filter((job) => job.reservation_id === reservationId && job.kind === kind).at(-1)?.created_at))
+            Option.fromNullable(all.filter((job) => job.reservation_id === reservationId && job.kind === kind).at(-1)?.created_at)),
+        claim: () => workerOnly,
+        extendLease: () => workerOnly,
+        finish: () => workerOnly,
+        hasLaterPending: () => workerOnly,
+        reschedule: () => workerOnly,
+        fail: () => workerOnly,
+        release: () => workerOnly,
+        bringForward: () => workerOnly,
+        nextDueInMs: workerOnly,
+        wakeUps: Stream.fromEffect(workerOnly)
       }
       return Context.make(OutboxRepo, repo).pipe(Context.add(OutboxInMemory, { jobs: Ref.get(jobs) }))
     })

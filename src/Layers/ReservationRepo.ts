@@ -30,6 +30,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
   readonly updateGuest: (id: ReservationId, guest: GuestDetails) => Effect.Effect<void>
   /** A completed reservation cancelled at `cancelledAt`, with the PMS status that follows. */
   readonly cancel: (id: ReservationId, cancelledAt: string, pmsStatus: PmsStatus | null) => Effect.Effect<void>
+  /** The PMS's view of the reservation; its reference replaced when one is given, else kept. */
+  readonly setPmsStatus: (id: ReservationId, status: PmsStatus, reference: Option.Option<string>) => Effect.Effect<void>
 }>() {
   static readonly Live = Layer.effect(
     ReservationRepo,
@@ -97,7 +99,12 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
             Effect.asVoid,
             Effect.orDie,
             Tracing.withSpan("ReservationRepo.cancel")
-          )
+          ),
+        setPmsStatus: (id, status, reference) =>
+          sql`
+            UPDATE reservations SET pms_status = ${status},
+              pms_reference = COALESCE(${Option.getOrNull(reference)}, pms_reference)
+            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie, Tracing.withSpan("ReservationRepo.setPmsStatus"))
       }
     })
   )
@@ -122,7 +129,9 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
             r.status !== "PENDING_GUEST" ? r : { ...r, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" }),
         updateGuest: (id, guest) => update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, guest } : r),
         cancel: (id, _cancelledAt, pmsStatus) =>
-          update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, status: "CANCELLED", pms_status: pmsStatus } : r)
+          update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, status: "CANCELLED", pms_status: pmsStatus } : r),
+        // the record has no PMS reference: only the database keeps it
+        setPmsStatus: (id, status) => update(id, (r) => ({ ...r, pms_status: status }))
       }
     })
   )

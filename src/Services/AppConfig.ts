@@ -18,6 +18,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly otlpEndpoint: Option.Option<string>
   readonly rateLimitPerMinute: Option.Option<number>
   readonly quoteRetentionDays: number
+  readonly outboxMaxAttempts: number
+  readonly outboxConcurrency: number
 }>() {
   static readonly fromEnv = Effect.gen(function*() {
     const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
@@ -50,7 +52,15 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       ),
       rateLimitPerMinute: yield* Config.option(Config.integer("RATE_LIMIT_PER_MINUTE").pipe(
         Config.validate({ message: "must be a whole number of requests from 1 to 1000000", validation: (n) => n >= 1 && n <= 1_000_000 })
-      ))
+      )),
+      outboxMaxAttempts: yield* Config.integer("OUTBOX_MAX_ATTEMPTS").pipe(
+        Config.validate({ message: "must be a whole number of attempts from 1 to 100", validation: (n) => n >= 1 && n <= 100 }),
+        Config.withDefault(20)
+      ),
+      outboxConcurrency: yield* Config.integer("OUTBOX_CONCURRENCY").pipe(
+        Config.validate({ message: "must be a whole number of jobs from 1 to 64", validation: (n) => n >= 1 && n <= 64 }),
+        Config.withDefault(4)
+      )
     }
   })
 

@@ -5,13 +5,13 @@ import * as fs from "node:fs/promises"
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { SMTPServer, type SMTPServerAddress } from "smtp-server"
 import { confirmationEmail } from "../../src/Domain/GuestEmails.js"
 import type { MailMessage } from "../../src/Domain/Mail.js"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import { MailDeliveryError, Mailer, MailerInMemory } from "../../src/Services/Mailer.js"
 import { demoHotel } from "../support/hotel.js"
 import { completedReservation } from "../support/reservation.js"
+import { closedPort, smtpServer } from "../support/smtp.js"
 
 const from = "Hôtel Belle Rive <reservations@belle-rive-nice.example>"
 const manageUrl = "http://127.0.0.1:3000/manage#token=QuvYn1pAQmivYoiZLfuZt2OM23Fs98LMd8xAzGXSpLo"
@@ -20,40 +20,6 @@ const message: MailMessage = {
   ...confirmationEmail(demoHotel, completedReservation("fr"), manageUrl, { filename: "BR-7K3Q9X.pdf", content: pdfBytes }),
   messageId: "job-42"
 }
-
-interface Received {
-  readonly envelopeTo: ReadonlyArray<string>
-  readonly raw: Buffer
-}
-
-/** A real SMTP server on a free port; `rejectWith` makes it refuse every recipient with that reply code. */
-const smtpServer = (rejectWith?: number) =>
-  Effect.acquireRelease(
-    Effect.async<{ readonly server: SMTPServer; readonly url: string; readonly received: Array<Received> }>((resume) => {
-      const received: Array<Received> = []
-      const server = new SMTPServer({
-        authOptional: true,
-        disabledCommands: ["STARTTLS"],
-        logger: false,
-        onRcptTo: (_address: SMTPServerAddress, _session, callback) =>
-          rejectWith === undefined
-            ? callback()
-            : callback(Object.assign(new Error("mailbox unavailable"), { responseCode: rejectWith })),
-        onData: (stream, session, callback) => {
-          const chunks: Array<Buffer> = []
-          stream.on("data", (chunk: Buffer) => chunks.push(chunk)).on("end", () => {
-            received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) })
-            callback()
-          })
-        }
-      })
-      server.listen(0, "127.0.0.1", () => {
-        const { port } = server.server.address() as AddressInfo
-        resume(Effect.succeed({ server, url: `smtp://127.0.0.1:${port}`, received }))
-      })
-    }),
-    ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
-  )
 
 /** A TCP server that accepts connections and never says a word: an SMTP server that hangs. */
 const silentServer = Effect.acquireRelease(
@@ -69,15 +35,6 @@ const silentServer = Effect.acquireRelease(
       server.close(() => resume(Effect.void))
     })
 )
-
-/** A port nothing listens on. */
-const closedPort = Effect.async<number>((resume) => {
-  const server = createServer()
-  server.listen(0, "127.0.0.1", () => {
-    const { port } = server.address() as AddressInfo
-    server.close(() => resume(Effect.succeed(port)))
-  })
-})
 
 const tempDir = Effect.acquireRelease(
   Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "mailer-test-"))),
@@ -141,7 +98,7 @@ describe("Mailer.smtp", () => {
   it.scopedLive("a 4xx reply is worth retrying, a 5xx reply is not", () =>
     Effect.gen(function*() {
       for (const [code, retryable] of [[451, true], [550, false]] as const) {
-        const smtp = yield* smtpServer(code)
+        const smtp = yield* smtpServer({ rejectWith: code })
         const error = yield* send(message).pipe(Effect.provide(Mailer.smtp({ url: Redacted.make(smtp.url), from })), Effect.flip)
         expect({ code, retryable: error.retryable }).toEqual({ code, retryable })
         expect(smtp.received).toHaveLength(0)

@@ -1,51 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Schema } from "effect"
-import { createServer, type IncomingHttpHeaders } from "node:http"
-import type { AddressInfo } from "node:net"
 import { PmsOutcome, PmsReservation, pmsReservation } from "../../src/Domain/Pms.js"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import { Pms, PmsError, PmsInMemory } from "../../src/Services/Pms.js"
 import { demoHotel } from "../support/hotel.js"
+import { pmsStub } from "../support/pms.js"
 import { completedReservation } from "../support/reservation.js"
 
 const payload = pmsReservation(demoHotel, completedReservation("fr"), {
   created_at: "2026-11-22T10:15:00+01:00",
   updated_at: "2026-11-22T10:19:42+01:00"
 })
-
-interface Request {
-  readonly method: string
-  readonly url: string
-  readonly headers: IncomingHttpHeaders
-  readonly body: string
-}
-interface Answer {
-  readonly status: number
-  readonly body?: string
-}
-
-/** A PMS on a free port, under `/pms`, answering every request with `answer`. */
-const pmsStub = (answer: Answer) =>
-  Effect.acquireRelease(
-    Effect.async<{ readonly close: () => void; readonly url: string; readonly requests: Array<Request> }>((resume) => {
-      const requests: Array<Request> = []
-      const server = createServer((request, response) => {
-        let body = ""
-        request.on("data", (chunk) => (body += chunk)).on("end", () => {
-          requests.push({ method: request.method!, url: request.url!, headers: request.headers, body })
-          response.writeHead(answer.status, answer.body === undefined ? {} : { "content-type": "application/json" })
-          response.end(answer.body)
-        })
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resume(Effect.succeed({
-          close: () => server.close(),
-          url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/pms`,
-          requests
-        })))
-    }),
-    ({ close }) => Effect.sync(close)
-  )
 
 const live = (url: string) => Pms.Live.pipe(Layer.provide(AppConfig.layerTest({ pmsUrl: Option.some(url) })))
 const push = Effect.flatMap(Pms, (pms) => pms.push(payload, "job-7"))

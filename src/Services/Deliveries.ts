@@ -1,0 +1,141 @@
+import { Effect, Option, Schema } from "effect"
+import { isCompleted } from "../Domain/CompletedReservation.js"
+import {
+  cancellationEmail,
+  confirmationEmail,
+  confirmationPdfFilename,
+  guestDetailsUpdatedEmail
+} from "../Domain/GuestEmails.js"
+import { formatInstant } from "../Domain/LocalDate.js"
+import type { MailContent } from "../Domain/Mail.js"
+import { type ClaimedJob, jobChannel } from "../Domain/Outbox.js"
+import { pmsReservation } from "../Domain/Pms.js"
+import type { PmsStatus } from "../Domain/Reservation.js"
+import { reservationView } from "../Domain/ReservationViews.js"
+import { OutboxRepo } from "../Layers/OutboxRepo.js"
+import { ReservationRepo } from "../Layers/ReservationRepo.js"
+import * as Tracing from "../Layers/Tracing.js"
+import { Transactions } from "../Layers/Transactions.js"
+import { AppConfig } from "./AppConfig.js"
+import { Documents } from "./Documents.js"
+import { HotelCatalog } from "./HotelCatalog.js"
+import { type MailDeliveryError, Mailer } from "./Mailer.js"
+import { Pms, type PmsError } from "./Pms.js"
+import { Tokens } from "./Tokens.js"
+
+/** A job that can never be delivered as things stand: its reservation was never completed, or has no manage link. */
+export class Undeliverable extends Schema.TaggedError<Undeliverable>()("Undeliverable", {
+  message: Schema.String
+}) {}
+
+export type DeliveryFailure = MailDeliveryError | PmsError | Undeliverable
+
+/** Whether the same delivery may succeed later. */
+export const isRetryable = (failure: DeliveryFailure): boolean => failure._tag !== "Undeliverable" && failure.retryable
+
+interface PmsChange {
+  readonly status: PmsStatus
+  readonly reference: Option.Option<string>
+}
+
+/**
+ * What each outbox job does: the guest's emails (in the reservation's language, Message-ID = the
+ * job's id) and the PMS calls (Idempotency-Key from the job's id), so a retried job is the same
+ * delivery again. Finishing a job and what it changed (`pms_status`) are one transaction.
+ */
+export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
+  effect: Effect.gen(function*() {
+    const config = yield* AppConfig
+    const catalog = yield* HotelCatalog
+    const tokens = yield* Tokens
+    const documents = yield* Documents
+    const mailer = yield* Mailer
+    const pms = yield* Pms
+    const reservations = yield* ReservationRepo
+    const outbox = yield* OutboxRepo
+    const { atomically } = yield* Transactions
+
+    const undeliverable = (job: ClaimedJob, why: string) =>
+      new Undeliverable({ message: `${job.kind} of reservation ${job.reservation_id}: ${why}` })
+
+    /** The reservation as its guest reads it, and the guest's manage link. */
+    const load = Tracing.fn("Deliveries.load")(function*(job: ClaimedJob) {
+      const record = yield* reservations.find(job.reservation_id)
+      if (Option.isNone(record)) return yield* undeliverable(job, "no such reservation")
+      const hotel = yield* catalog.definition()
+      const view = reservationView(hotel, record.value)
+      if (!isCompleted(view)) return yield* undeliverable(job, "the reservation was never completed")
+      const token = yield* tokens.reveal(view.reservation_id, "manage")
+      if (Option.isNone(token)) return yield* undeliverable(job, "the reservation has no manage token")
+      return { hotel, record: record.value, view, manageUrl: `${config.publicBaseUrl}/manage#token=${token.value}` }
+    })
+
+    const email = (job: ClaimedJob, content: MailContent) => mailer.send({ ...content, messageId: job.id })
+
+    /**
+     * A later PMS job of the reservation (a cancellation after this push) keeps the status it set
+     * (PENDING) until that one is delivered too.
+     */
+    const recordPms = (job: ClaimedJob, change: PmsChange) =>
+      Effect.flatMap(outbox.hasLaterPending(job), (later) =>
+        later ? Effect.void : reservations.setPmsStatus(job.reservation_id, change.status, change.reference))
+
+    /** Done, with what the delivery changed; nothing is recorded if another worker has taken the job since. */
+    const finish = (job: ClaimedJob, change: Option.Option<PmsChange>) =>
+      atomically(Effect.gen(function*() {
+        if (!(yield* outbox.finish(job))) return
+        if (Option.isSome(change)) yield* recordPms(job, change.value)
+      }))
+
+    return {
+      /** Delivers the job and finishes it. */
+      deliver: Tracing.fn("Deliveries.deliver")(function*(job: ClaimedJob) {
+        yield* Tracing.annotate({ "job.id": job.id, "job.kind": job.kind, "job.attempt": job.attempt })
+        const { hotel, manageUrl, record, view } = yield* load(job)
+        switch (job.kind) {
+          case "confirmation_email": {
+            const pdf = yield* documents.confirmationPdf(hotel, view, manageUrl)
+            yield* email(job, confirmationEmail(hotel, view, manageUrl, { filename: confirmationPdfFilename(view), content: pdf }))
+            return yield* finish(job, Option.none())
+          }
+          case "cancellation_email": {
+            yield* email(job, cancellationEmail(hotel, view, manageUrl))
+            return yield* finish(job, Option.none())
+          }
+          case "guest_update_email": {
+            yield* email(job, guestDetailsUpdatedEmail(hotel, view, manageUrl))
+            return yield* finish(job, Option.none())
+          }
+          case "pms_push": {
+            // updated_at: when the change being pushed was written, which orders the pushes for the PMS
+            const outcome = yield* pms.push(
+              pmsReservation(hotel, view, {
+                created_at: formatInstant(new Date(record.created_at), hotel.timezone),
+                updated_at: formatInstant(new Date(job.created_at), hotel.timezone)
+              }),
+              job.id
+            )
+            return yield* finish(
+              job,
+              outcome._tag === "Synced" ? Option.some({ status: "SYNCED", reference: Option.some(outcome.reference) }) : Option.none()
+            )
+          }
+          case "pms_cancel": {
+            const outcome = yield* pms.cancel(view.reservation_number, job.id)
+            return yield* finish(
+              job,
+              outcome._tag === "Cancelled" ? Option.some({ status: "SYNCED", reference: outcome.reference }) : Option.none()
+            )
+          }
+        }
+      }),
+      /** The job failed for good: kept as failed; a PMS job leaves the reservation `pms_status` FAILED. */
+      giveUp: Tracing.fn("Deliveries.giveUp")(function*(job: ClaimedJob, error: string) {
+        yield* atomically(Effect.gen(function*() {
+          if (!(yield* outbox.fail(job, error))) return
+          if (jobChannel[job.kind] === "pms") yield* recordPms(job, { status: "FAILED", reference: Option.none() })
+        }))
+      })
+    }
+  })
+}) {}

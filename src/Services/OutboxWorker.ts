@@ -1,0 +1,164 @@
+import { Cause, Effect, Fiber, FiberSet, Layer, Option, Queue, Random, Ref, Stream } from "effect"
+import { type ClaimedJob, type JobChannel, jobChannel, retryDelayMs, type RetryPolicy } from "../Domain/Outbox.js"
+import { OutboxRepo } from "../Layers/OutboxRepo.js"
+import * as Tracing from "../Layers/Tracing.js"
+import { AppConfig } from "./AppConfig.js"
+import { Deliveries, isRetryable } from "./Deliveries.js"
+
+export interface OutboxWorkerOptions extends RetryPolicy {
+  /** How long a claimed job is this worker's: a worker that dies loses its jobs to another after this. */
+  readonly leaseMs: number
+  /** The longest sleep between two looks at the table, should a wake-up be lost. */
+  readonly pollMs: number
+  /** Jobs delivered at once by this worker. */
+  readonly concurrency: number
+  /** At shutdown, how long the jobs in flight may take to finish before they are given back. */
+  readonly drainMs: number
+}
+
+export const defaultOutboxWorkerOptions: OutboxWorkerOptions = {
+  maxAttempts: 20,
+  baseDelayMs: 2_000,
+  maxDelayMs: 300_000,
+  leaseMs: 30_000,
+  pollMs: 5_000,
+  concurrency: 4,
+  drainMs: 10_000
+}
+
+/** Failures in a row after which a channel counts as having been down (a mail server, the PMS). */
+const OUTAGE_STREAK = 3
+/** Never loop faster than this while a job is due that another worker is claiming. */
+const MIN_WAIT_MS = 10
+
+const run = (options: OutboxWorkerOptions) =>
+  Effect.gen(function*() {
+    const outbox = yield* OutboxRepo
+    const deliveries = yield* Deliveries
+    // wake-ups collapse into one: a commit, a finished delivery, or a channel back up
+    const wake = yield* Queue.sliding<void>(1)
+    const signal = wake.offer(undefined)
+    const inFlight = yield* FiberSet.make<void>()
+    const busy = yield* Ref.make(0)
+    const failureStreak = yield* Ref.make<Record<JobChannel, number>>({ email: 0, pms: 0 })
+
+    const retryOrGiveUp = (job: ClaimedJob, error: string, retryable: boolean) =>
+      Effect.gen(function*() {
+        if (retryable && job.attempt < options.maxAttempts) {
+          const delayMs = retryDelayMs(options, job.attempt, yield* Random.next)
+          yield* outbox.reschedule(job, delayMs, error)
+          yield* Effect.logWarning(`outbox: ${job.kind} failed, retry in ${delayMs} ms`).pipe(Effect.annotateLogs({ error }))
+        } else {
+          yield* deliveries.giveUp(job, error)
+          yield* Effect.logError(`outbox: ${job.kind} failed for good after ${job.attempt} attempt(s)`).pipe(
+            Effect.annotateLogs({ error })
+          )
+        }
+      })
+
+    /** After a channel's outage, its first success makes the jobs waiting on a backoff due at once. */
+    const succeeded = (channel: JobChannel) =>
+      Effect.gen(function*() {
+        const streak = yield* Ref.getAndUpdate(failureStreak, (all) => ({ ...all, [channel]: 0 }))
+        if (streak[channel] < OUTAGE_STREAK) return
+        const count = yield* outbox.bringForward(channel)
+        if (count > 0) yield* Effect.logInfo(`outbox: ${channel} is back, ${count} waiting job(s) due now`)
+      })
+
+    const attempt = Tracing.fn("OutboxWorker.attempt")(function*(job: ClaimedJob) {
+      const channel = jobChannel[job.kind]
+      // a slow delivery (a mail server that tarpits) keeps its lease, so no other worker sends it again
+      const keepLease = outbox.extendLease(job, options.leaseMs).pipe(
+        Effect.delay(options.leaseMs / 3),
+        Effect.forever,
+        Effect.catchAllCause((cause) => Effect.logWarning("outbox: lease not renewed", cause))
+      )
+      yield* Effect.zipRight(Effect.forkScoped(keepLease), deliveries.deliver(job)).pipe(
+        Effect.scoped,
+        Effect.zipRight(succeeded(channel)),
+        Effect.catchAllCause((cause) => {
+          if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+          // a defect (the database gone for a moment, a bug) is retried: the job is never dropped
+          const [error, retryable] = Option.match(Cause.failureOption(cause), {
+            onNone: () => [Cause.pretty(cause), true] as const,
+            onSome: (failure) => [failure.message, isRetryable(failure)] as const
+          })
+          return Effect.zipRight(
+            retryable ? Ref.update(failureStreak, (all) => ({ ...all, [channel]: all[channel] + 1 })) : Effect.void,
+            retryOrGiveUp(job, error, retryable)
+          )
+        }),
+        // its bookkeeping failing too (the database down): the lease runs out and the job is taken again
+        Effect.catchAllDefect((defect) => Effect.logError("outbox: job left to its lease", defect)),
+        Effect.onInterrupt(() => outbox.release(job)),
+        Effect.annotateLogs({ "job.id": job.id, "job.kind": job.kind, "reservation.number": job.reservation_number ?? "", attempt: job.attempt })
+      )
+    })
+
+    /** Claims what there is room for, starts it, then sleeps until a wake-up or the next due job. */
+    const tick = Effect.gen(function*() {
+      const room = options.concurrency - (yield* Ref.get(busy))
+      // a job claimed is always started, so a shutdown cannot strand it until its lease ends
+      const claimed = yield* Effect.uninterruptible(Effect.gen(function*() {
+        const jobs = room > 0 ? yield* outbox.claim(room, options.leaseMs) : []
+        for (const job of jobs) {
+          yield* Ref.update(busy, (n) => n + 1)
+          // interruptible again, or a shutdown could not give the job back
+          const delivery = Effect.interruptible(attempt(job)).pipe(Effect.ensuring(Effect.zipRight(Ref.update(busy, (n) => n - 1), signal)))
+          yield* FiberSet.run(inFlight, delivery)
+        }
+        return jobs.length
+      }))
+      if (room > 0 && claimed === room) return // more may be due
+      const nextDue = room > claimed ? yield* outbox.nextDueInMs : Option.none()
+      const waitMs = Option.match(nextDue, {
+        onNone: () => options.pollMs,
+        onSome: (ms) => Math.min(options.pollMs, Math.max(MIN_WAIT_MS, ms))
+      })
+      yield* Effect.timeoutOption(Queue.take(wake), waitMs)
+    })
+
+    yield* outbox.wakeUps.pipe(
+      Stream.runForEach(() => signal),
+      Effect.catchAllCause((cause) => Effect.logWarning("outbox: no wake-ups from the database, polling meanwhile", cause)),
+      Effect.zipRight(Effect.sleep(options.pollMs)),
+      Effect.forever,
+      Effect.forkScoped
+    )
+    const loop = yield* tick.pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.zipRight(Effect.logError("outbox: worker loop failed, again shortly", cause), Effect.sleep(options.pollMs))
+      ),
+      Effect.forever,
+      Effect.forkScoped
+    )
+    // runs before the fibers above are interrupted: no new claims, then the jobs in flight finish
+    // (or, after drainMs, are interrupted and given back)
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        yield* Fiber.interrupt(loop)
+        // a finalizer is uninterruptible: the wait must be made interruptible for the timeout to end it
+        yield* Effect.timeoutOption(Effect.interruptible(Fiber.awaitAll(Array.from(inFlight))), options.drainMs)
+      })
+    )
+    yield* Effect.logInfo(
+      `outbox: worker started (${options.concurrency} at once, ${options.maxAttempts} attempts, lease ${options.leaseMs / 1000} s)`
+    )
+  })
+
+/**
+ * The outbox worker, for the life of the layer: delivers each job as soon as its transaction
+ * commits (woken by the database's notification), retries with exponential backoff and full
+ * jitter, fails a job after its last attempt (logged, kept), and takes over the jobs of a worker
+ * that died once their lease ends. Any number of instances may run one on the same database.
+ */
+export const OutboxWorker = {
+  layer: (options: OutboxWorkerOptions) => Layer.scopedDiscard(run(options)),
+  /** With the defaults, `OUTBOX_MAX_ATTEMPTS` and `OUTBOX_CONCURRENCY`. */
+  Live: Layer.unwrapEffect(Effect.map(AppConfig, (config) =>
+    Layer.scopedDiscard(run({
+      ...defaultOutboxWorkerOptions,
+      maxAttempts: config.outboxMaxAttempts,
+      concurrency: config.outboxConcurrency
+    }))))
+}

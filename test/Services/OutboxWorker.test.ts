@@ -1,0 +1,351 @@
+import { NodeContext } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Effect, Exit, Layer, Option, Redacted, Schedule, Scope } from "effect"
+import { simpleParser } from "mailparser"
+import * as path from "node:path"
+import type { RoomTypeId } from "../../src/Domain/Ids.js"
+import type { Language } from "../../src/Domain/Language.js"
+import type { ReservationId } from "../../src/Domain/Ids.js"
+import { AppSecret } from "../../src/Layers/AppSecret.js"
+import { Repositories, withOutboxWorker } from "../../src/Layers/Live.js"
+import { OutboxRepo } from "../../src/Layers/OutboxRepo.js"
+import { ReservationRepo } from "../../src/Layers/ReservationRepo.js"
+import { ServicesLayer } from "../../src/Layers/Services.js"
+import { Transactions } from "../../src/Layers/Transactions.js"
+import { AppConfig } from "../../src/Services/AppConfig.js"
+import { Documents } from "../../src/Services/Documents.js"
+import type { MailMessage } from "../../src/Domain/Mail.js"
+import { Mailer } from "../../src/Services/Mailer.js"
+import { OutboxWorker, type OutboxWorkerOptions } from "../../src/Services/OutboxWorker.js"
+import { Pms } from "../../src/Services/Pms.js"
+import { Quotes } from "../../src/Services/Quotes.js"
+import { Reservations } from "../../src/Services/Reservations.js"
+import { Tokens } from "../../src/Services/Tokens.js"
+import { daysFromToday } from "../support/clock.js"
+import { poolOn, testDatabaseUrl } from "../support/database.js"
+import { pmsStub } from "../support/pms.js"
+import { closedPort, smtpServer } from "../support/smtp.js"
+
+const from = "Hôtel Belle Rive <reservations@belle-rive-nice.example>"
+const Config = Layer.mergeAll(
+  AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom: from }),
+  NodeContext.layer,
+  AppSecret.Test
+)
+
+/** Small numbers, so that retries, leases and polls take milliseconds. */
+const fast: OutboxWorkerOptions = {
+  maxAttempts: 50,
+  baseDelayMs: 50,
+  maxDelayMs: 200,
+  // long enough that a loaded machine's stalls never outlast it (two tests shorten it on purpose)
+  leaseMs: 5_000,
+  pollMs: 500,
+  concurrency: 4,
+  drainMs: 1_000
+}
+
+/** One service instance on a pool of its own, as a process would be; with a worker when given options. */
+const instance = (url: Redacted.Redacted, delivery: Layer.Layer<Mailer | Pms>, worker: Option.Option<OutboxWorkerOptions>) =>
+  Option.match(worker, {
+    onNone: () => ServicesLayer,
+    onSome: (options) => withOutboxWorker(OutboxWorker.layer(options)).pipe(Layer.provide(Layer.mergeAll(Documents.Default, delivery)))
+  }).pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(Config))
+
+const smtpMailer = (url: string) => Mailer.smtp({ url: Redacted.make(url), from })
+const noPms = Pms.Disabled
+const noMail = Mailer.InMemory
+
+type Instance = Context.Context<Quotes | Reservations | Tokens | OutboxRepo | ReservationRepo | Transactions | SqlClient.SqlClient>
+
+const client = { client: "outbox-test", ai_agent: null, session: null }
+const guest = { first_name: "Jeanne", last_name: "Dupont", email: "jeanne@example.org", phone: "+33 6 12 34 56 78", accept_terms: true, terms_version: "2026-11" }
+
+/** A completed reservation of one double room for the night `daysAhead` from today. */
+const completeOne = (on: Instance, daysAhead: number, language: Language = "en", expectedTotal?: number) =>
+  Effect.gen(function*() {
+    const quotes = yield* Quotes
+    const reservations = yield* Reservations
+    const quote = yield* quotes.quoteRooms({
+      checkin: daysFromToday(daysAhead),
+      checkout: daysFromToday(daysAhead + 1),
+      rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+    }, client)
+    const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
+    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language }, client, undefined)
+    const token = new URL(response.continue_url).hash.slice("#token=".length)
+    return yield* reservations.complete(token, { ...guest, expected_total: (expectedTotal ?? offer.price.total) as typeof offer.price.total })
+  }).pipe(Effect.provide(on))
+
+interface JobRow {
+  readonly id: string
+  readonly kind: string
+  readonly state: string
+  readonly attempts: number
+  readonly last_error: string | null
+}
+const jobsOf = (on: Instance, reservationId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<JobRow>`SELECT id, kind, state, attempts, last_error FROM outbox_jobs WHERE reservation_id = ${reservationId} ORDER BY seq`)
+    .pipe(Effect.provide(on), Effect.orDie)
+const pmsOf = (on: Instance, reservationId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ pms_status: string; pms_reference: string | null }>`SELECT pms_status, pms_reference FROM reservations WHERE id = ${reservationId}`)
+    .pipe(Effect.map((rows) => rows[0]!), Effect.provide(on), Effect.orDie)
+
+/** Waits, checking every 20 ms, until `check` holds; fails after `ms`. */
+const eventually = (check: Effect.Effect<boolean>, ms = 10_000) =>
+  check.pipe(
+    Effect.flatMap((ok) => ok ? Effect.void : Effect.fail("not yet" as const)),
+    Effect.retry({ schedule: Schedule.spaced("20 millis") }),
+    Effect.timeoutFail({ duration: ms, onTimeout: () => new Error(`condition not met within ${ms} ms`) }),
+    Effect.orDie
+  )
+
+const build = <A, E>(layer: Layer.Layer<A, E>) => Layer.build(layer).pipe(Effect.orDie)
+
+describe("the outbox, on PostgreSQL", () => {
+  it.scopedLive("a completion writes its confirmation and PMS jobs in its own transaction; a 409 writes none", () =>
+    Effect.gen(function*() {
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(noMail, noPms), Option.none()))
+      const done = yield* completeOne(on, 30)
+      expect((yield* jobsOf(on, done.reservation_id)).map((j) => [j.kind, j.state, j.attempts])).toEqual([
+        ["confirmation_email", "pending", 0],
+        ["pms_push", "pending", 0]
+      ])
+      const refused = yield* completeOne(on, 31, "en", 1).pipe(Effect.flip)
+      expect(refused._tag).toBe("PriceChanged")
+      const sql = yield* Effect.provide(SqlClient.SqlClient, on)
+      const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox_jobs`.pipe(Effect.orDie)
+      expect(n).toBe(2)
+    }), 60_000)
+
+  it.scopedLive("jobs of one reservation and channel run in order; a stale attempt cannot finish a job taken again", () =>
+    Effect.gen(function*() {
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(noMail, noPms), Option.none()))
+      const done = yield* completeOne(on, 30)
+      const id = done.reservation_id as ReservationId
+      const outbox = Context.get(on, OutboxRepo)
+      yield* outbox.enqueue([{ kind: "pms_cancel", reservation_id: id }, { kind: "cancellation_email", reservation_id: id }])
+      const first = yield* outbox.claim(10, 100)
+      expect(first.map((j) => j.kind)).toEqual(["confirmation_email", "pms_push"])
+      expect(first.map((j) => [j.attempt, j.reservation_number])).toEqual([[1, done.reservation_number], [1, done.reservation_number]])
+      expect(yield* outbox.claim(10, 100)).toEqual([])
+      yield* Effect.sleep("150 millis") // the lease lapses: taken again, by another attempt
+      const again = yield* outbox.claim(10, 30_000)
+      expect(again.map((j) => [j.kind, j.attempt])).toEqual([["confirmation_email", 2], ["pms_push", 2]])
+      expect(yield* outbox.finish(first[1]!)).toBe(false)
+      expect(yield* outbox.hasLaterPending(again[1]!)).toBe(true)
+      expect(yield* outbox.finish(again[1]!)).toBe(true)
+      expect((yield* outbox.claim(10, 30_000)).map((j) => j.kind)).toEqual(["pms_cancel"])
+      expect(yield* outbox.nextDueInMs).toSatisfy(Option.isSome)
+    }), 60_000)
+
+  it.scopedLive("the confirmation reaches a real SMTP server: recipient, subject in the guest's language, a working manage link, the PDF", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast)))
+      const done = yield* completeOne(on, 30, "fr")
+      yield* eventually(Effect.sync(() => smtp.received.length >= 1))
+      yield* eventually(Effect.map(jobsOf(on, done.reservation_id), (jobs) => jobs.every((j) => j.state === "done")))
+      const [confirmation] = yield* jobsOf(on, done.reservation_id)
+      expect(smtp.received).toHaveLength(1)
+      expect(smtp.received[0]!.envelopeTo).toEqual(["jeanne@example.org"])
+      const mail = yield* Effect.promise(() => simpleParser(smtp.received[0]!.raw))
+      expect(mail.subject).toBe(`Votre réservation ${done.reservation_number} est confirmée – Hôtel Belle Rive`)
+      expect(mail.from?.value).toEqual([{ name: "Hôtel Belle Rive", address: "reservations@belle-rive-nice.example" }])
+      expect(mail.messageId).toBe(`<${confirmation!.id}@belle-rive-nice.example>`)
+      expect(mail.text).toContain(`Numéro de réservation : ${done.reservation_number}`)
+      const token = /http:\/\/hotel\.test\/manage#token=([A-Za-z0-9_-]+)/.exec(mail.text ?? "")?.[1]
+      expect(mail.html || "").toContain(`href="http://hotel.test/manage#token=${token}"`)
+      const verified = yield* Context.get(on, Tokens).verify(token!, "manage")
+      expect(verified).toEqual({ reservationId: done.reservation_id, expired: false })
+      expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`${done.reservation_number}.pdf`, "application/pdf"]])
+      expect(mail.attachments[0]!.content.subarray(0, 4).toString()).toBe("%PDF")
+      // no PMS configured: the push is done and the reservation stays PENDING
+      expect(yield* pmsOf(on, done.reservation_id)).toEqual({ pms_status: "PENDING", pms_reference: null })
+    }), 60_000)
+
+  it.scopedLive("guest update and cancellation jobs: their own emails, the PMS DELETE after the push, SYNCED again", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const pms = yield* pmsStub((n) => n === 0 ? { status: 200, body: "{\"reference\":\"PMS-7\"}" } : { status: 204 })
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(smtpMailer(smtp.url), Pms.http(pms.url)), Option.some(fast)))
+      const done = yield* completeOne(on, 30)
+      const id = done.reservation_id as ReservationId
+      yield* eventually(Effect.map(pmsOf(on, id), (r) => r.pms_status === "SYNCED"))
+      // what the manage endpoints write: a guest update, then a cancellation, each in its transaction
+      const outbox = Context.get(on, OutboxRepo)
+      yield* outbox.enqueue([{ kind: "guest_update_email", reservation_id: id }])
+      yield* Context.get(on, Transactions).atomically(Effect.gen(function*() {
+        yield* Context.get(on, ReservationRepo).setPmsStatus(id, "PENDING", Option.none())
+        yield* outbox.enqueue([{ kind: "cancellation_email", reservation_id: id }, { kind: "pms_cancel", reservation_id: id }])
+      }))
+      yield* eventually(Effect.map(jobsOf(on, id), (jobs) => jobs.length === 5 && jobs.every((j) => j.state === "done")))
+      expect(yield* pmsOf(on, id)).toEqual({ pms_status: "SYNCED", pms_reference: "PMS-7" })
+      expect(pms.requests.map((r) => r.method)).toEqual(["PUT", "DELETE"])
+      const subjects = yield* Effect.forEach(smtp.received, (m) => Effect.promise(() => simpleParser(m.raw)).pipe(Effect.map((p) => p.subject)))
+      expect(subjects).toEqual([
+        `Your reservation ${done.reservation_number} at Hôtel Belle Rive is confirmed`,
+        `Your reservation ${done.reservation_number} at Hôtel Belle Rive: details updated`,
+        `Your reservation ${done.reservation_number} at Hôtel Belle Rive is cancelled`
+      ])
+    }), 60_000)
+
+  it.scopedLive("SMTP down, then up: the email arrives once it is up, exactly once", () =>
+    Effect.gen(function*() {
+      const port = yield* closedPort
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(smtpMailer(`smtp://127.0.0.1:${port}`), noPms), Option.some(fast)))
+      const done = yield* completeOne(on, 30)
+      yield* eventually(Effect.map(jobsOf(on, done.reservation_id), ([confirmation]) => confirmation!.attempts >= 3))
+      const [failing] = yield* jobsOf(on, done.reservation_id)
+      expect(failing).toMatchObject({ state: "pending", last_error: expect.stringContaining("mail not delivered") })
+      const smtp = yield* smtpServer({ port })
+      yield* eventually(Effect.map(jobsOf(on, done.reservation_id), ([confirmation]) => confirmation!.state === "done"))
+      yield* Effect.sleep("500 millis")
+      expect(smtp.received).toHaveLength(1)
+    }), 60_000)
+
+  it.scopedLive("a PMS answering 500, then 200: SYNCED with its reference, one Idempotency-Key throughout", () =>
+    Effect.gen(function*() {
+      const pms = yield* pmsStub((n) => n < 2 ? { status: 500 } : { status: 200, body: "{\"reference\":\"PMS-42\"}" })
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(noMail, Pms.http(pms.url)), Option.some(fast)))
+      const done = yield* completeOne(on, 30)
+      yield* eventually(Effect.map(pmsOf(on, done.reservation_id), (r) => r.pms_status === "SYNCED"))
+      expect(yield* pmsOf(on, done.reservation_id)).toEqual({ pms_status: "SYNCED", pms_reference: "PMS-42" })
+      expect(pms.requests).toHaveLength(3)
+      expect(new Set(pms.requests.map((r) => r.headers["idempotency-key"])).size).toBe(1)
+      const push = (yield* jobsOf(on, done.reservation_id)).find((j) => j.kind === "pms_push")
+      expect(push).toMatchObject({ state: "done", attempts: 3 })
+    }), 60_000)
+
+  it.scopedLive("a PMS answering 500 forever: the job fails after its last attempt, kept, and the reservation is FAILED", () =>
+    Effect.gen(function*() {
+      const pms = yield* pmsStub({ status: 500, body: "{\"error\":\"down\"}" })
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(noMail, Pms.http(pms.url)), Option.some({ ...fast, maxAttempts: 3 })))
+      const done = yield* completeOne(on, 30)
+      yield* eventually(Effect.map(pmsOf(on, done.reservation_id), (r) => r.pms_status === "FAILED"))
+      const push = (yield* jobsOf(on, done.reservation_id)).find((j) => j.kind === "pms_push")
+      expect(push).toMatchObject({ state: "failed", attempts: 3, last_error: expect.stringContaining("answered 500") })
+      expect(pms.requests).toHaveLength(3)
+    }), 60_000)
+
+  it.scopedLive("a PMS refusing the reservation (400): failed at once, not retried", () =>
+    Effect.gen(function*() {
+      const pms = yield* pmsStub({ status: 400, body: "{\"error\":\"bad phone\"}" })
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(noMail, Pms.http(pms.url)), Option.some(fast)))
+      const done = yield* completeOne(on, 30)
+      yield* eventually(Effect.map(pmsOf(on, done.reservation_id), (r) => r.pms_status === "FAILED"))
+      expect(pms.requests).toHaveLength(1)
+    }), 60_000)
+
+  it.scopedLive("a worker killed in the middle of a job: another takes it after the lease and delivers it once", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const url = yield* testDatabaseUrl
+      const dead = yield* build(instance(url, Layer.merge(noMail, noPms), Option.none()))
+      const done = yield* completeOne(dead, 30)
+      // what a worker killed after its claim leaves: the jobs leased, never finished
+      const claimed = yield* Context.get(dead, OutboxRepo).claim(10, 1_500)
+      expect(claimed).toHaveLength(2)
+      const started = performance.now()
+      const on = yield* build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast)))
+      yield* eventually(Effect.map(jobsOf(on, done.reservation_id), (jobs) => jobs.every((j) => j.state === "done")))
+      expect(performance.now() - started).toBeGreaterThan(1_000)
+      expect((yield* jobsOf(on, done.reservation_id)).map((j) => j.attempts)).toEqual([2, 2])
+      yield* Effect.sleep("300 millis")
+      expect(smtp.received).toHaveLength(1)
+    }), 60_000)
+
+  it.scopedLive("a delivery slower than its lease keeps it: another instance never sends it again", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const url = yield* testDatabaseUrl
+      // a mail server that takes 4 s to accept each message, over twice the lease
+      const slowMailer = Layer.effect(Mailer, Effect.map(Mailer, (mailer) => ({ send: (m: MailMessage) => Effect.delay(mailer.send(m), "4 seconds") })))
+        .pipe(Layer.provide(smtpMailer(smtp.url)))
+      const options = Option.some({ ...fast, leaseMs: 1_500 })
+      const [a] = yield* Effect.all([
+        build(instance(url, Layer.merge(slowMailer, noPms), options)),
+        build(instance(url, Layer.merge(slowMailer, noPms), options))
+      ])
+      const done = yield* completeOne(a, 30)
+      yield* eventually(Effect.map(jobsOf(a, done.reservation_id), (jobs) => jobs.every((j) => j.state === "done")))
+      yield* Effect.sleep("300 millis")
+      expect(smtp.received).toHaveLength(1)
+      expect((yield* jobsOf(a, done.reservation_id)).map((j) => j.attempts)).toEqual([1, 1])
+    }), 60_000)
+
+  it.scopedLive("a worker shut down mid-delivery lets it finish within drainMs", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(noMail, noPms), Option.none()))
+      const slowMailer = Layer.effect(Mailer, Effect.map(Mailer, (mailer) => ({ send: (m: MailMessage) => Effect.delay(mailer.send(m), "700 millis") })))
+        .pipe(Layer.provide(smtpMailer(smtp.url)))
+      const scope = yield* Scope.make()
+      yield* Layer.buildWithScope(instance(url, Layer.merge(slowMailer, noPms), Option.some({ ...fast, drainMs: 5_000 })), scope)
+      const done = yield* completeOne(on, 30)
+      yield* eventually(Effect.map(jobsOf(on, done.reservation_id), ([confirmation]) => confirmation!.attempts === 1))
+      yield* Scope.close(scope, Exit.void)
+      expect(smtp.received).toHaveLength(1)
+      expect((yield* jobsOf(on, done.reservation_id)).map((j) => j.state)).toEqual(["done", "done"])
+    }), 60_000)
+
+  it.scopedLive("a worker shut down mid-delivery gives the job back after drainMs, for the next worker at once", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(noMail, noPms), Option.none()))
+      const stuckMailer = Layer.succeed(Mailer, { send: () => Effect.never })
+      const scope = yield* Scope.make()
+      yield* Layer.buildWithScope(instance(url, Layer.merge(stuckMailer, noPms), Option.some({ ...fast, leaseMs: 30_000, drainMs: 300 })), scope)
+      const done = yield* completeOne(on, 30)
+      yield* eventually(Effect.map(jobsOf(on, done.reservation_id), ([confirmation]) => confirmation!.attempts === 1))
+      yield* Scope.close(scope, Exit.void)
+      const sql = yield* Effect.provide(SqlClient.SqlClient, on)
+      const [stuck] = yield* sql<{ state: string; locked_until: string | null }>`
+        SELECT state, locked_until FROM outbox_jobs WHERE reservation_id = ${done.reservation_id} AND kind = 'confirmation_email'`
+        .pipe(Effect.orDie)
+      expect(stuck).toEqual({ state: "pending", locked_until: null })
+      // the next worker delivers it at once, not after a 30 s lease
+      yield* build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast)))
+      yield* eventually(Effect.sync(() => smtp.received.length === 1), 3_000)
+    }), 60_000)
+
+  it.scopedLive("two instances with workers on one database deliver every job exactly once", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const url = yield* testDatabaseUrl
+      const [a, b] = yield* Effect.all([
+        build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast))),
+        build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast)))
+      ])
+      const count = 30
+      const done = yield* Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) => completeOne(i % 2 === 0 ? a : b, 30 + i), {
+        concurrency: 6
+      })
+      const sql = yield* Effect.provide(SqlClient.SqlClient, a)
+      const pending = sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox_jobs WHERE state <> 'done'`.pipe(
+        Effect.map(([row]) => row!.n),
+        Effect.orDie
+      )
+      yield* eventually(Effect.map(pending, (n) => n === 0), 30_000)
+      yield* Effect.sleep("500 millis")
+      const attempts = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox_jobs WHERE attempts <> 1`.pipe(Effect.orDie)
+      expect(attempts[0]!.n).toBe(0)
+      const ids = yield* Effect.forEach(smtp.received, (m) => Effect.promise(() => simpleParser(m.raw)).pipe(Effect.map((p) => p.messageId)))
+      expect(ids).toHaveLength(count)
+      expect(new Set(ids).size).toBe(count)
+      expect(new Set(done.map((d) => d.reservation_number)).size).toBe(count)
+    }), 120_000)
+})
