@@ -2,7 +2,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { API_DESCRIPTION, API_NAME, API_VERSION } from "../Domain/Discovery.js"
 import { DiscoveryGroup } from "./Discovery.js"
-import { InternalErrorBody, NotFoundBody, PayloadTooLargeBody, RateLimitedBody } from "./Errors.js"
+import { HeadersTooLargeBody, InternalErrorBody, NotFoundBody, PayloadTooLargeBody, RateLimitedBody, RequestTimeoutBody } from "./Errors.js"
 import { HotelGroup } from "./Hotel.js"
 import { ManageGroup } from "./Manage.js"
 import { QuotesGroup } from "./Quotes.js"
@@ -41,8 +41,10 @@ export class Api extends HttpApi.make("hotel-booking-api")
   .add(ReservationsGroup)
   .add(ManageGroup)
   .addError(NotFoundBody, { status: 404 })
+  .addError(RequestTimeoutBody, { status: 408 })
   .addError(PayloadTooLargeBody, { status: 413 })
   .addError(RateLimitedBody, { status: 429 })
+  .addError(HeadersTooLargeBody, { status: 431 })
   .addError(InternalErrorBody, { status: 500 })
   .annotateContext(OpenApi.annotations({
     title: API_NAME,

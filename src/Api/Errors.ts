@@ -4,6 +4,7 @@ import {
   AlreadyCancelled,
   AvailabilityChanged,
   CancellationNotAllowed,
+  HeadersTooLarge,
   IdempotencyInProgress,
   IdempotencyKeyReused,
   InternalError,
@@ -15,6 +16,7 @@ import {
   QuoteExpired,
   QuoteNotReservable,
   RateLimited,
+  RequestTimeout,
   ReservationNotPending,
   ServiceUnavailable,
   ValidationCode,
@@ -85,6 +87,16 @@ export const PayloadTooLargeBody = errorBody(
   PayloadTooLarge,
   "The request body is over 64 KiB. error.code: payload_too_large",
   () => "payload_too_large"
+)
+export const HeadersTooLargeBody = errorBody(
+  HeadersTooLarge,
+  "The request line and headers are over 16 KiB (a query string counts). error.code: headers_too_large",
+  () => "headers_too_large"
+)
+export const RequestTimeoutBody = errorBody(
+  RequestTimeout,
+  "The request was not received in time. error.code: request_timeout",
+  () => "request_timeout"
 )
 export const InternalErrorBody = errorBody(
   InternalError,

@@ -13,16 +13,18 @@ import * as Multipart from "@effect/platform/Multipart"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Cause, Context, Effect, Layer, Option } from "effect"
+import { Cause, Context, Effect, Layer, Option, Schema } from "effect"
 import { constTrue } from "effect/Function"
 import { createHash } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { type ListenOptions, Server as NetServer } from "node:net"
-import { InternalError, NotFound, PayloadTooLarge, RateLimited, ValidationError } from "../Domain/Errors.js"
+import type { Duplex } from "node:stream"
+import { HeadersTooLarge, InternalError, NotFound, PayloadTooLarge, RateLimited, RequestTimeout, ValidationError } from "../Domain/Errors.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "../Services/AppConfig.js"
 import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
 import { Api } from "./Api.js"
+import { HeadersTooLargeBody, PayloadTooLargeBody, RequestTimeoutBody, ValidationErrorBody } from "./Errors.js"
 import { DiscoveryHttp } from "./DiscoveryHttp.js"
 import { describeIssues } from "./Errors.js"
 import { GuestPagesLive } from "./GuestPages.js"
@@ -51,21 +53,32 @@ const toDomainError = (error: unknown): unknown => {
       case "RouteNotFound":
         return new NotFound({ message: `no resource at ${error.request.method} ${error.request.url}` })
       case "RequestError":
-        return error.cause instanceof PayloadTooLarge ? error.cause : notJson
+        return error.cause instanceof PayloadTooLarge || error.cause instanceof ValidationError ? error.cause : notJson
     }
   }
   return error
 }
 
-const tooLarge = new PayloadTooLarge({ message: `the request body is larger than ${MAX_BODY_BYTES} bytes` })
+/** Deeper than any body the API takes (three levels at most). */
+export const MAX_JSON_DEPTH = 16
+
+const bodyLimits = {
+  maxBytes: MAX_BODY_BYTES,
+  tooLarge: new PayloadTooLarge({ message: `the request body is larger than ${MAX_BODY_BYTES} bytes` }),
+  maxDepth: MAX_JSON_DEPTH,
+  tooDeep: new ValidationError({
+    code: "invalid_request",
+    message: `the request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`
+  })
+}
 
 /** A declared oversize body is refused before it is read; an undeclared one is cut off at the limit. */
 const boundBody = (app: HttpApp.Default<unknown>) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     Number(NodeHttpServerRequest.toIncomingMessage(request).headers["content-length"] ?? 0) > MAX_BODY_BYTES
-      ? Effect.fail(tooLarge)
+      ? Effect.fail(bodyLimits.tooLarge)
       : HttpMethod.hasBody(request.method)
-      ? Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBoundedBody(MAX_BODY_BYTES, tooLarge)(request))
+      ? Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBoundedBody(bodyLimits)(request))
       : app)
 
 const errorsAsBodies = HttpApiBuilder.middleware((app: HttpApp.Default) =>
@@ -126,6 +139,43 @@ const rateHeaders = (decision: RateDecision) =>
       ...(decision.allowed ? {} : { "retry-after": String(decision.resetSeconds) })
     }))
   )
+
+const encodeError = Schema.encodeSync(Schema.Union(HeadersTooLargeBody, RequestTimeoutBody, PayloadTooLargeBody, ValidationErrorBody))
+
+/** An answer Node writes itself, before any application sees the request; its connection is closed after it. */
+const rawAnswer = (status: number, reason: string, error: Parameters<typeof encodeError>[0]) => {
+  const body = JSON.stringify(encodeError(error))
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+    `x-content-type-options: nosniff\r\nreferrer-policy: no-referrer\r\nconnection: close\r\n\r\n${body}`
+}
+
+const clientErrorAnswers: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: rawAnswer(
+    431,
+    "Request Header Fields Too Large",
+    new HeadersTooLarge({ message: "the request line and headers are larger than 16 KiB" })
+  ),
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: rawAnswer(
+    413,
+    "Payload Too Large",
+    new PayloadTooLarge({ message: "the chunk extensions of the request body are too large" })
+  ),
+  ERR_HTTP_REQUEST_TIMEOUT: rawAnswer(408, "Request Timeout", new RequestTimeout({ message: "the request was not received in time" }))
+}
+const malformed = rawAnswer(400, "Bad Request", new ValidationError({ code: "invalid_request", message: "the request is not valid HTTP/1.1" }))
+
+/**
+ * A request Node's parser refuses (headers over 16 KiB, a malformed message, a timeout) is answered
+ * as Node would, with its status, but with an `Error` body: by default Node's answer had none.
+ * Nothing is written when an answer to an earlier request on the connection is already under way.
+ */
+const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (socket.writable && (inFlight === undefined || inFlight === null || !inFlight.headersSent)) {
+    socket.write(clientErrorAnswers[error.code ?? ""] ?? malformed)
+  }
+  socket.destroy(error)
+}
 
 /**
  * `RATE_LIMIT_PER_MINUTE` requests per client address on every /v1 endpoint and /mcp, and per token as well
@@ -190,6 +240,7 @@ export const createHttpServer = (): Server => {
     }
     held?.push([request, response])
   })
+  server.on("clientError", answerClientError)
   server.on("newListener", (event: string | symbol, handler: (request: IncomingMessage, response: ServerResponse) => void) => {
     if (event !== "request" || held === undefined) return
     const waiting = held

@@ -17,12 +17,37 @@ import { Effect, Exit, Inspectable, Stream } from "effect"
  *   refused before any of this). The platform destroyed the socket instead, so a chunked body
  *   that was too large got no answer at all; now it gets one, and the connection is closed after
  *   it, since the rest of that body is never read.
+ * - `json` refuses arrays and objects nested deeper than `maxDepth`.
  * - A multipart body is refused unread: the API takes JSON only, and the platform would have
  *   stored its files on disk first (and answered a large one with a 500).
  */
-export const withBoundedBody = (maxBytes: number, tooLarge: unknown) =>
+export const withBoundedBody = (limits: BodyLimits) =>
 (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest =>
-  new BoundedBodyRequest(request, readOnce(request, maxBytes, tooLarge))
+  new BoundedBodyRequest(request, readOnce(request, limits.maxBytes, limits.tooLarge), limits)
+
+export interface BodyLimits {
+  readonly maxBytes: number
+  /** The cause of the `RequestError` of a body over `maxBytes`. */
+  readonly tooLarge: unknown
+  /**
+   * Arrays and objects nested deeper than this are refused by `json`: no body of the API nests
+   * more than a few levels, and a decode error's report of a value thousands of levels deep
+   * overflowed the stack (a 500).
+   */
+  readonly maxDepth: number
+  /** The cause of the `RequestError` of a JSON body nested deeper than `maxDepth`. */
+  readonly tooDeep: unknown
+}
+
+/** Whether a parsed JSON value nests arrays and objects more than `levels` deep. */
+const nestsDeeper = (value: unknown, levels: number): boolean => {
+  if (value === null || typeof value !== "object") return false
+  if (levels === 0) return true
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    if (nestsDeeper(item, levels - 1)) return true
+  }
+  return false
+}
 
 /** Everything but the body is the platform's request. One class, so every request has one shape. */
 class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.HttpServerRequest {
@@ -30,7 +55,8 @@ class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.
   readonly [HttpIncomingMessage.TypeId]: HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
   constructor(
     private readonly request: HttpServerRequest.HttpServerRequest,
-    private readonly body: Effect.Effect<Buffer, HttpServerError.RequestError>
+    private readonly body: Effect.Effect<Buffer, HttpServerError.RequestError>,
+    private readonly limits: BodyLimits
   ) {
     super()
   }
@@ -46,7 +72,10 @@ class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.
       Effect.try({
         try: () => text === "" ? null : JSON.parse(text),
         catch: (cause) => new HttpServerError.RequestError({ request: this.request, reason: "Decode", cause })
-      }))
+      }).pipe(Effect.filterOrFail(
+        (value) => !nestsDeeper(value, this.limits.maxDepth),
+        () => new HttpServerError.RequestError({ request: this.request, reason: "Decode", cause: this.limits.tooDeep })
+      )))
   }
   get urlParamsBody() {
     return Effect.map(this.text, (text) => UrlParams.fromInput(new URLSearchParams(text)))
@@ -89,7 +118,7 @@ class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.
     return this.request.upgrade
   }
   modify(options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]) {
-    return new BoundedBodyRequest(this.request.modify(options), this.body)
+    return new BoundedBodyRequest(this.request.modify(options), this.body, this.limits)
   }
   toJSON() {
     return this.request.toJSON()

@@ -29,6 +29,16 @@ export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("Payl
   message: Schema.String
 }) {}
 
+/** The request line and headers together are over the server's limit (16 KiB), e.g. a huge query string. */
+export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()("HeadersTooLarge", {
+  message: Schema.String
+}) {}
+
+/** The client did not send the whole request in time. */
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", {
+  message: Schema.String
+}) {}
+
 /** A dependency (the database) does not answer. */
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
   message: Schema.String

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { AddressInfo } from "node:net"
+import { type AddressInfo, connect } from "node:net"
 import { createHttpServer } from "../../src/Api/Http.js"
 
 describe("the Node server", () => {
@@ -19,6 +19,41 @@ describe("the Node server", () => {
       expect(await answer).toEqual({ status: 200, nosniff: "nosniff", body: "ready: /v1/health" })
       // later requests go straight to the application
       expect(await fetch(`http://127.0.0.1:${port}/v1`).then((r) => r.text())).toBe("ready: /v1")
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  // found by the fuzzer: Node answered these itself with a bare status and no body
+  it("answers a request Node's parser refuses with an Error body: 431 for headers over 16 KiB, 400 for malformed HTTP", async () => {
+    const server = createHttpServer()
+    server.on("request", (_request, response) => response.end("ok"))
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      const long = await fetch(`http://127.0.0.1:${port}/v1/availability?checkin=${"9".repeat(20_000)}`)
+      expect({
+        status: long.status,
+        type: long.headers.get("content-type"),
+        nosniff: long.headers.get("x-content-type-options"),
+        body: await long.json()
+      }).toEqual({
+        status: 431,
+        type: "application/json",
+        nosniff: "nosniff",
+        body: { error: { code: "headers_too_large", message: "the request line and headers are larger than 16 KiB" } }
+      })
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () => socket.end("GET /v1/hotel HTTP/1.1\r\nHost: x\r\nContent-Length: zz\r\n\r\n"))
+        let answer = ""
+        socket.on("data", (chunk) => answer += chunk.toString()).on("end", () => resolve(answer)).on("error", reject)
+      })
+      expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+      expect(raw).toContain("content-type: application/json")
+      expect(JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4))).toEqual({
+        error: { code: "invalid_request", message: "the request is not valid HTTP/1.1" }
+      })
     } finally {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))

@@ -188,6 +188,24 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 } } }).pipe(Layer.provide(cl
         }
       }))
 
+    // found by the fuzzer: the decode error's report of a body 3,000 arrays deep overflowed the stack (a 500)
+    it.effect("JSON nested deeper than 16 levels is 400 invalid_request, however deep, and never a 500", () =>
+      Effect.gen(function*() {
+        for (const depth of [17, 3_000, 30_000]) {
+          const response = yield* request(
+            HttpClientRequest.post("/v1/quotes").pipe(HttpClientRequest.bodyText("[".repeat(depth) + "]".repeat(depth), "application/json"))
+          )
+          expect(response.status).toBe(400)
+          expect(response.body).toEqual({
+            error: { code: "invalid_request", message: "the request body nests arrays and objects more than 16 levels deep" }
+          })
+        }
+        const sixteen = yield* request(
+          HttpClientRequest.post("/v1/quotes").pipe(HttpClientRequest.bodyText("[".repeat(16) + "]".repeat(16), "application/json"))
+        )
+        expect([sixteen.status, sixteen.body.error.message]).toEqual([400, expect.stringContaining("Expected MultiRoomQuoteRequest")])
+      }))
+
     it.effect("a chunked body within the limit is read whole", () =>
       Effect.gen(function*() {
         const json = new TextEncoder().encode(JSON.stringify({ ...base, session_id: "chunked-ü" }))
