@@ -144,11 +144,14 @@ export const checkResponse = (op: Operation, validate: ReturnType<typeof makeVal
   const declared = op.responses[String(status)]
   if (declared === undefined) return verdict(`status ${status} is not declared for ${op.id}`)
   const type = mediaType(response.headers)
-  const content = declared.content?.[type]
+  // the document may name a type with its parameters ("text/markdown; charset=utf-8")
+  const content = Object.entries<Doc>(declared.content ?? {}).find(([declared]) => declared.split(";")[0]!.trim().toLowerCase() === type)?.[1]
   if (content === undefined) return verdict(`content type "${type}" is not declared for ${status}`)
   if (type === "application/pdf") {
     return verdict(response.body.subarray(0, 5).toString("latin1") === "%PDF-" ? undefined : "not a PDF")
   }
+  // a declared text document (llms.txt): any text is valid
+  if (type.startsWith("text/")) return verdict(undefined)
   let body: unknown
   try {
     body = JSON.parse(response.body.toString("utf8"))
