@@ -22,7 +22,8 @@ import { daysFromToday } from "../support/clock.js"
 import { completeWith, post } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
 import { manageLinkOf } from "../support/manageLink.js"
-import { request, TestApp } from "../support/TestApp.js"
+import { MailingTestApp } from "../support/MailingTestApp.js"
+import { request } from "../support/TestApp.js"
 import { englishLeftovers, ui } from "../support/wording.js"
 
 const GUEST = { first_name: "Jeanne", last_name: "Dupont", email: "jeanne.dupont@example.com", phone: "+33 6 12 34 56 78" }
@@ -153,7 +154,7 @@ const journey = (language: Language, viewport: typeof PHONE | typeof DESKTOP, da
 const LANGUAGES: ReadonlyArray<Language> = ["en", "fr", "ru"]
 const axeSummary: Record<string, string> = {}
 
-layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("manage page", (it) => {
+layer(Layer.merge(MailingTestApp, ChromiumLive), { excludeTestServices: true, timeout: 60_000 })("manage page", (it) => {
   it.effect("is served like /complete: its CSP, no-store, allow-listed scripts", () =>
     Effect.gen(function*() {
       const page = yield* request(HttpClientRequest.get("/manage"))

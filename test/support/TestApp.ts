@@ -48,7 +48,7 @@ export const ServicesInMemory = (options: InMemoryOptions = {}) =>
   ServicesLayer.pipe(Layer.provideMerge(InMemoryInfrastructure(options)))
 
 /** The production Node server on a free port, with a client pointed at it. */
-const TestServer = HttpServer.layerTestClient.pipe(
+export const TestServer = HttpServer.layerTestClient.pipe(
   Layer.provide(NodeHttpClient.layerWithoutAgent),
   Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
   Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0 }))

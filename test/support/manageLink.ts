@@ -1,19 +1,28 @@
-import { Effect, Option } from "effect"
+import { Effect, Option, Schedule } from "effect"
+import { simpleParser } from "mailparser"
 import type { ReservationId } from "../../src/Domain/Ids.js"
-import { AppConfig } from "../../src/Services/AppConfig.js"
-import { Tokens } from "../../src/Services/Tokens.js"
+import { ReservationRepo } from "../../src/Layers/ReservationRepo.js"
+import { Inbox } from "./MailingTestApp.js"
 
 /**
- * The manage link the confirmation email gives the guest: `PUBLIC_BASE_URL/manage#token=…`.
- *
- * The one place tests get it. Today it is built as the confirmation email builds it (the email's
- * delivery is on another branch); once the outbox worker delivers to the in-process SMTP server,
- * this reads the link from the email that server received for the reservation.
+ * The manage link of a reservation as the guest gets it: read from the confirmation email that the
+ * in-process SMTP server received for it (`MailingTestApp`). The one place tests get the link.
  */
 export const manageLinkOf = (reservationId: ReservationId) =>
   Effect.gen(function*() {
-    const { publicBaseUrl } = yield* AppConfig
-    const token = yield* (yield* Tokens).reveal(reservationId, "manage")
-    if (Option.isNone(token)) return yield* Effect.dieMessage(`reservation ${reservationId} has no manage link`)
-    return `${publicBaseUrl}/manage#token=${token.value}`
+    const reservation = Option.getOrThrow(yield* (yield* ReservationRepo).find(reservationId))
+    const inbox = yield* Inbox
+    const link = Effect.gen(function*() {
+      for (const mail of inbox) {
+        const parsed = yield* Effect.promise(() => simpleParser(mail.raw))
+        const hasPdf = parsed.attachments.some((a) => a.contentType === "application/pdf")
+        if (hasPdf && parsed.subject?.includes(reservation.number ?? "") === true) {
+          const found = /https?:\/\/\S+\/manage#token=[A-Za-z0-9_-]+/.exec(parsed.text ?? "")
+          if (found !== null) return found[0]
+        }
+      }
+      return yield* Effect.fail(`no confirmation email for ${reservation.number} yet`)
+    })
+    // the worker delivers at commit; the PDF takes a moment to draw
+    return yield* link.pipe(Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo("15 seconds"))), Effect.orDie)
   })

@@ -1,0 +1,42 @@
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Context, Effect, Layer, Redacted } from "effect"
+import * as path from "node:path"
+import { ServeApi } from "../../src/Api/Http.js"
+import { AppSecret } from "../../src/Layers/AppSecret.js"
+import { Repositories, withOutboxWorker } from "../../src/Layers/Live.js"
+import { AppConfig } from "../../src/Services/AppConfig.js"
+import { Mailer } from "../../src/Services/Mailer.js"
+import { defaultOutboxWorkerOptions, OutboxWorker } from "../../src/Services/OutboxWorker.js"
+import { Pms } from "../../src/Services/Pms.js"
+import { TestDatabase } from "./database.js"
+import { type Received, smtpServer } from "./smtp.js"
+import { TestServer } from "./TestApp.js"
+
+/** What the in-process SMTP server of `MailingTestApp` has received. */
+export class Inbox extends Context.Tag("test/Inbox")<Inbox, ReadonlyArray<Received>>() {}
+
+const from = "Hôtel Belle Rive <reservations@belle-rive-nice.example>"
+
+/**
+ * The whole HTTP API as it runs in production, on a database of its own, with the outbox worker
+ * delivering every email to an in-process SMTP server (`Inbox`): what a guest receives is real mail.
+ */
+export const MailingTestApp = Layer.unwrapScoped(Effect.gen(function*() {
+  const smtp = yield* smtpServer()
+  const delivery = Layer.mergeAll(Mailer.smtp({ url: Redacted.make(smtp.url), from }), Pms.Disabled)
+  const services = withOutboxWorker(OutboxWorker.layer({ ...defaultOutboxWorkerOptions, pollMs: 500 })).pipe(
+    Layer.provide(delivery),
+    Layer.provideMerge(Repositories),
+    Layer.provideMerge(TestDatabase),
+    Layer.provideMerge(Layer.mergeAll(
+      AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom: from }),
+      NodeContext.layer,
+      AppSecret.Test
+    ))
+  )
+  return ServeApi.pipe(
+    Layer.provideMerge(services),
+    Layer.provideMerge(TestServer),
+    Layer.provideMerge(Layer.succeed(Inbox, smtp.received))
+  )
+}))
