@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option, Redacted, Ref, Schema } from "effect"
-import nodemailer, { type NodemailerError, type SendMailOptions } from "nodemailer"
+import type { NodemailerError, SendMailOptions, Transporter } from "nodemailer"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
@@ -28,6 +28,21 @@ const deliveryError = (cause: unknown): MailDeliveryError => {
     : TRANSIENT_CODES.has(error.code ?? "") || TRANSIENT_CODES.has(error.originalCode ?? "")
   return new MailDeliveryError({ message: `mail not delivered: ${error.message ?? String(cause)}`, retryable })
 }
+
+/**
+ * A nodemailer transport, made at the first email: nodemailer is 15 MB of every instance's memory,
+ * and most instances send mail rarely. Closed with the layer's scope, if it was ever made.
+ */
+const lazyTransport = (options: Parameters<typeof import("nodemailer").createTransport>[0]) =>
+  Effect.gen(function*() {
+    let made: Transporter | undefined
+    yield* Effect.addFinalizer(() => Effect.sync(() => made?.close()))
+    return yield* Effect.cached(Effect.promise(async () => {
+      const { default: nodemailer } = await import("nodemailer")
+      made = nodemailer.createTransport(options)
+      return made
+    }))
+  })
 
 /** The same nodemailer message for the SMTP transport and the .eml files. */
 const mailOptions = (from: string, message: MailMessage): SendMailOptions => ({
@@ -71,23 +86,19 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
     Layer.scoped(
       Mailer,
       Effect.gen(function*() {
-        const transport = yield* Effect.acquireRelease(
-          Effect.sync(() =>
-            nodemailer.createTransport({
-              url: Redacted.value(options.url),
-              connectionTimeout: 5_000,
-              greetingTimeout: 5_000,
-              socketTimeout: 15_000,
-              dnsTimeout: 5_000
-            })
-          ),
-          (transport) => Effect.sync(() => transport.close())
-        )
+        const transport = yield* lazyTransport({
+          url: Redacted.value(options.url),
+          connectionTimeout: 5_000,
+          greetingTimeout: 5_000,
+          socketTimeout: 15_000,
+          dnsTimeout: 5_000
+        })
         return {
           send: Tracing.fn("Mailer.send")(function*(message: MailMessage) {
             yield* Tracing.annotate({ "mail.message_id": message.messageId })
+            const smtp = yield* transport
             yield* Effect.tryPromise({
-              try: () => transport.sendMail(mailOptions(options.from, message)),
+              try: () => smtp.sendMail(mailOptions(options.from, message)),
               catch: deliveryError
             })
           })
@@ -101,11 +112,11 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
    * renamed, so a reader never sees half a file.
    */
   static readonly files = (options: { readonly dir: string; readonly from: string }) =>
-    Layer.effect(
+    Layer.scoped(
       Mailer,
       Effect.gen(function*() {
         yield* Effect.promise(() => fs.mkdir(options.dir, { recursive: true }))
-        const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" })
+        const transport = yield* lazyTransport({ streamTransport: true, buffer: true, newline: "windows" })
         const write = (file: string, bytes: Buffer) =>
           Effect.tryPromise({
             try: async () => {
@@ -119,8 +130,9 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
         return {
           send: Tracing.fn("Mailer.send")(function*(message: MailMessage) {
             yield* Tracing.annotate({ "mail.message_id": message.messageId })
+            const stream = yield* transport
             const info = yield* Effect.tryPromise({
-              try: () => transport.sendMail(mailOptions(options.from, message)),
+              try: () => stream.sendMail(mailOptions(options.from, message)),
               catch: deliveryError
             })
             const now = new Date(yield* Clock.currentTimeMillis).toISOString().replace(/[:.]/g, "-")
