@@ -17,7 +17,7 @@ import { Cause, Context, Effect, Layer, Option, Schema } from "effect"
 import { constTrue } from "effect/Function"
 import { createHash } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import { type ListenOptions, Server as NetServer } from "node:net"
+import { type ListenOptions, Server as NetServer, type Socket } from "node:net"
 import type { Duplex } from "node:stream"
 import { HeadersTooLarge, InternalError, NotFound, PayloadTooLarge, RateLimited, RequestTimeout, ValidationError } from "../Domain/Errors.js"
 import * as Tracing from "../Layers/Tracing.js"
@@ -83,7 +83,7 @@ const boundBody = (app: HttpApp.Default<unknown>) =>
 
 const errorsAsBodies = HttpApiBuilder.middleware((app: HttpApp.Default) =>
   boundBody(app as HttpApp.Default<unknown>).pipe(
-    Effect.mapError(toDomainError),
+    Effect.catchAll((error) => isPreflight(error) ? Effect.succeed(preflight) : Effect.fail(toDomainError(error))),
     // the framework raises an unreadable body as a defect
     Effect.catchAllDefect((defect) => {
       const error = toDomainError(defect)
@@ -125,11 +125,13 @@ const preflight = HttpServerResponse.empty({
   }
 })
 
-/** A browser's preflight for a CORS endpoint is answered here; any other OPTIONS finds no route (404). */
-const corsPreflight = HttpApiBuilder.middleware((app: HttpApp.Default) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    request.method === "OPTIONS" && CORS_PATHS.has(pathOf(request.url)) ? Effect.succeed(preflight) : app)
-)
+/**
+ * A browser's preflight for a CORS endpoint. No route takes OPTIONS, so it is answered where its
+ * 404 would be, at no cost to other requests; any other OPTIONS stays a 404.
+ */
+const isPreflight = (error: unknown) =>
+  HttpServerError.isServerError(error) && error._tag === "RouteNotFound" && error.request.method === "OPTIONS" &&
+  CORS_PATHS.has(pathOf(error.request.url))
 
 const rateHeaders = (decision: RateDecision) =>
   HttpApp.appendPreResponseHandler((_request, response) =>
@@ -181,7 +183,9 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
  * `RATE_LIMIT_PER_MINUTE` requests per client address on every /v1 endpoint and /mcp, and per token as well
  * on the token endpoints (a token shared across addresses is limited too).
  */
-const limitRate = HttpApiBuilder.middleware(Effect.map(RateLimiter, (limiter) => (app: HttpApp.Default) =>
+const limitRate = Layer.unwrapEffect(Effect.map(RateLimiter, (limiter) =>
+  // without a limit, no step at all on the request path
+  !limiter.enabled ? Layer.empty : HttpApiBuilder.middleware((app: HttpApp.Default) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     if (!/^\/(v1|mcp)(\/|\?|$)/.test(request.url)) return app
     const token = request.headers["x-reservation-token"]
@@ -202,7 +206,7 @@ const limitRate = HttpApiBuilder.middleware(Effect.map(RateLimiter, (limiter) =>
       )
     })
   }) as HttpApp.Default)
-)
+))
 
 /**
  * The Node server of the API: every response says nosniff and no-referrer, errors included, and
@@ -212,8 +216,12 @@ const limitRate = HttpApiBuilder.middleware(Effect.map(RateLimiter, (limiter) =>
  */
 export const createHttpServer = (): Server => {
   const server = createServer()
-  const state: DrainState = { draining: false, lastRequestAt: 0, inFlight: new Set() }
+  const state: DrainState = { draining: false, lastRequestAt: 0, sockets: new Set() }
   servers.set(server, state)
+  server.on("connection", (socket: Socket) => {
+    state.sockets.add(socket)
+    socket.once("close", () => state.sockets.delete(socket))
+  })
   // A client has 15 s to send its headers and 30 s for its whole request (bodies are at most
   // 64 KiB): a slow or stalled client cannot hold a connection. An idle keep-alive connection
   // lasts 65 s, longer than a load balancer's usual 60 s, so the balancer closes it first and
@@ -227,8 +235,6 @@ export const createHttpServer = (): Server => {
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
     response.setHeader("x-content-type-options", "nosniff")
     response.setHeader("referrer-policy", "no-referrer")
-    state.inFlight.add(response)
-    response.once("close", () => state.inFlight.delete(response))
     // while the server stops, each answer is the last on its connection
     if (state.draining) {
       state.lastRequestAt = Date.now()
@@ -253,8 +259,13 @@ export const createHttpServer = (): Server => {
 interface DrainState {
   draining: boolean
   lastRequestAt: number
-  readonly inFlight: Set<ServerResponse>
+  /** Open connections, tracked per connection rather than per request: keep-alive makes them few. */
+  readonly sockets: Set<Socket>
 }
+
+/** The response a connection is writing, if any (Node's own field, the one `closeIdleConnections` reads). */
+const responseOn = (socket: Socket): ServerResponse | undefined =>
+  (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined
 
 /** What a graceful stop needs to know of a server made by `createHttpServer`. */
 const servers = new WeakMap<Server, DrainState>()
@@ -281,12 +292,16 @@ const drain = (server: Server) =>
     if (state === undefined || !server.listening) return resume(Effect.void)
     state.draining = true
     state.lastRequestAt = Date.now()
-    for (const response of state.inFlight) if (!response.headersSent) response.setHeader("connection", "close")
+    for (const socket of state.sockets) {
+      const response = responseOn(socket)
+      if (response !== undefined && !response.headersSent) response.setHeader("connection", "close")
+    }
     const startedAt = Date.now()
     const watch = setInterval(() => {
       const now = Date.now()
+      const inFlight = [...state.sockets].some((socket) => responseOn(socket) !== undefined)
       if (now - startedAt >= DRAIN_MS) server.closeAllConnections()
-      else if (state.inFlight.size === 0 && now - state.lastRequestAt >= QUIET_MS) server.closeIdleConnections()
+      else if (!inFlight && now - state.lastRequestAt >= QUIET_MS) server.closeIdleConnections()
     }, 50)
     NetServer.prototype.close.call(server, () => {
       clearInterval(watch)
@@ -352,7 +367,7 @@ const docs = HttpApiBuilder.Router.use((router) =>
 )
 
 /** The whole HTTP application: the API, its errors, its documents. Needs the services. */
-export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive, McpLive, errorsAsBodies, limitRate, corsPreflight).pipe(
+export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive, McpLive, errorsAsBodies, limitRate).pipe(
   Layer.provideMerge(HttpApiBuilder.api(Api).pipe(Layer.provide([DiscoveryHttp, HotelHttp, QuotesHttp, ReservationsHttp, ManageHttp]), Layer.provide(ReservationTokenAuthLive)))
 )
 

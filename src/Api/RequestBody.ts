@@ -68,14 +68,17 @@ class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.
     return Effect.map(this.body, (body) => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer)
   }
   get json(): Effect.Effect<unknown, HttpServerError.RequestError> {
-    return Effect.flatMap(this.text, (text) =>
-      Effect.try({
-        try: () => text === "" ? null : JSON.parse(text),
-        catch: (cause) => new HttpServerError.RequestError({ request: this.request, reason: "Decode", cause })
-      }).pipe(Effect.filterOrFail(
-        (value) => !nestsDeeper(value, this.limits.maxDepth),
-        () => new HttpServerError.RequestError({ request: this.request, reason: "Decode", cause: this.limits.tooDeep })
-      )))
+    const refused = (cause: unknown) => Effect.fail(new HttpServerError.RequestError({ request: this.request, reason: "Decode", cause }))
+    // one step for every body: parsed and measured in plain code
+    return Effect.flatMap(this.text, (text) => {
+      let value: unknown
+      try {
+        value = text === "" ? null : JSON.parse(text)
+      } catch (cause) {
+        return refused(cause)
+      }
+      return nestsDeeper(value, this.limits.maxDepth) ? refused(this.limits.tooDeep) : Effect.succeed(value)
+    })
   }
   get urlParamsBody() {
     return Effect.map(this.text, (text) => UrlParams.fromInput(new URLSearchParams(text)))

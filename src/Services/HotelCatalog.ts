@@ -30,14 +30,24 @@ export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog",
       const now = yield* Clock.currentTimeMillis
       return cached !== undefined && now < cached.until ? cached.hotel : yield* reload
     })
+    // the views of a definition are made once, not per request; a reloaded definition gets its own
+    const memoized = <A>(view: (hotel: HotelDefinition) => A) => {
+      const views = new WeakMap<HotelDefinition, A>()
+      return (hotel: HotelDefinition): A => {
+        let made = views.get(hotel)
+        if (made === undefined) views.set(hotel, made = view(hotel))
+        return made
+      }
+    }
+    const hotelViewOf = memoized(hotelView)
+    const roomTypesOf = memoized((hotel) => ({ rooms: hotel.room_types.map((room) => roomTypeView(hotel, room)) }))
     return {
       definition,
       hotel: Tracing.fn("HotelCatalog.hotel")(function*() {
-        return hotelView(yield* definition())
+        return hotelViewOf(yield* definition())
       }),
       roomTypes: Tracing.fn("HotelCatalog.roomTypes")(function*() {
-        const hotel = yield* definition()
-        return { rooms: hotel.room_types.map((room) => roomTypeView(hotel, room)) }
+        return roomTypesOf(yield* definition())
       }),
       /** Today's date in hotel time. */
       today: Tracing.fn("HotelCatalog.today")(function*(hotel: HotelDefinition) {

@@ -21,6 +21,7 @@ const WINDOW_MS = 60_000
  * of clients.
  */
 export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
+  readonly enabled: boolean
   /** One more request for every key, allowed if each has room; a refused request counts for none. `None` when limiting is off. */
   readonly take: (keys: ReadonlyArray<string>) => Effect.Effect<Option.Option<RateDecision>>
 }>() {
@@ -29,6 +30,7 @@ export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
       const counts = new Map<string, number>()
       let windowStart = 0
       return {
+        enabled: true,
         take: (keys) =>
           Effect.map(Clock.currentTimeMillis, (now) => {
             const start = now - (now % WINDOW_MS)
@@ -50,7 +52,7 @@ export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
       }
     })
 
-  static readonly Off = Layer.succeed(RateLimiter, { take: () => Effect.succeedNone })
+  static readonly Off = Layer.succeed(RateLimiter, { enabled: false, take: () => Effect.succeedNone })
 
   /** `RATE_LIMIT_PER_MINUTE`, or no limit when it is unset. */
   static readonly Live = Layer.unwrapEffect(
