@@ -1,6 +1,13 @@
 import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as path from "node:path"
 
+/**
+ * A secret that may be left out; set but empty (`DATABASE_URL=` in an env file) counts as left out,
+ * never as an empty database URL or an empty server secret.
+ */
+const optionalSecret = (name: string) =>
+  Config.option(Config.redacted(name)).pipe(Config.map(Option.filter((value) => Redacted.value(value).trim() !== "")))
+
 /** Every setting of the service, read from the environment once, at start. */
 export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly port: number
@@ -33,9 +40,9 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       port,
       host,
       publicBaseUrl,
-      databaseUrl: yield* Config.option(Config.redacted("DATABASE_URL")),
+      databaseUrl: yield* optionalSecret("DATABASE_URL"),
       dataDir,
-      smtpUrl: yield* Config.option(Config.redacted("SMTP_URL")),
+      smtpUrl: yield* optionalSecret("SMTP_URL"),
       mailFrom: yield* Config.string("MAIL_FROM").pipe(Config.withDefault("Hôtel Belle Rive <reservations@belle-rive-nice.example>")),
       pmsUrl: yield* Config.option(Config.url("PMS_URL").pipe(Config.map((url) => url.toString()))),
       quoteTtlSeconds: yield* Config.integer("QUOTE_TTL_SECONDS").pipe(
@@ -44,7 +51,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       ),
       environment: yield* Config.string("ENVIRONMENT").pipe(Config.withDefault("development")),
       hotelFile: path.resolve(yield* Config.string("HOTEL_FILE").pipe(Config.withDefault("data/hotel.json"))),
-      appSecret: yield* Config.option(Config.redacted("APP_SECRET")),
+      appSecret: yield* optionalSecret("APP_SECRET"),
       otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString()))),
       quoteRetentionDays: yield* Config.integer("QUOTE_RETENTION_DAYS").pipe(
         Config.validate({ message: "must be a whole number of days from 1 to 3650", validation: (n) => n >= 1 && n <= 3650 }),

@@ -16,6 +16,12 @@ describe("AppConfig", () => {
       expect(config).toMatchObject({ outboxMaxAttempts: 20, outboxConcurrency: 4 })
     }))
 
+  it.effect("an empty DATABASE_URL, SMTP_URL or APP_SECRET counts as unset, never as an empty value", () =>
+    Effect.gen(function*() {
+      const config = yield* withEnv({ DATABASE_URL: "", SMTP_URL: " ", APP_SECRET: "" })
+      expect([config.databaseUrl, config.smtpUrl, config.appSecret].every(Option.isNone)).toBe(true)
+    }))
+
   it.effect("reads every variable, secrets redacted", () =>
     Effect.gen(function*() {
       const config = yield* withEnv({
