@@ -181,6 +181,15 @@ const socketFolder = (pgData: string, user: ServerUser) =>
     ({ dir, temporary }) => Effect.sync(() => temporary && fs.rmSync(dir, { recursive: true, force: true }))
   ).pipe(Effect.map(({ dir }) => dir))
 
+/** The server's log is appended to at every start: past 10 MiB it becomes `postgres.log.1`, the one kept before it. */
+const keepLogSmall = (logFile: string) => {
+  try {
+    if (fs.statSync(logFile).size > 10 * 1024 * 1024) fs.renameSync(logFile, `${logFile}.1`)
+  } catch {
+    // no log yet
+  }
+}
+
 const logTail = (logFile: string) => {
   try {
     return fs.readFileSync(logFile, "utf8").trim().split("\n").slice(-6).join("\n")
@@ -291,6 +300,7 @@ export const embeddedPostgres = Tracing.fn("Database.startEmbedded")(function*(d
   }
   const pgData = path.join(dataDir, "postgres")
   const logFile = path.join(dataDir, "postgres.log")
+  keepLogSmall(logFile)
   if (!fs.existsSync(path.join(pgData, "PG_VERSION"))) yield* initialise(initdb, pgData, user, dataDir)
   else yield* stopOrphan(dataDir, pgData)
   const socketDir = yield* socketFolder(pgData, user)

@@ -59,6 +59,11 @@ describe("embedded PostgreSQL", () => {
       // stopped cleanly: no server and no claim left behind
       expect(fs.existsSync(path.join(dir, "postgres", "postmaster.pid"))).toBe(false)
       expect(fs.existsSync(path.join(dir, "service.pid"))).toBe(false)
+      // a log grown past 10 MiB is set aside at the next start
+      fs.appendFileSync(path.join(dir, "postgres.log"), Buffer.alloc(11 * 1024 * 1024, "x"))
+      expect(yield* keptValues(dir)).toEqual(["first"])
+      expect(fs.statSync(path.join(dir, "postgres.log.1")).size).toBeGreaterThan(10 * 1024 * 1024)
+      expect(fs.statSync(path.join(dir, "postgres.log")).size).toBeLessThan(1024 * 1024)
     }).pipe(Effect.scoped), 60_000)
 
   it.live("serves several connections at once", () =>
