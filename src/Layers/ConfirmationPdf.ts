@@ -1,5 +1,6 @@
 import fontkit from "@pdf-lib/fontkit"
 import { PDFDocument, type PDFFont, type PDFPage, PDFString, rgb } from "pdf-lib"
+import type { Font, Fontkit } from "pdf-lib/cjs/types/fontkit.js"
 import type { ConfirmationDocument, DocumentLine } from "../Domain/ConfirmationDocument.js"
 import { GUEST_TEXTS } from "../Domain/GuestTexts.js"
 
@@ -68,9 +69,23 @@ const wrap = (text: string, font: PDFFont, size: number, width: number): Readonl
   return lines
 }
 
+/**
+ * fontkit, parsing each font file once: pdf-lib parses the fonts it embeds again for every
+ * document, the larger part of a PDF's cost. A parsed font is only read from afterwards.
+ */
+const parsedFonts = new WeakMap<Uint8Array, Font>()
+const onceParsedFontkit: Fontkit = {
+  create: (data, postscriptName) => {
+    if (postscriptName !== undefined) return fontkit.create(data, postscriptName)
+    let font = parsedFonts.get(data)
+    if (font === undefined) parsedFonts.set(data, font = fontkit.create(data))
+    return font
+  }
+}
+
 export const renderPdf = async (doc: ConfirmationDocument, fonts: FontFiles, createdAt: Date): Promise<Uint8Array> => {
   const pdf = await PDFDocument.create()
-  pdf.registerFontkit(fontkit)
+  pdf.registerFontkit(onceParsedFontkit)
   // subset: the PDF carries the glyphs it uses, some 25 KB, not the fonts' 1.4 MB
   const regular = await pdf.embedFont(fonts.regular, { subset: true })
   const bold = await pdf.embedFont(fonts.bold, { subset: true })
