@@ -34,6 +34,7 @@ import { McpLive } from "./Mcp.js"
 import { QuotesHttp } from "./QuotesHttp.js"
 import { ReservationsHttp } from "./ReservationsHttp.js"
 import { withBoundedBody } from "./RequestBody.js"
+import { traceRequests } from "./RequestObservation.js"
 import { ReservationTokenAuthLive } from "./ReservationToken.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
@@ -374,12 +375,14 @@ export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive,
 /**
  * The API served on whatever `HttpServer` is provided. Without a trace collector no span is made
  * at all, not even the request's own: nobody would read them, and they cost a fifth of a quote.
+ * With one, each request's server span is `traceRequests`'s, never the platform's (which records
+ * the full URL and every header).
  */
 export const ServeApi = Tracing.untracedWithoutCollector(Layer.unwrapEffect(
   Effect.map(AppConfig, ({ otlpEndpoint }) =>
-    Option.isSome(otlpEndpoint)
-      ? HttpApiBuilder.serve()
-      : HttpApiBuilder.serve().pipe(HttpMiddleware.withTracerDisabledWhen(constTrue))
+    (Option.isSome(otlpEndpoint) ? HttpApiBuilder.serve(traceRequests) : HttpApiBuilder.serve()).pipe(
+      HttpMiddleware.withTracerDisabledWhen(constTrue)
+    )
   )
 )).pipe(Layer.provide(HttpAppLive))
 
