@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { HttpClient } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { type RequestEntry, RequestLog } from "../src/Layers/Logging.js"
 import { Inbox, mailingTestApp } from "./support/MailingTestApp.js"
 import { completeWith, get, guest, pendingReservation } from "./support/flow.js"
 import { otlpCollector, type ReceivedSpan, spansOf } from "./support/otlp.js"
@@ -37,7 +38,11 @@ describe("traces of a booking, with a collector", () => {
         yield* Effect.sleep(300)
         return { intent, token, viewTraceparent: view.headers["traceparent"], doneTraceparent: done.headers["traceparent"] }
       })
-      const seen = yield* flow.pipe(Effect.provide(mailingTestApp({ otlpEndpoint: Option.some(collector.url) })))
+      const logged: Array<RequestEntry> = []
+      const app = mailingTestApp({ otlpEndpoint: Option.some(collector.url) }).pipe(
+        Layer.provide(Layer.succeed(RequestLog, (entry) => Effect.sync(() => void logged.push(entry))))
+      )
+      const seen = yield* flow.pipe(Effect.provide(app))
       // closing the app flushed its spans
       const spans = spansOf(collector.bodies)
 
@@ -87,6 +92,11 @@ describe("traces of a booking, with a collector", () => {
       expect(descendants(spans, complete).map((s) => s.spanId)).toContain(delivery.links[0]!.spanId)
       const sends = descendants(spans, delivery).filter((s) => s.name === "Mailer.send")
       expect(sends.map((s) => s.kind)).toEqual([CLIENT])
+
+      // each request's log line names its server span
+      const line = logged.find((entry) => entry.route === "/v1/reservation-complete")
+      expect(line).toMatchObject({ method: "POST", status: 200 })
+      expect(Option.map(line!.span, (span) => [span.traceId, span.spanId])).toEqual(Option.some([complete.traceId, complete.spanId]))
 
       // never a token, an email address or a phone number
       // (the test's own HTTP client records its requests' headers: its spans are not the service's)

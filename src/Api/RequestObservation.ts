@@ -3,9 +3,10 @@ import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, Option, Tracer } from "effect"
 import { MCP_PATH } from "../Domain/Discovery.js"
 import { maskSecrets } from "../Domain/Redaction.js"
+import { type RequestLog } from "../Layers/Logging.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { Api } from "./Api.js"
 import { GUEST_PAGE_PATHS } from "./GuestPages.js"
@@ -66,4 +67,22 @@ export const traceRequests = (app: HttpApp.Default): HttpApp.Default =>
           Effect.onExit((exit) => Effect.sync(() => span.attribute("http.response.status_code", HttpServerError.exitResponse(exit).status)))
         )
     )
+  })
+
+/**
+ * One log line per request, when its response is known: method, route template, status and
+ * duration, and the server span while traces are collected (`RequestLog`).
+ */
+export const logRequests = (log: Context.Tag.Service<RequestLog>) => (app: HttpApp.Default): HttpApp.Default =>
+  Effect.withFiberRuntime((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const start = performance.now()
+    return Effect.onExit(app, (exit) =>
+      log({
+        method: request.method,
+        route: routeOf(request.url),
+        status: HttpServerError.exitResponse(exit).status,
+        durationMs: Math.round((performance.now() - start) * 100) / 100,
+        span: Context.getOption(fiber.currentContext, Tracer.ParentSpan)
+      }))
   })

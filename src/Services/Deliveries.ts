@@ -1,4 +1,4 @@
-import { Effect, Option, Schema } from "effect"
+import { Duration, Effect, Option, Schema } from "effect"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import {
   cancellationEmail,
@@ -133,12 +133,19 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
        * request), linked to the span of the request that wrote the job.
        */
       deliver: (job: ClaimedJob) =>
-        deliver(job).pipe(Tracing.withSpan("Deliveries.deliver", {
-          root: true,
-          kind: "consumer",
-          links: Tracing.linksTo(job.trace_context),
-          attributes: { "job.id": job.id, "job.kind": job.kind, "job.attempt": job.attempt }
-        })),
+        deliver(job).pipe(
+          Effect.timed,
+          // the job's log line (its failures are the worker's), in its span
+          Effect.flatMap(([took]) =>
+            Effect.logInfo(`outbox: ${job.kind} delivered`).pipe(Effect.annotateLogs({ duration_ms: Duration.toMillis(took) }))
+          ),
+          Tracing.withSpan("Deliveries.deliver", {
+            root: true,
+            kind: "consumer",
+            links: Tracing.linksTo(job.trace_context),
+            attributes: { "job.id": job.id, "job.kind": job.kind, "job.attempt": job.attempt }
+          })
+        ),
       /** The job failed for good: kept as failed; a PMS job leaves the reservation `pms_status` FAILED. */
       giveUp: Tracing.fn("Deliveries.giveUp")(function*(job: ClaimedJob, error: string) {
         yield* atomically(Effect.gen(function*() {
