@@ -8,4 +8,5 @@ RUN npm run build && mkdir -p var && chown node var
 USER node
 ENV HOST=0.0.0.0 PORT=3000
 EXPOSE 3000
-CMD ["npm", "start", "--ignore-scripts"]
+# node itself as PID 1: SIGTERM reaches the service (graceful drain) and its JSON lines reach stdout directly
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=64", "--no-allocation-site-pretenuring", "dist/main.js"]

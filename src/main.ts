@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { DrainOnShutdown, nodeServerLayer, redactSecretHeaders, ServeApi } from "./Api/Http.js"
 import { runEntry } from "./Layers/Entry.js"
 import { ServicesLive } from "./Layers/Live.js"
+import { LoggingLive } from "./Layers/Logging.js"
 import { AppConfig } from "./Services/AppConfig.js"
 
 const ServerLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ host, port }) => nodeServerLayer({ host, port })))
@@ -12,7 +13,9 @@ const ServerLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ host, port }) => 
 const Main = DrainOnShutdown.pipe(
   Layer.provide(ServeApi.pipe(HttpServer.withLogAddress, Layer.provideMerge(ServerLive))),
   Layer.provide(ServicesLive),
-  redactSecretHeaders
+  redactSecretHeaders,
+  // the log format, for everything from the start on
+  Layer.provide(LoggingLive.pipe(Layer.provide(AppConfig.layer)))
 )
 
 runEntry(Layer.launch(Main))

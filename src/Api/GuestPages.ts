@@ -25,6 +25,9 @@ const PAGES: ReadonlyArray<readonly [path: `/${string}`, file: string]> = [
   ["/manage", "manage.html"]
 ]
 
+/** The paths these pages and assets are served at. */
+export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [...PAGES.map(([path]) => path), ...ASSETS.map(([file]) => `/assets/${file}`)]
+
 /** Read once, when the layer is built: a missing file stops the start (a defect naming the path). */
 const readPublic = (file: string) => Effect.promise(() => readFile(new URL(`../../public/${file}`, import.meta.url)))
 

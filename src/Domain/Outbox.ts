@@ -42,6 +42,8 @@ export interface ClaimedJob {
   readonly attempt: number
   /** When the change the job delivers was written (ISO). */
   readonly created_at: string
+  /** The W3C traceparent of the span that wrote the job, if traces were collected then. */
+  readonly trace_context: string | null
 }
 
 export interface RetryPolicy {

@@ -59,7 +59,9 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
         enqueue: (jobs) =>
           Effect.gen(function*() {
             if (jobs.length === 0) return
-            yield* sql`INSERT INTO outbox_jobs ${sql.insert(jobs.map((job) => ({ id: newJobId(), ...job })))}`
+            // its delivery's trace links back to this one
+            const trace_context = yield* Tracing.currentTraceparent
+            yield* sql`INSERT INTO outbox_jobs ${sql.insert(jobs.map((job) => ({ id: newJobId(), ...job, trace_context })))}`
             // a notification with an empty payload never reaches PgClient.listen
             yield* sql`SELECT pg_notify(${OUTBOX_CHANNEL}, 'jobs')`
           }).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.enqueue", { attributes: { jobs: jobs.map((j) => j.kind) } })),
@@ -84,7 +86,8 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
             SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = j.attempts + 1
             FROM due, reservations r
             WHERE j.id = due.id AND r.id = j.reservation_id
-            RETURNING j.id, j.kind, j.reservation_id, r.number AS reservation_number, j.attempts AS attempt, j.created_at`.pipe(
+            RETURNING j.id, j.kind, j.reservation_id, r.number AS reservation_number, j.attempts AS attempt, j.created_at,
+              j.trace_context`.pipe(
             Effect.orDie,
             Tracing.withSpan("OutboxRepo.claim")
           ),

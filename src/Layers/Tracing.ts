@@ -1,3 +1,5 @@
+import * as Headers from "@effect/platform/Headers"
+import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import { Effect, FiberRef, Layer, Option, type Tracer } from "effect"
 import type { YieldWrap } from "effect/Utils"
 import { API_VERSION } from "../Domain/Discovery.js"
@@ -42,11 +44,11 @@ export const untracedWithoutCollector = <A, E, R>(layer: Layer.Layer<A, E, R>) =
  */
 
 /** `Effect.fn(name)`: a span named after the call while spans are on, the bare body otherwise. */
-export const fn = (name: string) =>
+export const fn = (name: string, options?: Tracer.SpanOptions) =>
 <Eff extends YieldWrap<Effect.Effect<any, any, any>>, A, Args extends Array<any>>(
   body: (...args: Args) => Generator<Eff, A, never>
 ) => {
-  const traced = Effect.fn(name)(body)
+  const traced = Effect.fn(name, options)(body)
   const untraced = Effect.fnUntraced(body)
   return (...args: Args): ReturnType<typeof traced> =>
     FiberRef.getWith(FiberRef.currentTracerEnabled, (enabled) => enabled ? traced(...args) : untraced(...args))
@@ -60,3 +62,25 @@ export const withSpan = (name: string, options?: Tracer.SpanOptions) =>
 /** `Effect.annotateCurrentSpan(attributes)` while spans are on. */
 export const annotate = (attributes: Record<string, unknown>): Effect.Effect<void> =>
   FiberRef.getWith(FiberRef.currentTracerEnabled, (enabled) => enabled ? Effect.annotateCurrentSpan(attributes) : Effect.void)
+
+/** The W3C `traceparent` header of a span. */
+export const traceparent = (span: Tracer.AnySpan): string => `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}`
+
+/**
+ * The `traceparent` of the current span while spans are on, to be stored with work done later
+ * (an outbox job); null while they are off.
+ */
+export const currentTraceparent: Effect.Effect<string | null> = FiberRef.getWith(
+  FiberRef.currentTracerEnabled,
+  (enabled) =>
+    enabled
+      ? Effect.map(Effect.option(Effect.currentSpan), Option.match({ onNone: () => null, onSome: traceparent }))
+      : Effect.succeed(null)
+)
+
+/** A link to the span of a stored `traceparent` (none if there is none, or it is not one). */
+export const linksTo = (stored: string | null): Array<Tracer.SpanLink> =>
+  stored === null ? [] : Option.match(HttpTraceContext.fromHeaders(Headers.fromInput({ traceparent: stored })), {
+    onNone: () => [],
+    onSome: (span) => [{ _tag: "SpanLink", span, attributes: {} }]
+  })

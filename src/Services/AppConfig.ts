@@ -27,6 +27,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly quoteRetentionDays: number
   readonly outboxMaxAttempts: number
   readonly outboxConcurrency: number
+  /** `json` (one object per line) or `pretty` (for a developer's terminal). */
+  readonly logFormat: "json" | "pretty"
 }>() {
   static readonly fromEnv = Effect.gen(function*() {
     const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
@@ -67,6 +69,9 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       outboxConcurrency: yield* Config.integer("OUTBOX_CONCURRENCY").pipe(
         Config.validate({ message: "must be a whole number of jobs from 1 to 64", validation: (n) => n >= 1 && n <= 64 }),
         Config.withDefault(4)
+      ),
+      logFormat: yield* Config.literal("json", "pretty")("LOG_FORMAT").pipe(
+        Config.withDefault(process.stdout.isTTY ? "pretty" as const : "json" as const)
       )
     }
   })

@@ -1,4 +1,4 @@
-import { Effect, Option, Schema } from "effect"
+import { Duration, Effect, Option, Schema } from "effect"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import {
   cancellationEmail,
@@ -87,48 +87,65 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
         if (Option.isSome(change)) yield* recordPms(job, change.value)
       }))
 
-    return {
-      /** Delivers the job and finishes it. */
-      deliver: Tracing.fn("Deliveries.deliver")(function*(job: ClaimedJob) {
-        yield* Tracing.annotate({ "job.id": job.id, "job.kind": job.kind, "job.attempt": job.attempt })
-        const { hotel, manageUrl, record, view } = yield* load(job)
-        switch (job.kind) {
-          case "confirmation_email": {
-            const pdf = yield* documents.confirmationPdf(hotel, view, manageUrl)
-            yield* email(job, confirmationEmail(hotel, view, manageUrl, { filename: confirmationPdfFilename(view), content: pdf }))
-            return yield* finish(job, Option.none())
-          }
-          case "cancellation_email": {
-            yield* email(job, cancellationEmail(hotel, view, manageUrl))
-            return yield* finish(job, Option.none())
-          }
-          case "guest_update_email": {
-            yield* email(job, guestDetailsUpdatedEmail(hotel, view, manageUrl))
-            return yield* finish(job, Option.none())
-          }
-          case "pms_push": {
-            // updated_at: when the change being pushed was written, which orders the pushes for the PMS
-            const outcome = yield* pms.push(
-              pmsReservation(hotel, view, {
-                created_at: formatInstant(new Date(record.created_at), hotel.timezone),
-                updated_at: formatInstant(new Date(job.created_at), hotel.timezone)
-              }),
-              job.id
-            )
-            return yield* finish(
-              job,
-              outcome._tag === "Synced" ? Option.some({ status: "SYNCED", reference: Option.some(outcome.reference) }) : Option.none()
-            )
-          }
-          case "pms_cancel": {
-            const outcome = yield* pms.cancel(view.reservation_number, job.id)
-            return yield* finish(
-              job,
-              outcome._tag === "Cancelled" ? Option.some({ status: "SYNCED", reference: outcome.reference }) : Option.none()
-            )
-          }
+    const deliver = Effect.fnUntraced(function*(job: ClaimedJob) {
+      const { hotel, manageUrl, record, view } = yield* load(job)
+      switch (job.kind) {
+        case "confirmation_email": {
+          const pdf = yield* documents.confirmationPdf(hotel, view, manageUrl)
+          yield* email(job, confirmationEmail(hotel, view, manageUrl, { filename: confirmationPdfFilename(view), content: pdf }))
+          return yield* finish(job, Option.none())
         }
-      }),
+        case "cancellation_email": {
+          yield* email(job, cancellationEmail(hotel, view, manageUrl))
+          return yield* finish(job, Option.none())
+        }
+        case "guest_update_email": {
+          yield* email(job, guestDetailsUpdatedEmail(hotel, view, manageUrl))
+          return yield* finish(job, Option.none())
+        }
+        case "pms_push": {
+          // updated_at: when the change being pushed was written, which orders the pushes for the PMS
+          const outcome = yield* pms.push(
+            pmsReservation(hotel, view, {
+              created_at: formatInstant(new Date(record.created_at), hotel.timezone),
+              updated_at: formatInstant(new Date(job.created_at), hotel.timezone)
+            }),
+            job.id
+          )
+          return yield* finish(
+            job,
+            outcome._tag === "Synced" ? Option.some({ status: "SYNCED", reference: Option.some(outcome.reference) }) : Option.none()
+          )
+        }
+        case "pms_cancel": {
+          const outcome = yield* pms.cancel(view.reservation_number, job.id)
+          return yield* finish(
+            job,
+            outcome._tag === "Cancelled" ? Option.some({ status: "SYNCED", reference: outcome.reference }) : Option.none()
+          )
+        }
+      }
+    })
+
+    return {
+      /**
+       * Delivers the job and finishes it: a trace of its own (a delivery may come hours after the
+       * request), linked to the span of the request that wrote the job.
+       */
+      deliver: (job: ClaimedJob) =>
+        deliver(job).pipe(
+          Effect.timed,
+          // the job's log line (its failures are the worker's), in its span
+          Effect.flatMap(([took]) =>
+            Effect.logInfo(`outbox: ${job.kind} delivered`).pipe(Effect.annotateLogs({ duration_ms: Duration.toMillis(took) }))
+          ),
+          Tracing.withSpan("Deliveries.deliver", {
+            root: true,
+            kind: "consumer",
+            links: Tracing.linksTo(job.trace_context),
+            attributes: { "job.id": job.id, "job.kind": job.kind, "job.attempt": job.attempt }
+          })
+        ),
       /** The job failed for good: kept as failed; a PMS job leaves the reservation `pms_status` FAILED. */
       giveUp: Tracing.fn("Deliveries.giveUp")(function*(job: ClaimedJob, error: string) {
         yield* atomically(Effect.gen(function*() {

@@ -94,7 +94,7 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
           dnsTimeout: 5_000
         })
         return {
-          send: Tracing.fn("Mailer.send")(function*(message: MailMessage) {
+          send: Tracing.fn("Mailer.send", { kind: "client" })(function*(message: MailMessage) {
             yield* Tracing.annotate({ "mail.message_id": message.messageId })
             const smtp = yield* transport
             yield* Effect.tryPromise({
@@ -128,7 +128,7 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
             catch: (cause) => new MailDeliveryError({ message: `mail file not written: ${String(cause)}`, retryable: true })
           })
         return {
-          send: Tracing.fn("Mailer.send")(function*(message: MailMessage) {
+          send: Tracing.fn("Mailer.send", { kind: "client" })(function*(message: MailMessage) {
             yield* Tracing.annotate({ "mail.message_id": message.messageId })
             const stream = yield* transport
             const info = yield* Effect.tryPromise({
@@ -162,7 +162,7 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
       const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
       const failures = yield* Ref.make<ReadonlyArray<MailDeliveryError>>([])
       const mailer: Context.Tag.Service<Mailer> = {
-        send: Tracing.fn("Mailer.send")(function*(message: MailMessage) {
+        send: Tracing.fn("Mailer.send", { kind: "client" })(function*(message: MailMessage) {
           const failure = yield* Ref.modify(failures, ([first, ...rest]) => [first, rest])
           if (failure !== undefined) return yield* failure
           yield* Ref.update(sent, (all) => [...all, message])

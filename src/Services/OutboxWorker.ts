@@ -1,7 +1,6 @@
 import { Cause, Effect, Fiber, FiberSet, Layer, Option, Queue, Random, Ref, Stream } from "effect"
 import { type ClaimedJob, type JobChannel, jobChannel, retryDelayMs, type RetryPolicy } from "../Domain/Outbox.js"
 import { OutboxRepo } from "../Layers/OutboxRepo.js"
-import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "./AppConfig.js"
 import { Deliveries, isRetryable } from "./Deliveries.js"
 
@@ -67,7 +66,8 @@ const run = (options: OutboxWorkerOptions) =>
         if (count > 0) yield* Effect.logInfo(`outbox: ${channel} is back, ${count} waiting job(s) due now`)
       })
 
-    const attempt = Tracing.fn("OutboxWorker.attempt")(function*(job: ClaimedJob) {
+    // no span of its own: the delivery is a trace of its own (Deliveries.deliver)
+    const attempt = Effect.fnUntraced(function*(job: ClaimedJob) {
       const channel = jobChannel[job.kind]
       // a slow delivery (a mail server that tarpits) keeps its lease, so no other worker sends it again
       const keepLease = outbox.extendLease(job, options.leaseMs).pipe(

@@ -103,7 +103,7 @@ export class Pms extends Context.Tag("Pms")<Pms, {
             ))
 
         return {
-          push: Tracing.fn("Pms.push")(function*(reservation: PmsReservation, changeId: string) {
+          push: Tracing.fn("Pms.push", { kind: "client" })(function*(reservation: PmsReservation, changeId: string) {
             const number = reservation.reservation_number
             yield* Tracing.annotate({ "reservation.number": number })
             const what = `PUT reservation ${number}`
@@ -114,7 +114,7 @@ export class Pms extends Context.Tag("Pms")<Pms, {
                 ? Effect.map(reference(what, response), (reference) => PmsOutcome.Synced({ reference }))
                 : refused(what, response))
           }),
-          cancel: Tracing.fn("Pms.cancel")(function*(number: string, changeId: string) {
+          cancel: Tracing.fn("Pms.cancel", { kind: "client" })(function*(number: string, changeId: string) {
             yield* Tracing.annotate({ "reservation.number": number })
             const what = `DELETE reservation ${number}`
             return yield* exchange(what, request("DELETE", number, changeId), (response) =>
@@ -132,8 +132,8 @@ export class Pms extends Context.Tag("Pms")<Pms, {
   static readonly Disabled = Layer.effect(
     Pms,
     Effect.as(Effect.logInfo("PMS sync disabled (PMS_URL unset): reservations stay pms_status PENDING"), {
-      push: () => Effect.succeed<PmsPushOutcome>(PmsOutcome.Disabled()).pipe(Tracing.withSpan("Pms.push")),
-      cancel: () => Effect.succeed<PmsCancelOutcome>(PmsOutcome.Disabled()).pipe(Tracing.withSpan("Pms.cancel"))
+      push: () => Effect.succeed<PmsPushOutcome>(PmsOutcome.Disabled()).pipe(Tracing.withSpan("Pms.push", { kind: "client" })),
+      cancel: () => Effect.succeed<PmsCancelOutcome>(PmsOutcome.Disabled()).pipe(Tracing.withSpan("Pms.cancel", { kind: "client" }))
     })
   )
 
@@ -151,11 +151,11 @@ export class Pms extends Context.Tag("Pms")<Pms, {
         Effect.flatMap(Ref.modify(failures, ([first, ...rest]) => [first, rest]), (failure) =>
           failure === undefined ? Ref.update(calls, (all) => [...all, call]) : Effect.fail(failure))
       const pms: Context.Tag.Service<Pms> = {
-        push: Tracing.fn("Pms.push")(function*(reservation: PmsReservation, changeId: string) {
+        push: Tracing.fn("Pms.push", { kind: "client" })(function*(reservation: PmsReservation, changeId: string) {
           yield* record({ _tag: "Push", reservation, changeId })
           return PmsOutcome.Synced({ reference: `PMS-${reservation.reservation_number}` })
         }),
-        cancel: Tracing.fn("Pms.cancel")(function*(number: string, changeId: string) {
+        cancel: Tracing.fn("Pms.cancel", { kind: "client" })(function*(number: string, changeId: string) {
           yield* record({ _tag: "Cancel", number, changeId })
           return PmsOutcome.Cancelled({ reference: Option.some(`PMS-${number}`) })
         })

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Effect, FiberRef, Layer, Option } from "effect"
-import { createServer, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import * as Tracing from "../../src/Layers/Tracing.js"
+import { otlpCollector } from "../support/otlp.js"
 
 const spansOff = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.locally(self, FiberRef.currentTracerEnabled, false)
 
@@ -41,6 +40,21 @@ describe("Tracing helpers", () => {
       expect(yield* spansOff(attributes)).toEqual(Option.none())
     }))
 
+  it.effect("currentTraceparent names the current span while spans are on; null while they are off", () =>
+    Effect.gen(function*() {
+      const inside = Tracing.currentTraceparent.pipe(Effect.zip(Effect.currentSpan), Tracing.withSpan("Test.enqueue"))
+      const [traceparent, span] = yield* inside
+      expect(traceparent).toBe(`00-${span.traceId}-${span.spanId}-01`)
+      expect(yield* spansOff(Tracing.currentTraceparent)).toBeNull()
+    }))
+
+  it("linksTo: a link to a stored traceparent, none for none or a malformed one", () => {
+    const [link] = Tracing.linksTo("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+    expect(link?.span).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7" })
+    expect(Tracing.linksTo(null)).toEqual([])
+    expect(Tracing.linksTo("not a traceparent")).toEqual([])
+  })
+
   /** A layer that, like a repository's batcher, forks a fiber at start-up: whether that fiber makes spans. */
   class ForkedTracing extends Context.Tag("ForkedTracing")<ForkedTracing, Deferred.Deferred<boolean>>() {}
   const forking = Layer.scoped(
@@ -64,26 +78,9 @@ describe("Tracing helpers", () => {
 })
 
 describe("TracingLive", () => {
-  /** An OTLP/HTTP collector on a free port that keeps the bodies posted to /v1/traces. */
-  const collector = Effect.acquireRelease(
-    Effect.async<{ readonly server: Server; readonly url: string; readonly bodies: Array<string> }>((resume) => {
-      const bodies: Array<string> = []
-      const server = createServer((request, response) => {
-        let body = ""
-        request.on("data", (chunk) => (body += chunk)).on("end", () => {
-          if (request.url === "/v1/traces") bodies.push(body)
-          response.writeHead(200, { "content-type": "application/json" }).end("{}")
-        })
-      })
-      server.listen(0, "127.0.0.1", () =>
-        resume(Effect.succeed({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies })))
-    }),
-    ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
-  )
-
   it.scoped("with a collector, the SDK is loaded and a service method's span reaches it when the layer closes", () =>
     Effect.gen(function*() {
-      const { bodies, url } = yield* collector
+      const { bodies, url } = yield* otlpCollector
       yield* spanInside(1).pipe(
         Effect.provide(Tracing.TracingLive.pipe(Layer.provide(AppConfig.layerTest({ otlpEndpoint: Option.some(url) }))))
       )

@@ -4,6 +4,7 @@ import * as path from "node:path"
 import { ServeApi } from "../../src/Api/Http.js"
 import { AppSecret } from "../../src/Layers/AppSecret.js"
 import { Repositories, withOutboxWorker } from "../../src/Layers/Live.js"
+import { TracingLive, untracedWithoutCollector } from "../../src/Layers/Tracing.js"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import { Mailer } from "../../src/Services/Mailer.js"
 import { defaultOutboxWorkerOptions, OutboxWorker } from "../../src/Services/OutboxWorker.js"
@@ -21,15 +22,18 @@ const from = "Hôtel Belle Rive <reservations@belle-rive-nice.example>"
  * The whole HTTP API as it runs in production, on a database of its own, with the outbox worker
  * delivering every email to an in-process SMTP server (`Inbox`): what a guest receives is real mail.
  */
-export const MailingTestApp = Layer.unwrapScoped(Effect.gen(function*() {
+export const mailingTestApp = (config: Partial<typeof AppConfig.Service> = {}) => Layer.unwrapScoped(Effect.gen(function*() {
   const smtp = yield* smtpServer()
   const delivery = Layer.mergeAll(Mailer.smtp({ url: Redacted.make(smtp.url), from }), Pms.Disabled)
-  const services = withOutboxWorker(OutboxWorker.layer({ ...defaultOutboxWorkerOptions, pollMs: 500 })).pipe(
+  // spans (to config.otlpEndpoint, if set) as in production: none at all without a collector
+  const services = untracedWithoutCollector(withOutboxWorker(OutboxWorker.layer({ ...defaultOutboxWorkerOptions, pollMs: 500 })).pipe(
     Layer.provide(delivery),
     Layer.provideMerge(Repositories),
     Layer.provideMerge(TestDatabase),
+    Layer.provideMerge(TracingLive)
+  )).pipe(
     Layer.provideMerge(Layer.mergeAll(
-      AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom: from }),
+      AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom: from, ...config }),
       NodeContext.layer,
       AppSecret.Test
     ))
@@ -40,3 +44,5 @@ export const MailingTestApp = Layer.unwrapScoped(Effect.gen(function*() {
     Layer.provideMerge(Layer.succeed(Inbox, smtp.received))
   )
 }))
+
+export const MailingTestApp = mailingTestApp()

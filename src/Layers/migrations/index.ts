@@ -4,6 +4,7 @@ import m0002 from "./0002_quotes.js"
 import m0003 from "./0003_reservations.js"
 import m0004 from "./0004_outbox.js"
 import m0005 from "./0005_housekeeping.js"
+import m0006 from "./0006_trace_context.js"
 
 /** Every migration, in order; a new one is a new file and a new line here. */
 export const migrations = Migrator.fromRecord({
@@ -11,5 +12,6 @@ export const migrations = Migrator.fromRecord({
   "0002_quotes": m0002,
   "0003_reservations": m0003,
   "0004_outbox": m0004,
-  "0005_housekeeping": m0005
+  "0005_housekeeping": m0005,
+  "0006_trace_context": m0006
 })

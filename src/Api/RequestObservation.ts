@@ -1,0 +1,88 @@
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
+import { Context, Effect, Option, Tracer } from "effect"
+import { MCP_PATH } from "../Domain/Discovery.js"
+import { maskSecrets } from "../Domain/Redaction.js"
+import { type RequestLog } from "../Layers/Logging.js"
+import * as Tracing from "../Layers/Tracing.js"
+import { Api } from "./Api.js"
+import { GUEST_PAGE_PATHS } from "./GuestPages.js"
+
+/** Every path the server answers: each route is a fixed path, with no id and no token in it. */
+const ROUTES: ReadonlySet<string> = new Set([
+  ...Object.values(Api.groups).flatMap((group) => Object.values(group.endpoints).map((endpoint) => endpoint.path as string)),
+  ...GUEST_PAGE_PATHS,
+  MCP_PATH,
+  "/openapi.json",
+  "/docs/"
+])
+
+/**
+ * The route template of a request: its path when it is one of the server's routes (never the
+ * query, where a client could put anything), `unmatched` otherwise (an unknown path may carry a
+ * token pasted in the wrong place).
+ */
+export const routeOf = (url: string): string => {
+  const query = url.indexOf("?")
+  const path = query === -1 ? url : url.slice(0, query)
+  return ROUTES.has(path) ? path : "unmatched"
+}
+
+/** The analytics headers a client may send (stored with quotes and intents); they become span attributes. */
+export const ANALYTICS_HEADERS = ["x-hotel-client", "x-ai-agent", "x-hotel-session"] as const
+
+/** A header value as an attribute: short, and never an email address or a phone number. */
+const attributeValue = (value: string) => maskSecrets(value.slice(0, 200))
+
+/**
+ * The server span of a request, in place of the platform's (which records the full URL and every
+ * header): named `METHOD route`, with the route template, the status and the analytics headers,
+ * child of the caller's `traceparent` if any. The response carries the span's `traceparent`.
+ */
+export const traceRequests = (app: HttpApp.Default): HttpApp.Default =>
+  Effect.withFiberRuntime((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const route = routeOf(request.url)
+    const attributes: Record<string, unknown> = { "http.request.method": request.method, "http.route": route }
+    for (const name of ANALYTICS_HEADERS) {
+      const value = request.headers[name]
+      if (value !== undefined) attributes[`http.request.header.${name}`] = attributeValue(value)
+    }
+    return Effect.useSpan(
+      `${request.method} ${route}`,
+      {
+        parent: Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers)),
+        kind: "server",
+        captureStackTrace: false,
+        attributes
+      },
+      (span) =>
+        HttpApp.appendPreResponseHandler((_request, response) =>
+          Effect.succeed(HttpServerResponse.setHeader(response, "traceparent", Tracing.traceparent(span)))
+        ).pipe(
+          Effect.zipRight(Effect.withParentSpan(app, span)),
+          Effect.onExit((exit) => Effect.sync(() => span.attribute("http.response.status_code", HttpServerError.exitResponse(exit).status)))
+        )
+    )
+  })
+
+/**
+ * One log line per request, when its response is known: method, route template, status and
+ * duration, and the server span while traces are collected (`RequestLog`).
+ */
+export const logRequests = (log: Context.Tag.Service<RequestLog>) => (app: HttpApp.Default): HttpApp.Default =>
+  Effect.withFiberRuntime((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const start = performance.now()
+    return Effect.onExit(app, (exit) =>
+      log({
+        method: request.method,
+        route: routeOf(request.url),
+        status: HttpServerError.exitResponse(exit).status,
+        durationMs: Math.round((performance.now() - start) * 100) / 100,
+        span: Context.getOption(fiber.currentContext, Tracer.ParentSpan)
+      }))
+  })
