@@ -35,7 +35,7 @@ import { McpLive } from "./Mcp.js"
 import { QuotesHttp } from "./QuotesHttp.js"
 import { ReservationsHttp } from "./ReservationsHttp.js"
 import { withBoundedBody } from "./RequestBody.js"
-import { logRequests, traceRequests } from "./RequestObservation.js"
+import { logRequests, pathOf, traceRequests } from "./RequestObservation.js"
 import { ReservationTokenAuthLive } from "./ReservationToken.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
@@ -97,11 +97,6 @@ const errorsAsBodies = HttpApiBuilder.middleware((app: HttpApp.Default) =>
     })
   ) as HttpApp.Default
 )
-
-const pathOf = (url: string) => {
-  const query = url.indexOf("?")
-  return query === -1 ? url : url.slice(0, query)
-}
 
 /** The public read and quote endpoints, which any web page may call (no credentials); never the token endpoints. */
 const CORS_PATHS = new Set([

@@ -1,13 +1,8 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { ReservationManagement } from "../Services/ReservationManagement.js"
 import { Api } from "./Api.js"
-import { PresentedToken } from "./ReservationToken.js"
-
-const withHeader = (name: string, value: string) =>
-  HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, name, value)))
+import { PresentedToken, withResponseHeader } from "./ReservationToken.js"
 
 export const ManageHttp = HttpApiBuilder.group(Api, "manage", (handlers) =>
   Effect.gen(function*() {
@@ -16,11 +11,11 @@ export const ManageHttp = HttpApiBuilder.group(Api, "manage", (handlers) =>
       .handle("view", () => Effect.flatMap(PresentedToken, management.view))
       .handle("act", ({ payload }) =>
         Effect.flatMap(PresentedToken, (token) => management.act(token, payload)).pipe(
-          Effect.tapErrorTag("RateLimited", (e) => withHeader("retry-after", String(e.retry_after_seconds)))
+          Effect.tapErrorTag("RateLimited", (e) => withResponseHeader("retry-after", String(e.retry_after_seconds)))
         ))
       .handle("document", () =>
         Effect.flatMap(PresentedToken, management.document).pipe(
-          Effect.tap(({ filename }) => withHeader("content-disposition", `attachment; filename="${filename}"`)),
+          Effect.tap(({ filename }) => withResponseHeader("content-disposition", `attachment; filename="${filename}"`)),
           Effect.map(({ content }) => content)
         ))
   }))

@@ -26,9 +26,14 @@ const ROUTES: ReadonlySet<string> = new Set([
  * token pasted in the wrong place).
  */
 export const routeOf = (url: string): string => {
-  const query = url.indexOf("?")
-  const path = query === -1 ? url : url.slice(0, query)
+  const path = pathOf(url)
   return ROUTES.has(path) ? path : "unmatched"
+}
+
+/** A request URL without its query. */
+export const pathOf = (url: string): string => {
+  const query = url.indexOf("?")
+  return query === -1 ? url : url.slice(0, query)
 }
 
 /** The analytics headers a client may send (stored with quotes and intents); they become span attributes. */

@@ -10,10 +10,12 @@ import { InvalidTokenBody, MissingTokenBody } from "./Errors.js"
 /** The `X-Reservation-Token` presented with the request (its purpose is checked by the service). */
 export class PresentedToken extends Context.Tag("PresentedToken")<PresentedToken, string>() {}
 
+/** Sets a header on the response this request will get. */
+export const withResponseHeader = (name: string, value: string) =>
+  HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, name, value)))
+
 /** Responses that carry or answer a secret link must never be cached. */
-export const noStore = HttpApp.appendPreResponseHandler((_request, response) =>
-  Effect.succeed(HttpServerResponse.setHeader(response, "cache-control", "no-store"))
-)
+export const noStore = withResponseHeader("cache-control", "no-store")
 
 /** Endpoints reached with a reservation's secure link. */
 export class ReservationTokenAuth extends HttpApiMiddleware.Tag<ReservationTokenAuth>()("ReservationTokenAuth", {

@@ -1,15 +1,11 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { clientInfo } from "../Domain/Quote.js"
 import { Reservations } from "../Services/Reservations.js"
 import { Api } from "./Api.js"
-import { noStore, PresentedToken } from "./ReservationToken.js"
+import { noStore, PresentedToken, withResponseHeader } from "./ReservationToken.js"
 
-const markReplayed = HttpApp.appendPreResponseHandler((_request, response) =>
-  Effect.succeed(HttpServerResponse.setHeader(response, "idempotent-replayed", "true"))
-)
+const markReplayed = withResponseHeader("idempotent-replayed", "true")
 
 export const ReservationsHttp = HttpApiBuilder.group(Api, "reservations", (handlers) =>
   Effect.gen(function*() {

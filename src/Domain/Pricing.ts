@@ -17,6 +17,13 @@ export interface RoomLine {
   readonly rate_code: RateCode | null
 }
 
+/** Rooms wanted per room type: a reservation takes (and gives back) the same rooms on every night. */
+export const roomsByType = (rooms: ReadonlyArray<RoomLine>): Map<RoomTypeId, number> => {
+  const wanted = new Map<RoomTypeId, number>()
+  for (const line of rooms) wanted.set(line.room_type_id, (wanted.get(line.room_type_id) ?? 0) + line.quantity)
+  return wanted
+}
+
 export interface PricingInput {
   readonly hotel: HotelDefinition
   readonly stay: Stay

@@ -1,7 +1,8 @@
 import { Clock, Effect, Option } from "effect"
 import { AlreadyCancelled, CancellationNotAllowed, InvalidToken, RateLimited } from "../Domain/Errors.js"
 import { confirmationPdfFilename } from "../Domain/GuestEmails.js"
-import type { ReservationId, RoomTypeId } from "../Domain/Ids.js"
+import type { ReservationId } from "../Domain/Ids.js"
+import { roomsByType } from "../Domain/Pricing.js"
 import {
   applyGuestUpdate,
   cancellationRefusal,
@@ -11,6 +12,7 @@ import {
   RESEND_INTERVAL_MS
 } from "../Domain/Management.js"
 import { isCompleted } from "../Domain/CompletedReservation.js"
+import type { HotelDefinition } from "../Domain/Hotel.js"
 import type { ReservationRecord } from "../Domain/Reservation.js"
 import { InventoryRepo } from "../Layers/InventoryRepo.js"
 import { OutboxRepo } from "../Layers/OutboxRepo.js"
@@ -43,11 +45,12 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
       return verified.reservationId
     })
 
-    const view = (id: ReservationId) =>
+    const viewOn = (hotel: HotelDefinition, id: ReservationId) =>
       Effect.gen(function*() {
         const reservation = yield* repo.find(id).pipe(Effect.map(Option.getOrThrow))
-        return manageView(yield* catalog.definition(), reservation, yield* Clock.currentTimeMillis)
+        return manageView(hotel, reservation, yield* Clock.currentTimeMillis)
       })
+    const view = (id: ReservationId) => Effect.flatMap(catalog.definition(), (hotel) => viewOn(hotel, id))
 
     /** Inside a transaction: the reservation, locked, while it is still completed. */
     const lockActive = (id: ReservationId) =>
@@ -77,8 +80,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
             free_cancellation_until: reservation.offer.free_cancellation_until
           })
         }
-        const rooms = new Map<RoomTypeId, number>()
-        for (const line of reservation.rooms) rooms.set(line.room_type_id, (rooms.get(line.room_type_id) ?? 0) + line.quantity)
+        const rooms = roomsByType(reservation.rooms)
         // the same lock order as completions (room type, then night): the two never deadlock
         yield* inventory.lockNights([...rooms.keys()], reservation.checkin, reservation.checkout)
         for (const [roomTypeId, count] of rooms) yield* inventory.release(roomTypeId, count, reservation.checkin, reservation.checkout)
@@ -130,12 +132,14 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
       }),
       /** GET /v1/reservation-document: the confirmation PDF in the reservation's language. */
       document: Tracing.fn("ReservationManagement.document")(function*(token: string) {
-        const reservation = yield* view(yield* reservationOf(token))
+        const id = yield* reservationOf(token)
+        const hotel = yield* catalog.definition()
+        const reservation = yield* viewOn(hotel, id)
         if (reservation.status === "CANCELLED" || !isCompleted(reservation)) {
           return yield* new AlreadyCancelled({ message: `reservation ${reservation.reservation_number} is cancelled: it has no confirmation` })
         }
         const content = yield* documents.confirmationPdf(
-          yield* catalog.definition(),
+          hotel,
           reservation,
           `${config.publicBaseUrl}/manage#token=${token}`
         )

@@ -8,9 +8,9 @@ import {
   ReservationNotPending,
   ValidationError
 } from "../Domain/Errors.js"
-import type { ReservationId, RoomTypeId } from "../Domain/Ids.js"
+import type { ReservationId } from "../Domain/Ids.js"
 import { formatInstant, localInstant } from "../Domain/LocalDate.js"
-import { bookedLookup, lineTotals, priceStay, type RoomLine } from "../Domain/Pricing.js"
+import { bookedLookup, lineTotals, priceStay, roomsByType } from "../Domain/Pricing.js"
 import type { ClientInfo } from "../Domain/Quote.js"
 import type { Cents } from "../Domain/Money.js"
 import type {
@@ -44,13 +44,6 @@ const GUEST_LINK_MS = 24 * 3_600_000
 const MANAGE_LINK_AFTER_CHECKOUT_MS = 30 * 24 * 3_600_000
 
 const newReservationId = Effect.sync(() => randomId("r_") as ReservationId)
-
-/** Rooms wanted per room type: a reservation takes the same rooms on every night. */
-const roomsByType = (rooms: ReadonlyArray<RoomLine>): Map<RoomTypeId, number> => {
-  const wanted = new Map<RoomTypeId, number>()
-  for (const line of rooms) wanted.set(line.room_type_id, (wanted.get(line.room_type_id) ?? 0) + line.quantity)
-  return wanted
-}
 
 /** Reservation intents from live quotes, and their completion by the guest. */
 export class Reservations extends Effect.Service<Reservations>()("Reservations", {
