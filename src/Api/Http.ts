@@ -20,7 +20,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type ListenOptions, Server as NetServer, type Socket } from "node:net"
 import type { Duplex } from "node:stream"
 import { HeadersTooLarge, InternalError, NotFound, PayloadTooLarge, RateLimited, RequestTimeout, ValidationError } from "../Domain/Errors.js"
-import { RequestLog } from "../Layers/Logging.js"
+import { RequestLog, type RequestLogLine } from "../Layers/Logging.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "../Services/AppConfig.js"
 import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
@@ -35,7 +35,7 @@ import { McpLive } from "./Mcp.js"
 import { QuotesHttp } from "./QuotesHttp.js"
 import { ReservationsHttp } from "./ReservationsHttp.js"
 import { withBoundedBody } from "./RequestBody.js"
-import { logRequests, pathOf, traceRequests } from "./RequestObservation.js"
+import { logResponse, pathOf, traceRequests } from "./RequestObservation.js"
 import { ReservationTokenAuthLive } from "./ReservationToken.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
@@ -241,6 +241,7 @@ export const createHttpServer = (): Server => {
       response.setHeader("access-control-allow-origin", "*")
       response.setHeader("access-control-expose-headers", "ratelimit, ratelimit-policy, retry-after")
     }
+    if (state.log !== undefined) logResponse(request, response, state.log)
     held?.push([request, response])
   })
   server.on("clientError", answerClientError)
@@ -258,13 +259,15 @@ interface DrainState {
   lastRequestAt: number
   /** Open connections, tracked per connection rather than per request: keep-alive makes them few. */
   readonly sockets: Set<Socket>
+  /** Where each request's line goes, once `RequestLogging` says. */
+  log?: RequestLogLine
 }
 
 /** The response a connection is writing, if any (Node's own field, the one `closeIdleConnections` reads). */
 const responseOn = (socket: Socket): ServerResponse | undefined =>
   (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined
 
-/** What a graceful stop needs to know of a server made by `createHttpServer`. */
+/** What a graceful stop and the request log need to know of a server made by `createHttpServer`. */
 const servers = new WeakMap<Server, DrainState>()
 
 /** Requests still unanswered this long after a stop began are cut off: the whole exit stays within 10 s. */
@@ -369,20 +372,35 @@ export const HttpAppLive = Layer.mergeAll(docs, openApiDocument, GuestPagesLive,
 )
 
 /**
- * The API served on whatever `HttpServer` is provided. Without a trace collector no span is made
- * at all, not even the request's own: nobody would read them, and they cost a fifth of a quote.
- * With one, each request's server span is `traceRequests`'s, never the platform's (which records
- * the full URL and every header). Every request is logged (`logRequests`).
+ * One log line per request of `server` (made by `createHttpServer`), while the scope is open. It
+ * is written from the server's own response events, outside the Effect runtime: as a middleware
+ * around the application it cost 5 µs of CPU a request (7 % of `GET /v1/hotel`), here under 1 µs.
+ */
+export const logRequestsOf = (server: Server, log: RequestLogLine) => {
+  const state = servers.get(server)
+  return state === undefined
+    ? Effect.dieMessage("the request log needs a server made by createHttpServer")
+    : Effect.acquireRelease(Effect.sync(() => state.log = log), () => Effect.sync(() => delete state.log))
+}
+
+/** Each request of the API's Node server logged through `RequestLog`, when one is set. */
+const RequestLogging = Layer.scopedDiscard(Effect.gen(function*() {
+  const log = yield* RequestLog
+  if (log !== undefined) yield* logRequestsOf(yield* NodeServer, log)
+}))
+
+/**
+ * The API served on the API's Node server. Without a trace collector no span is made at all, not
+ * even the request's own: nobody would read them, and they cost a fifth of a quote. With one,
+ * each request's server span is `traceRequests`'s, never the platform's (which records the full
+ * URL and every header). Every request is logged (`RequestLogging`).
  */
 export const ServeApi = Tracing.untracedWithoutCollector(Layer.unwrapEffect(
-  Effect.gen(function*() {
-    const { otlpEndpoint } = yield* AppConfig
-    const logged = logRequests(yield* RequestLog)
-    return HttpApiBuilder.serve(Option.isSome(otlpEndpoint) ? (app) => traceRequests(logged(app)) : logged).pipe(
+  Effect.map(AppConfig, ({ otlpEndpoint }) =>
+    HttpApiBuilder.serve(Option.isSome(otlpEndpoint) ? traceRequests : undefined).pipe(
       HttpMiddleware.withTracerDisabledWhen(constTrue)
-    )
-  })
-)).pipe(Layer.provide(HttpAppLive))
+    ))
+)).pipe(Layer.provide(HttpAppLive), Layer.merge(RequestLogging))
 
 /** Secrets never reach logs or span attributes through request headers. */
 export const redactSecretHeaders = <A, E, R>(layer: Layer.Layer<A, E, R>) =>

@@ -3,10 +3,11 @@ import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
-import { Context, Effect, Option, Tracer } from "effect"
+import { Context, Effect, Option } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { MCP_PATH } from "../Domain/Discovery.js"
 import { maskSecrets } from "../Domain/Redaction.js"
-import { type RequestLog } from "../Layers/Logging.js"
+import { type RequestLogLine } from "../Layers/Logging.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { Api } from "./Api.js"
 import { GUEST_PAGE_PATHS } from "./GuestPages.js"
@@ -74,20 +75,24 @@ export const traceRequests = (app: HttpApp.Default): HttpApp.Default =>
     )
   })
 
+/** The status logged for a request whose client went away before its answer (nginx's 499). */
+const CLIENT_CLOSED_REQUEST = 499
+
 /**
- * One log line per request, when its response is known: method, route template, status and
- * duration, and the server span while traces are collected (`RequestLog`).
+ * The log line of a request, once its response is sent or its connection closed: method, route
+ * template, status and duration, and the server span named by the response's `traceparent`
+ * while traces are collected.
  */
-export const logRequests = (log: Context.Tag.Service<RequestLog>) => (app: HttpApp.Default): HttpApp.Default =>
-  Effect.withFiberRuntime((fiber) => {
-    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
-    const start = performance.now()
-    return Effect.onExit(app, (exit) =>
-      log({
-        method: request.method,
-        route: routeOf(request.url),
-        status: HttpServerError.exitResponse(exit).status,
-        durationMs: Math.round((performance.now() - start) * 100) / 100,
-        span: Context.getOption(fiber.currentContext, Tracer.ParentSpan)
-      }))
+export const logResponse = (request: IncomingMessage, response: ServerResponse, log: RequestLogLine) => {
+  const start = performance.now()
+  response.once("close", () => {
+    const traceparent = response.getHeader("traceparent")
+    log({
+      method: request.method ?? "",
+      route: routeOf(request.url ?? ""),
+      status: response.writableFinished ? response.statusCode : CLIENT_CLOSED_REQUEST,
+      durationMs: Math.round((performance.now() - start) * 100) / 100,
+      traceparent: typeof traceparent === "string" ? traceparent : undefined
+    })
   })
+}

@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, FiberRef, FiberRefs, HashMap, HashSet, Layer, Logger, Option, Tracer } from "effect"
+import { Cause, Context, Effect, FiberRef, FiberRefs, HashMap, HashSet, Layer, Logger, Option, Runtime, Tracer } from "effect"
 import { maskSecrets } from "../Domain/Redaction.js"
 import { AppConfig } from "../Services/AppConfig.js"
 
@@ -77,12 +77,15 @@ export const jsonLogger = (line: (text: string) => void) =>
     line(JSON.stringify(entry))
   })
 
+/** A request line's trace ids, 32 and 16 hex digits: unmasked, they would pass for a token or a phone number. */
+const TRACE_ID_KEYS: ReadonlySet<string> = new Set(["trace_id", "span_id"])
+
 /** Effect's pretty logger, for a developer's terminal, with the same masking. */
 const prettyLogger = Logger.prettyLogger().pipe(
   Logger.mapInputOptions((options: Logger.Logger.Options<unknown>) => ({
     ...options,
     message: maskSecrets(messageText(options.message)),
-    annotations: HashMap.map(options.annotations, masked)
+    annotations: HashMap.map(options.annotations, (value, key) => TRACE_ID_KEYS.has(key) ? value : masked(value))
   }))
 )
 
@@ -93,15 +96,32 @@ export interface RequestEntry {
   readonly route: string
   readonly status: number
   readonly durationMs: number
-  /** The request's server span, while traces are collected. */
-  readonly span: Option.Option<Tracer.AnySpan>
+  /** The response's `traceparent`, naming the request's server span, while traces are collected. */
+  readonly traceparent: string | undefined
 }
 
+/** Writes a request's log line. */
+export type RequestLogLine = (entry: RequestEntry) => void
+
+/** The trace and span ids of a W3C `traceparent` (`00-<trace id>-<span id>-<flags>`). */
+const traceIds = (traceparent: string | undefined) =>
+  traceparent !== undefined && traceparent.length === 55
+    ? { traceId: traceparent.slice(3, 35), spanId: traceparent.slice(36, 52) }
+    : undefined
+
 /** Through the current logger, as any log: annotations `method`, `route`, `status`, `duration_ms`. */
-const requestViaLogger = (entry: RequestEntry): Effect.Effect<void> =>
-  (entry.status >= 500 ? Effect.logError("request") : Effect.logInfo("request")).pipe(
-    Effect.annotateLogs({ method: entry.method, route: entry.route, status: entry.status, duration_ms: entry.durationMs })
+const requestViaLogger = (entry: RequestEntry): Effect.Effect<void> => {
+  const ids = traceIds(entry.traceparent)
+  return (entry.status >= 500 ? Effect.logError("request") : Effect.logInfo("request")).pipe(
+    Effect.annotateLogs({
+      method: entry.method,
+      route: entry.route,
+      status: entry.status,
+      duration_ms: entry.durationMs,
+      ...(ids === undefined ? {} : { trace_id: ids.traceId, span_id: ids.spanId })
+    })
   )
+}
 
 /**
  * How a request's line is written; none until `LoggingLive` says (the tests' thousands of
@@ -110,15 +130,30 @@ const requestViaLogger = (entry: RequestEntry): Effect.Effect<void> =>
  * serialisation of a whole object); written here it is one template string.
  */
 export class RequestLog extends Context.Reference<RequestLog>()("RequestLog", {
-  defaultValue: (): (entry: RequestEntry) => Effect.Effect<void> => () => Effect.void
+  defaultValue: (): RequestLogLine | undefined => undefined
 }) {}
 
+/**
+ * `time.toISOString()` of the last millisecond asked: a busy server logs several requests a
+ * millisecond, and the formatting was two thirds of a line's cost.
+ */
+const isoTimeCache = () => {
+  let lastMs = Number.NaN
+  let lastText = ""
+  return (ms: number) => {
+    if (ms !== lastMs) {
+      lastMs = ms
+      lastText = new Date(ms).toISOString()
+    }
+    return lastText
+  }
+}
+
 /** The JSON line of a request, the fields the JSON logger would write, in this order. */
-export const requestJsonLine = (entry: RequestEntry, time: Date): string => {
-  const trace = Option.isSome(entry.span) && entry.span.value.traceId !== ""
-    ? `,"trace_id":"${entry.span.value.traceId}","span_id":"${entry.span.value.spanId}"`
-    : ""
-  return `{"time":"${time.toISOString()}","level":"${entry.status >= 500 ? "ERROR" : "INFO"}","msg":"request",` +
+export const requestJsonLine = (entry: RequestEntry, isoTime: string): string => {
+  const ids = traceIds(entry.traceparent)
+  const trace = ids === undefined ? "" : `,"trace_id":"${ids.traceId}","span_id":"${ids.spanId}"`
+  return `{"time":"${isoTime}","level":"${entry.status >= 500 ? "ERROR" : "INFO"}","msg":"request",` +
     `"method":${JSON.stringify(entry.method)},"route":${JSON.stringify(entry.route)},"status":${entry.status},` +
     `"duration_ms":${entry.durationMs}${trace}}`
 }
@@ -129,11 +164,21 @@ const onlyLogger = (logger: Logger.Logger<unknown, any>) =>
 
 /** The one place the log format is chosen: `LOG_FORMAT` (JSON unless stdout is a terminal). */
 export const LoggingLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ logFormat }) => {
-  if (logFormat === "pretty") return Layer.merge(onlyLogger(prettyLogger), Layer.succeed(RequestLog, requestViaLogger))
+  if (logFormat === "pretty") {
+    // the request lines through the pretty logger, in a runtime that has it
+    const viaLogger = Layer.effect(
+      RequestLog,
+      Effect.map(Effect.runtime<never>(), (runtime): RequestLogLine => {
+        const run = Runtime.runSync(runtime)
+        return (entry) => run(requestViaLogger(entry))
+      })
+    )
+    return viaLogger.pipe(Layer.provideMerge(onlyLogger(prettyLogger)))
+  }
   const output = bufferedStdout()
+  const isoTime = isoTimeCache()
   return Layer.merge(
     onlyLogger(jsonLogger(output.line)),
-    Layer.succeed(RequestLog, (entry) => Effect.sync(() => output.line(requestJsonLine(entry, new Date()))))
+    Layer.succeed(RequestLog, (entry) => output.line(requestJsonLine(entry, isoTime(Date.now()))))
   )
 }))
-

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Scope } from "effect"
 import { type AddressInfo, connect } from "node:net"
-import { createHttpServer } from "../../src/Api/Http.js"
+import { createHttpServer, logRequestsOf } from "../../src/Api/Http.js"
+import type { RequestEntry } from "../../src/Layers/Logging.js"
 
 describe("the Node server", () => {
   it("answers a request that arrived before the application attached its handler", async () => {
@@ -54,6 +56,40 @@ describe("the Node server", () => {
       expect(JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4))).toEqual({
         error: { code: "invalid_request", message: "the request is not valid HTTP/1.1" }
       })
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
+  it("logs each request once its response is sent, and a request whose client left before its answer as 499", async () => {
+    const server = createHttpServer()
+    const logged: Array<RequestEntry> = []
+    const scope = Effect.runSync(Scope.make())
+    Effect.runSync(Scope.extend(logRequestsOf(server, (entry) => void logged.push(entry)), scope))
+    server.on("request", (request, response) => {
+      // the reservation endpoint never answers here: its client gives up
+      if (request.url !== "/v1/reservation-public") response.writeHead(201, { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" }).end()
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      await fetch(`http://127.0.0.1:${port}/v1/quotes?token=secret`, { method: "POST" })
+      await fetch(`http://127.0.0.1:${port}/v1/reservation-public`, { signal: AbortSignal.timeout(100) }).catch(() => undefined)
+      while (logged.length < 2) await new Promise((resolve) => setTimeout(resolve, 10))
+      await fetch(`http://127.0.0.1:${port}/pasted/token`)
+      while (logged.length < 3) await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(logged.map(({ durationMs: _, ...entry }) => entry)).toEqual([
+        { method: "POST", route: "/v1/quotes", status: 201, traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" },
+        { method: "GET", route: "/v1/reservation-public", status: 499, traceparent: undefined },
+        { method: "GET", route: "unmatched", status: 201, traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" }
+      ])
+      expect(logged[1]!.durationMs).toBeGreaterThanOrEqual(90)
+      // once the scope is closed, nothing more is logged
+      Effect.runSync(Scope.close(scope, Exit.void))
+      await fetch(`http://127.0.0.1:${port}/v1/hotel`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(logged).toHaveLength(3)
     } finally {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, FiberRef, HashSet, Option } from "effect"
+import { Cause, Console, Effect, FiberRef, HashSet, Layer } from "effect"
 import { maskSecrets } from "../../src/Domain/Redaction.js"
-import { jsonLogger, requestJsonLine } from "../../src/Layers/Logging.js"
+import { jsonLogger, LoggingLive, RequestLog, requestJsonLine } from "../../src/Layers/Logging.js"
+import { AppConfig } from "../../src/Services/AppConfig.js"
 
 /** Runs `effect` with the JSON logger alone, and the lines it wrote. */
 const linesOf = <A, E>(effect: Effect.Effect<A, E>) =>
@@ -53,9 +54,9 @@ describe("the JSON logger", () => {
 })
 
 describe("a request's line", () => {
-  it("method, route, status, duration, and the span's ids when traced", () => {
-    const time = new Date("2026-11-25T10:00:00.000Z")
-    expect(JSON.parse(requestJsonLine({ method: "GET", route: "/v1/hotel", status: 200, durationMs: 1.25, span: Option.none() }, time))).toEqual({
+  it("method, route, status, duration, and the server span's ids when traced", () => {
+    const time = "2026-11-25T10:00:00.000Z"
+    expect(JSON.parse(requestJsonLine({ method: "GET", route: "/v1/hotel", status: 200, durationMs: 1.25, traceparent: undefined }, time))).toEqual({
       time: "2026-11-25T10:00:00.000Z",
       level: "INFO",
       msg: "request",
@@ -64,8 +65,27 @@ describe("a request's line", () => {
       status: 200,
       duration_ms: 1.25
     })
-    const span = { _tag: "ExternalSpan", traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", sampled: true } as const
-    expect(JSON.parse(requestJsonLine({ method: "POST", route: "unmatched", status: 503, durationMs: 3, span: Option.some(span as never) }, time)))
-      .toMatchObject({ level: "ERROR", trace_id: span.traceId, span_id: span.spanId })
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    expect(JSON.parse(requestJsonLine({ method: "POST", route: "unmatched", status: 503, durationMs: 3, traceparent }, time)))
+      .toMatchObject({ level: "ERROR", trace_id: "4bf92f3577b34da6a3ce929d0e0e4736", span_id: "00f067aa0ba902b7" })
   })
+})
+
+describe("LOG_FORMAT=pretty", () => {
+  it.scoped("a request's line goes through the pretty logger, with its fields", () =>
+    Effect.gen(function*() {
+      const printed: Array<unknown> = []
+      const log = (...args: Array<unknown>) => void printed.push(...args)
+      const console: Console.Console = { ...globalThis.console, unsafe: { ...globalThis.console, log, info: log, error: log } } as never
+      const write = yield* RequestLog.pipe(
+        Effect.provide(LoggingLive.pipe(Layer.provide(AppConfig.layerTest({ logFormat: "pretty" })))),
+        Effect.withConsole(console)
+      )
+      write!({ method: "GET", route: "/v1/hotel", status: 200, durationMs: 1.5, traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" })
+      const text = printed.map(String).join(" ")
+      expect(text).toContain("request")
+      for (const field of ["route: /v1/hotel", "status: 200", "duration_ms: 1.5", "trace_id: 4bf92f3577b34da6a3ce929d0e0e4736", "span_id: 00f067aa0ba902b7"]) {
+        expect(text).toContain(field)
+      }
+    }))
 })

@@ -1,8 +1,8 @@
 import { HttpApiClient, HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
-import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
+import { NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "../../src/Api/Api.js"
-import { createHttpServer, ServeApi } from "../../src/Api/Http.js"
+import { nodeServerLayer, ServeApi } from "../../src/Api/Http.js"
 import type { HotelDefinition } from "../../src/Domain/Hotel.js"
 import { DatabasePing } from "../../src/Layers/Database.js"
 import { HotelRepo } from "../../src/Layers/HotelRepo.js"
@@ -51,7 +51,7 @@ export const ServicesInMemory = (options: InMemoryOptions = {}) =>
 export const TestServer = HttpServer.layerTestClient.pipe(
   Layer.provide(NodeHttpClient.layerWithoutAgent),
   Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
-  Layer.provideMerge(NodeHttpServer.layer(createHttpServer, { port: 0 }))
+  Layer.provideMerge(nodeServerLayer({ port: 0 }))
 )
 
 /** The whole HTTP API served in-process on in-memory services, with a client pointed at it. */
