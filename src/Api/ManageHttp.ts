@@ -2,7 +2,8 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { ReservationManagement } from "../Services/ReservationManagement.js"
 import { Api } from "./Api.js"
-import { PresentedToken, withResponseHeader } from "./ReservationToken.js"
+import { PresentedToken } from "./ReservationToken.js"
+import { withResponseHeader } from "./ResponseHeaders.js"
 
 export const ManageHttp = HttpApiBuilder.group(Api, "manage", (handlers) =>
   Effect.gen(function*() {

@@ -1,7 +1,6 @@
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import { Context, Effect, Option } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
@@ -11,6 +10,7 @@ import { type RequestLogLine } from "../Layers/Logging.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { Api } from "./Api.js"
 import { GUEST_PAGE_PATHS } from "./GuestPages.js"
+import { withResponseHeader } from "./ResponseHeaders.js"
 
 /** Every path the server answers: each route is a fixed path, with no id and no token in it. */
 const ROUTES: ReadonlySet<string> = new Set([
@@ -66,9 +66,7 @@ export const traceRequests = (app: HttpApp.Default): HttpApp.Default =>
         attributes
       },
       (span) =>
-        HttpApp.appendPreResponseHandler((_request, response) =>
-          Effect.succeed(HttpServerResponse.setHeader(response, "traceparent", Tracing.traceparent(span)))
-        ).pipe(
+        withResponseHeader("traceparent", Tracing.traceparent(span)).pipe(
           Effect.zipRight(Effect.withParentSpan(app, span)),
           Effect.onExit((exit) => Effect.sync(() => span.attribute("http.response.status_code", HttpServerError.exitResponse(exit).status)))
         )

@@ -1,18 +1,13 @@
 import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
-import * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
 import { MissingToken } from "../Domain/Errors.js"
 import { InvalidTokenBody, MissingTokenBody } from "./Errors.js"
+import { withResponseHeader } from "./ResponseHeaders.js"
 
 /** The `X-Reservation-Token` presented with the request (its purpose is checked by the service). */
 export class PresentedToken extends Context.Tag("PresentedToken")<PresentedToken, string>() {}
-
-/** Sets a header on the response this request will get. */
-export const withResponseHeader = (name: string, value: string) =>
-  HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(HttpServerResponse.setHeader(response, name, value)))
 
 /** Responses that carry or answer a secret link must never be cached. */
 export const noStore = withResponseHeader("cache-control", "no-store")

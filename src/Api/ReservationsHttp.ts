@@ -3,7 +3,8 @@ import { Effect } from "effect"
 import { clientInfo } from "../Domain/Quote.js"
 import { Reservations } from "../Services/Reservations.js"
 import { Api } from "./Api.js"
-import { noStore, PresentedToken, withResponseHeader } from "./ReservationToken.js"
+import { noStore, PresentedToken } from "./ReservationToken.js"
+import { withResponseHeader } from "./ResponseHeaders.js"
 
 const markReplayed = withResponseHeader("idempotent-replayed", "true")
 
