@@ -6,7 +6,7 @@ import { randomId } from "../Services/RandomId.js"
 import * as Tracing from "./Tracing.js"
 
 /** The channel the workers listen on: a notification sent in a transaction arrives at its commit. */
-export const OUTBOX_CHANNEL = "outbox_jobs"
+const OUTBOX_CHANNEL = "outbox_jobs"
 
 const newJobId = () => randomId("j_") as JobId
 
@@ -46,11 +46,13 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
     Effect.gen(function*() {
       const sql = yield* PgClient.PgClient
       const pmsKinds = sql.in(channelKinds("pms"))
+      /** `e` is pending in the queue of job `j`: the same reservation and channel. */
+      const sameQueue = sql`e.reservation_id = j.reservation_id AND e.state = 'pending'
+        AND (e.kind IN ${pmsKinds}) = (j.kind IN ${pmsKinds})`
       /** `job` waits for no earlier pending job of its reservation and channel. */
-      const first = sql`NOT EXISTS (
-        SELECT 1 FROM outbox_jobs e
-        WHERE e.reservation_id = j.reservation_id AND e.state = 'pending' AND e.seq < j.seq
-          AND (e.kind IN ${pmsKinds}) = (j.kind IN ${pmsKinds}))`
+      const first = sql`NOT EXISTS (SELECT 1 FROM outbox_jobs e WHERE ${sameQueue} AND e.seq < j.seq)`
+      // a notification with an empty payload never reaches PgClient.listen
+      const wakeWorkers = sql`SELECT pg_notify(${OUTBOX_CHANNEL}, 'jobs')`
       /** This attempt still holds the job. */
       const ours = (job: ClaimedJob) => sql`id = ${job.id} AND attempts = ${job.attempt} AND state = 'pending'`
       const changed = (statement: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
@@ -62,8 +64,7 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
             // its delivery's trace links back to this one
             const trace_context = yield* Tracing.currentTraceparent
             yield* sql`INSERT INTO outbox_jobs ${sql.insert(jobs.map((job) => ({ id: newJobId(), ...job, trace_context })))}`
-            // a notification with an empty payload never reaches PgClient.listen
-            yield* sql`SELECT pg_notify(${OUTBOX_CHANNEL}, 'jobs')`
+            yield* wakeWorkers
           }).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.enqueue", { attributes: { jobs: jobs.map((j) => j.kind) } })),
         lastEnqueuedAt: (reservationId, kind) =>
           sql<{ created_at: string }>`
@@ -104,8 +105,7 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
         hasLaterPending: (job) =>
           changed(sql`
             SELECT 1 FROM outbox_jobs e, outbox_jobs j
-            WHERE j.id = ${job.id} AND e.reservation_id = j.reservation_id AND e.state = 'pending' AND e.seq > j.seq
-              AND (e.kind IN ${pmsKinds}) = (j.kind IN ${pmsKinds})
+            WHERE j.id = ${job.id} AND ${sameQueue} AND e.seq > j.seq
             LIMIT 1`).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.hasLaterPending")),
         reschedule: (job, delayMs, error) =>
           sql`
@@ -128,7 +128,7 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
               UPDATE outbox_jobs SET run_at = now()
               WHERE state = 'pending' AND run_at > now() AND kind IN ${sql.in(channelKinds(channel))}
               RETURNING id`
-            if (rows.length > 0) yield* sql`SELECT pg_notify(${OUTBOX_CHANNEL}, 'jobs')`
+            if (rows.length > 0) yield* wakeWorkers
             return rows.length
           }).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.bringForward")),
         nextDueInMs: sql<{ ms: number | null }>`
