@@ -33,9 +33,13 @@ const MUTED = rgb(0.42, 0.45, 0.5)
 const ACCENT = rgb(0.09, 0.29, 0.45)
 const RULE = rgb(0.82, 0.85, 0.88)
 
+/** The characters each font file can draw, listed once per file (some 6,000 a font). */
+const drawableChars = new WeakMap<Uint8Array, ReadonlySet<number>>()
+
 /** Guest input may hold tabs, carriage returns or characters the font lacks (emoji): keep what it can draw. */
-const printable = (font: PDFFont) => {
-  const drawable = new Set(font.getCharacterSet())
+const printable = (font: PDFFont, file: Uint8Array) => {
+  let drawable = drawableChars.get(file)
+  if (drawable === undefined) drawableChars.set(file, drawable = new Set(font.getCharacterSet()))
   return (text: string) =>
     Array.from(text.replace(/\r\n?/g, "\n").replace(/\t/g, " "))
       .map((c) => c === "\n" || drawable.has(c.codePointAt(0)!) ? c : "?")
@@ -89,7 +93,7 @@ export const renderPdf = async (doc: ConfirmationDocument, fonts: FontFiles, cre
   // subset: the PDF carries the glyphs it uses, some 25 KB, not the fonts' 1.4 MB
   const regular = await pdf.embedFont(fonts.regular, { subset: true })
   const bold = await pdf.embedFont(fonts.bold, { subset: true })
-  const clean = printable(regular)
+  const clean = printable(regular, fonts.regular)
   const wrapped = (text: string, font: PDFFont, size: number, width: number) => wrap(clean(text), font, size, width)
 
   pdf.setTitle(`${doc.title} ${doc.reservationNumber}`, { showInWindowTitleBar: true })
