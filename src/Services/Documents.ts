@@ -1,6 +1,6 @@
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Effect } from "effect"
 import { createRequire } from "node:module"
 import { confirmationDocument } from "../Domain/ConfirmationDocument.js"
 import type { HotelDefinition } from "../Domain/Hotel.js"
@@ -33,13 +33,4 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
     }
   }),
   dependencies: [NodeFileSystem.layer]
-}) {
-  /** A stand-in that makes no real PDF: bytes naming the reservation, for tests of what carries the document. */
-  static readonly Test = Layer.succeed(
-    Documents,
-    Documents.make({
-      confirmationPdf: (_hotel, view) =>
-        Effect.succeed(new TextEncoder().encode(`%PDF-test ${view.reservation_number ?? view.reservation_id} ${view.language}\n`))
-    })
-  )
-}
+}) {}
