@@ -7,10 +7,10 @@ import {
   fact,
   fieldControl,
   fmtDateTime,
+  messageSlot,
   money,
   notice,
   reasonText,
-  requiredMark,
   say,
   serverFieldError,
   setStatus,
@@ -47,7 +47,7 @@ function guestForm(r) {
   const fields = r.guest_fields
   const texts = fields.filter((f) => f.type !== "checkbox")
   const checks = fields.filter((f) => f.type === "checkbox")
-  const message = el("div", { id: "form-message", class: "message", tabindex: -1 })
+  const message = messageSlot("form-message")
   const submit = el("button", { type: "submit", class: "primary", id: "submit" }, t("submit"))
   const form = el(
     "form",
@@ -60,12 +60,7 @@ function guestForm(r) {
       : null,
     el("h2", { id: "terms-title" }, t("terms")),
     el("div", { class: "terms", tabindex: 0, role: "region", "aria-labelledby": "terms-title" }, r.terms.text),
-    el(
-      "div",
-      { class: "check" },
-      el("input", { type: "checkbox", id: "f-accept_terms", name: "accept_terms", required: true }),
-      el("label", { for: "f-accept_terms" }, t("accept_terms"), requiredMark(true))
-    ),
+    fieldControl({ name: "accept_terms", type: "checkbox", required: true }, null),
     message,
     submit
   )

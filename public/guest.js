@@ -20,7 +20,7 @@ export const t = (key, vars = {}) => {
 }
 /** A word of a group by its key, e.g. statuses.CANCELLED. */
 export const word = (group, key) => (STRINGS[lang][group] || STRINGS.en[group] || {})[key] ?? key
-export const hasText = (key) => key in STRINGS[lang]
+const hasText = (key) => key in STRINGS[lang]
 
 /** el("p", { class: "x", onclick: f }, "text", child): attributes with true are set empty, false/null skipped. */
 export const el = (tag, attrs, ...children) => {
@@ -49,7 +49,7 @@ const fmt = (iso, options) => {
   const date = wall(iso)
   return date ? new Intl.DateTimeFormat(LOCALES[lang], { timeZone: "UTC", ...options }).format(date) : String(iso)
 }
-export const fmtDate = (iso) => fmt(iso, { weekday: "short", day: "numeric", month: "long", year: "numeric" })
+const fmtDate = (iso) => fmt(iso, { weekday: "short", day: "numeric", month: "long", year: "numeric" })
 export const fmtDateTime = (iso) => fmt(iso, { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
 export const fmtTime = (hhmm) => fmt(`2000-01-01T${hhmm}`, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
 export const money = (amount, currency) => new Intl.NumberFormat(LOCALES[lang], { style: "currency", currency }).format(amount)
