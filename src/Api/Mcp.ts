@@ -51,34 +51,44 @@ import {
 
 // --- tools -------------------------------------------------------------------
 
-/** The hints a client shows its user before a call: these tools read and change nothing. */
-const readOnly = <T extends { readonly annotate: <I, S>(tag: Context.Tag<I, S>, value: S) => T }>(tool: T, title: string): T =>
+/**
+ * The hints a client shows its user before a call. No tool destroys anything or reaches beyond the
+ * hotel; one that `reads` changes nothing and may be repeated, one that `creates` makes a new
+ * record (a quote, a reservation) at each call.
+ */
+const withHints = <T extends { readonly annotate: <I, S>(tag: Context.Tag<I, S>, value: S) => T }>(
+  tool: T,
+  title: string,
+  effect: "reads" | "creates"
+): T =>
   tool
     .annotate(Tool.Title, title)
-    .annotate(Tool.Readonly, true)
+    .annotate(Tool.Readonly, effect === "reads")
     .annotate(Tool.Destructive, false)
-    .annotate(Tool.Idempotent, true)
+    .annotate(Tool.Idempotent, effect === "reads")
     .annotate(Tool.OpenWorld, false)
 
-const GetHotel = readOnly(
+const GetHotel = withHints(
   Tool.make("get_hotel", {
     description: "The hotel's facts, policies (cancellation, payment, check-in, check-out, …) and contact, as GET /v1/hotel. " +
       `${RULES.times} ${RULES.touristTax}`,
     success: Hotel
   }),
-  "Hotel facts and policies"
+  "Hotel facts and policies",
+  "reads"
 )
 
-const ListRoomTypes = readOnly(
+const ListRoomTypes = withHints(
   Tool.make("list_room_types", {
     description: "The room types (double, twin, deluxe) with their size, beds, view and occupancy rules, as GET /v1/room-types. " +
       `${RULES.occupancy} ${RULES.infant}`,
     success: RoomTypes
   }),
-  "Room types and occupancy"
+  "Room types and occupancy",
+  "reads"
 )
 
-const CheckAvailability = readOnly(
+const CheckAvailability = withHints(
   Tool.make("check_availability", {
     description: "Live availability for a stay, as GET /v1/availability: per room type, the rooms free on every night and " +
       "whether the adults and children fit one room. Never a price: call quote_stay for that. " +
@@ -87,43 +97,42 @@ const CheckAvailability = readOnly(
     success: Availability,
     failure: ValidationError
   }),
-  "Check availability"
+  "Check availability",
+  "reads"
 )
 
-const QuoteStay = Tool.make("quote_stay", {
-  description: "The official live quote for one or many rooms, as POST /v1/quotes: package_offers priced for all rooms " +
-    "together, each with its package_code and price.total (the official total), and the quote's expires_at. " +
-    "status unavailable lists in unavailable_rooms which room request cannot be served and why. " +
-    `${RULES.prices} ${RULES.occupancy} ${RULES.infant} ${RULES.touristTax} ${RULES.quoteExpiry} ${RULES.dates}`,
-  parameters: MultiRoomQuoteRequest.fields,
-  success: MultiRoomQuoteResponse,
-  failure: ValidationError
-})
-  .annotate(Tool.Title, "Quote a stay")
-  .annotate(Tool.Readonly, false)
-  .annotate(Tool.Destructive, false)
-  .annotate(Tool.Idempotent, false)
-  .annotate(Tool.OpenWorld, false)
+const QuoteStay = withHints(
+  Tool.make("quote_stay", {
+    description: "The official live quote for one or many rooms, as POST /v1/quotes: package_offers priced for all rooms " +
+      "together, each with its package_code and price.total (the official total), and the quote's expires_at. " +
+      "status unavailable lists in unavailable_rooms which room request cannot be served and why. " +
+      `${RULES.prices} ${RULES.occupancy} ${RULES.infant} ${RULES.touristTax} ${RULES.quoteExpiry} ${RULES.dates}`,
+    parameters: MultiRoomQuoteRequest.fields,
+    success: MultiRoomQuoteResponse,
+    failure: ValidationError
+  }),
+  "Quote a stay",
+  "creates"
+)
 
-const CreateReservationIntent = Tool.make("create_reservation_intent", {
-  description: "Initiates a reservation from a package of a still-valid quote (quote_id and package_code from quote_stay), " +
-    "as POST /v1/reservation-intents. It answers continue_url, the hotel's secure page where the guest reviews the " +
-    "reservation, gives contact details and accepts the terms: the guest must open it, so present it to the user as a " +
-    "clickable link. Pass an idempotency_key (any unique string, kept 24 h): a retry with the same key and parameters " +
-    `answers the same reservation and continue_url instead of creating another. ${RULES.initiationOnly} ` +
-    `${RULES.noDirectBooking} ${RULES.quoteExpiry}`,
-  parameters: {
-    ...IntentRequest.fields,
-    idempotency_key: Schema.optional(IdempotencyKey)
-  },
-  success: IntentResponse,
-  failure: Schema.Union(NotFound, QuoteExpired, QuoteNotReservable, IdempotencyKeyReused, IdempotencyInProgress, ValidationError)
-})
-  .annotate(Tool.Title, "Create a reservation intent (guest completes it at continue_url)")
-  .annotate(Tool.Readonly, false)
-  .annotate(Tool.Destructive, false)
-  .annotate(Tool.Idempotent, false)
-  .annotate(Tool.OpenWorld, false)
+const CreateReservationIntent = withHints(
+  Tool.make("create_reservation_intent", {
+    description: "Initiates a reservation from a package of a still-valid quote (quote_id and package_code from quote_stay), " +
+      "as POST /v1/reservation-intents. It answers continue_url, the hotel's secure page where the guest reviews the " +
+      "reservation, gives contact details and accepts the terms: the guest must open it, so present it to the user as a " +
+      "clickable link. Pass an idempotency_key (any unique string, kept 24 h): a retry with the same key and parameters " +
+      `answers the same reservation and continue_url instead of creating another. ${RULES.initiationOnly} ` +
+      `${RULES.noDirectBooking} ${RULES.quoteExpiry}`,
+    parameters: {
+      ...IntentRequest.fields,
+      idempotency_key: Schema.optional(IdempotencyKey)
+    },
+    success: IntentResponse,
+    failure: Schema.Union(NotFound, QuoteExpired, QuoteNotReservable, IdempotencyKeyReused, IdempotencyInProgress, ValidationError)
+  }),
+  "Create a reservation intent (guest completes it at continue_url)",
+  "creates"
+)
 
 /** The booking flow's tools, in the order an agent uses them. */
 export const BookingTools = Toolkit.make(GetHotel, ListRoomTypes, CheckAvailability, QuoteStay, CreateReservationIntent)
