@@ -179,9 +179,9 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
  * `RATE_LIMIT_PER_MINUTE` requests per client address on every /v1 endpoint and /mcp, and per token as well
  * on the token endpoints (a token shared across addresses is limited too).
  */
-const limitRate = Layer.unwrapEffect(Effect.map(RateLimiter, (limiter) =>
+const limitRate = Layer.unwrapEffect(Effect.map(RateLimiter, ({ take }) =>
   // without a limit, no step at all on the request path
-  !limiter.enabled ? Layer.empty : HttpApiBuilder.middleware((app: HttpApp.Default) =>
+  Option.isNone(take) ? Layer.empty : HttpApiBuilder.middleware((app: HttpApp.Default) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     if (!/^\/(v1|mcp)(\/|\?|$)/.test(request.url)) return app
     const token = request.headers["x-reservation-token"]
@@ -189,18 +189,16 @@ const limitRate = Layer.unwrapEffect(Effect.map(RateLimiter, (limiter) =>
       `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`,
       ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
     ]
-    return Effect.flatMap(limiter.take(keys), (decision) => {
-      if (Option.isNone(decision)) return app
-      return Effect.zipRight(
-        rateHeaders(decision.value),
-        decision.value.allowed
+    return Effect.flatMap(take.value(keys), (decision) =>
+      Effect.zipRight(
+        rateHeaders(decision),
+        decision.allowed
           ? app
           : Effect.fail(new RateLimited({
-            message: `more than ${decision.value.limit} requests a minute from this client: retry in ${decision.value.resetSeconds} s`,
-            retry_after_seconds: decision.value.resetSeconds
+            message: `more than ${decision.limit} requests a minute from this client: retry in ${decision.resetSeconds} s`,
+            retry_after_seconds: decision.resetSeconds
           }))
-      )
-    })
+      ))
   }) as HttpApp.Default)
 ))
 

@@ -21,17 +21,15 @@ const WINDOW_MS = 60_000
  * of clients.
  */
 export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
-  readonly enabled: boolean
   /** One more request for every key, allowed if each has room; a refused request counts for none. `None` when limiting is off. */
-  readonly take: (keys: ReadonlyArray<string>) => Effect.Effect<Option.Option<RateDecision>>
+  readonly take: Option.Option<(keys: ReadonlyArray<string>) => Effect.Effect<RateDecision>>
 }>() {
   static readonly perMinute = (limit: number) =>
     Layer.sync(RateLimiter, () => {
       const counts = new Map<string, number>()
       let windowStart = 0
       return {
-        enabled: true,
-        take: (keys) =>
+        take: Option.some((keys: ReadonlyArray<string>) =>
           Effect.map(Clock.currentTimeMillis, (now) => {
             const start = now - (now % WINDOW_MS)
             if (start !== windowStart) {
@@ -41,18 +39,18 @@ export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
             const used = Math.max(...keys.map((key) => counts.get(key) ?? 0))
             const allowed = used < limit
             if (allowed) for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1)
-            return Option.some({
+            return {
               allowed,
               limit,
               remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
               resetSeconds: Math.ceil((start + WINDOW_MS - now) / 1000),
               windowSeconds: WINDOW_MS / 1000
-            })
-          }).pipe(Tracing.withSpan("RateLimiter.take"))
+            }
+          }).pipe(Tracing.withSpan("RateLimiter.take")))
       }
     })
 
-  static readonly Off = Layer.succeed(RateLimiter, { enabled: false, take: () => Effect.succeedNone })
+  static readonly Off = Layer.succeed(RateLimiter, { take: Option.none() })
 
   /** `RATE_LIMIT_PER_MINUTE`, or no limit when it is unset. */
   static readonly Live = Layer.unwrapEffect(

@@ -76,7 +76,7 @@ describe("RateLimiter", () => {
   it.effect("a request counts for every key; one key out of room refuses it, and a refused request counts for none", () =>
     Effect.gen(function*() {
       const { take } = yield* RateLimiter
-      const allowed = (keys: ReadonlyArray<string>) => Effect.map(take(keys), (d) => Option.getOrThrow(d).allowed)
+      const allowed = (keys: ReadonlyArray<string>) => Effect.map(Option.getOrThrow(take)(keys), (d) => d.allowed)
       expect(yield* allowed(["address:a", "token:t"])).toBe(true)
       expect(yield* allowed(["address:a", "token:t"])).toBe(true)
       // the token is spent, from any address
