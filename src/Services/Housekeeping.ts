@@ -39,8 +39,8 @@ export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping",
           Object.values(counts).some((n) => n > 0) ? Effect.logInfo("housekeeping", counts) : Effect.void
         ),
         Effect.catchAllCause((cause) => Effect.logWarning("housekeeping sweep failed; the next one runs as planned", cause)),
+        Effect.repeat(Schedule.spaced("10 minutes")),
         Effect.delay("1 minute"),
-        Effect.repeat(Schedule.spaced("9 minutes")),
         Effect.forkScoped
       ))
   )
