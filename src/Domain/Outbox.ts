@@ -52,6 +52,30 @@ export interface RetryPolicy {
   readonly maxDelayMs: number
 }
 
+export interface OutboxWorkerOptions extends RetryPolicy {
+  /** How long a claimed job is this worker's: a worker that dies loses its jobs to another after this. */
+  readonly leaseMs: number
+  /** The longest sleep between two looks at the table, should a wake-up be lost. */
+  readonly pollMs: number
+  /** Jobs delivered at once by this worker. */
+  readonly concurrency: number
+  /** At shutdown, how long the jobs in flight may take to finish before they are given back. */
+  readonly drainMs: number
+}
+
+/** A worker's settings; `maxAttempts` and `concurrency` are also the defaults of `OUTBOX_MAX_ATTEMPTS` and `OUTBOX_CONCURRENCY`. */
+export const defaultOutboxWorkerOptions: OutboxWorkerOptions = {
+  maxAttempts: 20,
+  baseDelayMs: 2_000,
+  maxDelayMs: 300_000,
+  leaseMs: 30_000,
+  pollMs: 5_000,
+  concurrency: 4,
+  // after the HTTP drain (up to 8 s) the whole exit stays within 10 s; a job given back is
+  // delivered by another worker, or by this one's next start
+  drainMs: 1_500
+}
+
 /**
  * Exponential backoff with full jitter: after attempt n, a delay drawn evenly from
  * [0, min(max, base × 2^(n-1))], so the retries of many jobs that failed together spread out.

@@ -1,5 +1,6 @@
 import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
 import * as path from "node:path"
+import { defaultOutboxWorkerOptions } from "../Domain/Outbox.js"
 
 /**
  * A secret that may be left out; set but empty (`DATABASE_URL=` in an env file) counts as left out,
@@ -7,6 +8,12 @@ import * as path from "node:path"
  */
 const optionalSecret = (name: string) =>
   Config.option(Config.redacted(name)).pipe(Config.map(Option.filter((value) => Redacted.value(value).trim() !== "")))
+
+/** A whole number of `unit` from `min` to `max`, refused otherwise with a message naming them. */
+const wholeNumber = (name: string, unit: string, min: number, max: number) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `must be a whole number of ${unit} from ${min} to ${max}`, validation: (n) => n >= min && n <= max })
+  )
 
 /** Every setting of the service, read from the environment once, at start. */
 export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
@@ -47,28 +54,18 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       smtpUrl: yield* optionalSecret("SMTP_URL"),
       mailFrom: yield* Config.string("MAIL_FROM").pipe(Config.withDefault("Hôtel Belle Rive <reservations@belle-rive-nice.example>")),
       pmsUrl: yield* Config.option(Config.url("PMS_URL").pipe(Config.map((url) => url.toString()))),
-      quoteTtlSeconds: yield* Config.integer("QUOTE_TTL_SECONDS").pipe(
-        Config.validate({ message: "must be a whole number of seconds from 10 to 86400", validation: (n) => n >= 10 && n <= 86_400 }),
-        Config.withDefault(900)
-      ),
+      quoteTtlSeconds: yield* wholeNumber("QUOTE_TTL_SECONDS", "seconds", 10, 86_400).pipe(Config.withDefault(900)),
       environment: yield* Config.string("ENVIRONMENT").pipe(Config.withDefault("development")),
       hotelFile: path.resolve(yield* Config.string("HOTEL_FILE").pipe(Config.withDefault("data/hotel.json"))),
       appSecret: yield* optionalSecret("APP_SECRET"),
       otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString()))),
-      quoteRetentionDays: yield* Config.integer("QUOTE_RETENTION_DAYS").pipe(
-        Config.validate({ message: "must be a whole number of days from 1 to 3650", validation: (n) => n >= 1 && n <= 3650 }),
-        Config.withDefault(30)
+      quoteRetentionDays: yield* wholeNumber("QUOTE_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
+      rateLimitPerMinute: yield* Config.option(wholeNumber("RATE_LIMIT_PER_MINUTE", "requests", 1, 1_000_000)),
+      outboxMaxAttempts: yield* wholeNumber("OUTBOX_MAX_ATTEMPTS", "attempts", 1, 100).pipe(
+        Config.withDefault(defaultOutboxWorkerOptions.maxAttempts)
       ),
-      rateLimitPerMinute: yield* Config.option(Config.integer("RATE_LIMIT_PER_MINUTE").pipe(
-        Config.validate({ message: "must be a whole number of requests from 1 to 1000000", validation: (n) => n >= 1 && n <= 1_000_000 })
-      )),
-      outboxMaxAttempts: yield* Config.integer("OUTBOX_MAX_ATTEMPTS").pipe(
-        Config.validate({ message: "must be a whole number of attempts from 1 to 100", validation: (n) => n >= 1 && n <= 100 }),
-        Config.withDefault(20)
-      ),
-      outboxConcurrency: yield* Config.integer("OUTBOX_CONCURRENCY").pipe(
-        Config.validate({ message: "must be a whole number of jobs from 1 to 64", validation: (n) => n >= 1 && n <= 64 }),
-        Config.withDefault(4)
+      outboxConcurrency: yield* wholeNumber("OUTBOX_CONCURRENCY", "jobs", 1, 64).pipe(
+        Config.withDefault(defaultOutboxWorkerOptions.concurrency)
       ),
       logFormat: yield* Config.literal("json", "pretty")("LOG_FORMAT").pipe(
         Config.withDefault(process.stdout.isTTY ? "pretty" as const : "json" as const)

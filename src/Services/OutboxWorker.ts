@@ -1,31 +1,8 @@
 import { Cause, Effect, Fiber, FiberSet, Layer, Option, Queue, Random, Ref, Stream } from "effect"
-import { type ClaimedJob, type JobChannel, jobChannel, retryDelayMs, type RetryPolicy } from "../Domain/Outbox.js"
+import { type ClaimedJob, defaultOutboxWorkerOptions, type JobChannel, jobChannel, type OutboxWorkerOptions, retryDelayMs } from "../Domain/Outbox.js"
 import { OutboxRepo } from "../Layers/OutboxRepo.js"
 import { AppConfig } from "./AppConfig.js"
 import { Deliveries, isRetryable } from "./Deliveries.js"
-
-export interface OutboxWorkerOptions extends RetryPolicy {
-  /** How long a claimed job is this worker's: a worker that dies loses its jobs to another after this. */
-  readonly leaseMs: number
-  /** The longest sleep between two looks at the table, should a wake-up be lost. */
-  readonly pollMs: number
-  /** Jobs delivered at once by this worker. */
-  readonly concurrency: number
-  /** At shutdown, how long the jobs in flight may take to finish before they are given back. */
-  readonly drainMs: number
-}
-
-export const defaultOutboxWorkerOptions: OutboxWorkerOptions = {
-  maxAttempts: 20,
-  baseDelayMs: 2_000,
-  maxDelayMs: 300_000,
-  leaseMs: 30_000,
-  pollMs: 5_000,
-  concurrency: 4,
-  // after the HTTP drain (up to 8 s) the whole exit stays within 10 s; a job given back is
-  // delivered by another worker, or by this one's next start
-  drainMs: 1_500
-}
 
 /** Failures in a row after which a channel counts as having been down (a mail server, the PMS). */
 const OUTAGE_STREAK = 3
@@ -154,13 +131,11 @@ const run = (options: OutboxWorkerOptions) =>
  * jitter, fails a job after its last attempt (logged, kept), and takes over the jobs of a worker
  * that died once their lease ends. Any number of instances may run one on the same database.
  */
+const layer = (options: OutboxWorkerOptions) => Layer.scopedDiscard(run(options))
+
 export const OutboxWorker = {
-  layer: (options: OutboxWorkerOptions) => Layer.scopedDiscard(run(options)),
+  layer,
   /** With the defaults, `OUTBOX_MAX_ATTEMPTS` and `OUTBOX_CONCURRENCY`. */
   Live: Layer.unwrapEffect(Effect.map(AppConfig, (config) =>
-    Layer.scopedDiscard(run({
-      ...defaultOutboxWorkerOptions,
-      maxAttempts: config.outboxMaxAttempts,
-      concurrency: config.outboxConcurrency
-    }))))
+    layer({ ...defaultOutboxWorkerOptions, maxAttempts: config.outboxMaxAttempts, concurrency: config.outboxConcurrency })))
 }
