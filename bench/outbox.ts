@@ -18,11 +18,9 @@
 import pg from "pg"
 import { SMTPServer } from "smtp-server"
 import {
-  call,
   cleanups,
   complete,
   freePort,
-  freshDatabase,
   isoDate,
   type Pending,
   percentile,
@@ -30,10 +28,8 @@ import {
   prepare,
   runBench,
   sleep,
-  startArguments,
-  startNode,
-  temporaryDataDir,
-  waitHealthy
+  startService,
+  termsVersion
 } from "./service.js"
 
 const COMPLETIONS = Number(process.env["BENCH_COMPLETIONS"] ?? "100")
@@ -73,20 +69,10 @@ const allReceived = async (addresses: ReadonlyArray<string>, timeoutMs = 120_000
 const ms = (value: number) => `${value.toFixed(0)} ms`
 
 const main = async () => {
-  const dbUrl = await freshDatabase()
   const smtpPort = await freePort()
   let smtp = await startSmtp(smtpPort)
   cleanups.push(() => stopSmtp(smtp))
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}`
-  const service = startNode(startArguments(), {
-    DATABASE_URL: dbUrl,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: temporaryDataDir(),
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`
-  })
-  await waitHealthy(`${base}/v1/health`, service.child, service.tail)
+  const { base, databaseUrl } = await startService({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}` })
 
   const rooms = ["double", "twin", "deluxe"]
   const total = 2 * COMPLETIONS + QUEUED
@@ -96,13 +82,12 @@ const main = async () => {
     10,
     (stay) => prepare(base, stay)
   )
-  const publicView = await call(`${base}/v1/reservation-public`, undefined, { "x-reservation-token": pending[0]!.token })
-  const termsVersion = String((publicView.body["terms"] as { version?: string } | undefined)?.version)
+  const terms = await termsVersion(base, pending[0]!.token)
 
   /** Completes each with a guest address of its own; when each response came. */
   const completeAll = (batch: ReadonlyArray<Pending>, concurrency: number, tag: string) =>
     pool(batch.map((p, i) => ({ p, email: `guest-${tag}-${i}@example.org` })), concurrency, async ({ email, p }) => {
-      const { answer } = await complete(base, termsVersion, p, email)
+      const { answer } = await complete(base, terms, p, email)
       if (answer.status !== 200) throw new Error(`completion: ${answer.status} ${JSON.stringify(answer.body)}`)
       return { email, respondedAt: performance.now() }
     })
@@ -124,7 +109,7 @@ const main = async () => {
   await stopSmtp(smtp)
   const queued = await completeAll(pending.slice(2 * COMPLETIONS), 5, "outage")
   await sleep(OUTAGE_SECONDS * 1000)
-  const db = new pg.Client({ connectionString: dbUrl })
+  const db = new pg.Client({ connectionString: databaseUrl })
   await db.connect()
   const { rows } = await db.query<{ ms: number; attempts: number }>(
     `SELECT (EXTRACT(EPOCH FROM max(run_at) - now()) * 1000)::float8 AS ms, max(attempts) AS attempts

@@ -25,10 +25,8 @@
 import autocannon from "autocannon"
 import { readFileSync } from "node:fs"
 import {
-  call,
   complete,
   freePort,
-  freshDatabase,
   isoDate,
   percentile,
   pool,
@@ -36,9 +34,9 @@ import {
   runBench,
   type Stay,
   sleep,
-  startArguments,
   startNode,
-  temporaryDataDir,
+  startService,
+  termsVersion,
   waitHealthy
 } from "./service.js"
 
@@ -111,22 +109,9 @@ interface Target {
 }
 
 const main = async () => {
-  // 1. A fresh database on the PostgreSQL server.
-  const dbUrl = await freshDatabase()
-  const dataDir = temporaryDataDir()
-
-  // 2. The service, spawned as node itself so that its pid is the server's.
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}`
-  const spawnedAt = performance.now()
-  const service = startNode(startArguments(), {
-    DATABASE_URL: dbUrl,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir
-  })
-  await waitHealthy(`${base}/v1/health`, service.child, service.tail)
-  const startupMs = performance.now() - spawnedAt
+  // 1-2. A fresh database on the PostgreSQL server; the service, spawned as node itself so that its pid is the server's.
+  const service = await startService()
+  const { base, startupMs } = service
   await sleep(1000)
   const idleRss = rssMiB(service.child.pid!)
 
@@ -192,11 +177,10 @@ const main = async () => {
   for (const scenario of scenarios) {
     console.error(`completions "${scenario.name}": preparing ${scenario.stays.length} quotes and intents…`)
     const pending = await pool(scenario.stays, 10, (stay) => prepare(base, stay))
-    const publicView = await call(`${base}/v1/reservation-public`, undefined, { "x-reservation-token": pending[0]!.token })
-    const termsVersion = String((publicView.body["terms"] as { version?: string } | undefined)?.version)
+    const terms = await termsVersion(base, pending[0]!.token)
     console.error(`completions "${scenario.name}": ${pending.length} completions, ${scenario.concurrency} in flight…`)
     const started = performance.now()
-    const done = await pool(pending, scenario.concurrency, (p) => complete(base, termsVersion, p))
+    const done = await pool(pending, scenario.concurrency, (p) => complete(base, terms, p))
     const elapsed = performance.now() - started
     const outcomes = new Map<string, number>()
     for (const { answer } of done) {

@@ -183,6 +183,32 @@ export const temporaryDataDir = () => {
   return dataDir
 }
 
+/**
+ * The service as `npm start` runs it, on a fresh database and DATA_DIR, once it answers
+ * /v1/health; `env` adds settings. `startupMs`: from the spawn to the first healthy answer.
+ */
+export const startService = async (env: Record<string, string> = {}) => {
+  const databaseUrl = await freshDatabase()
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const spawnedAt = performance.now()
+  const service = startNode(startArguments(), {
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: temporaryDataDir(),
+    ...env
+  })
+  await waitHealthy(`${base}/v1/health`, service.child, service.tail)
+  return { ...service, base, databaseUrl, startupMs: performance.now() - spawnedAt }
+}
+
+/** The version of the terms a guest accepts, from the public view of a pending reservation. */
+export const termsVersion = async (base: string, token: string) => {
+  const publicView = await call(`${base}/v1/reservation-public`, undefined, { "x-reservation-token": token })
+  return String((publicView.body["terms"] as { version?: string } | undefined)?.version)
+}
+
 /** Runs a bench: exit code 1 if it throws; everything started is cleaned up, also on Ctrl-C. */
 export const runBench = async (main: () => Promise<void>) => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
