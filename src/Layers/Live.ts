@@ -34,7 +34,7 @@ export const Repositories = Layer.mergeAll(
   Transactions.Live,
   DatabasePing.Live
 ).pipe(
-  Layer.provideMerge(MigrationsLive.pipe(Layer.provide(HotelRepo.Live)))
+  Layer.provideMerge(MigrationsLive)
 )
 
 /** The repositories on `DATABASE_URL`, or the embedded database. */

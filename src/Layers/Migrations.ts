@@ -1,6 +1,8 @@
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Migrator, SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../Services/AppConfig.js"
+import { DatabaseLive } from "./Database.js"
 import { HotelRepo } from "./HotelRepo.js"
 import { readHotelFile } from "./HotelFile.js"
 import { migrations } from "./migrations/index.js"
@@ -34,4 +36,11 @@ export const MigrationsLive = Layer.effectDiscard(
       }
     }).pipe(sql.withTransaction)
   }).pipe(Tracing.withSpan("Startup.migrate"))
+).pipe(Layer.provide(HotelRepo.Live))
+
+/** A command's database (`src/bin`): `DATABASE_URL`, or the embedded one in `DATA_DIR`, migrated. */
+export const CommandDatabaseLive = MigrationsLive.pipe(
+  Layer.provideMerge(DatabaseLive),
+  Layer.provideMerge(AppConfig.layer),
+  Layer.provideMerge(NodeContext.layer)
 )

@@ -1,13 +1,11 @@
 // npm run hotel:import [FILE]: validates a hotel definition file and imports it into the
 // database (DATABASE_URL, or the embedded one in DATA_DIR), replacing the hotel there.
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer } from "effect"
 import * as path from "node:path"
-import { DatabaseLive } from "../Layers/Database.js"
 import { readHotelFile } from "../Layers/HotelFile.js"
 import { runEntry } from "../Layers/Entry.js"
 import { HotelRepo } from "../Layers/HotelRepo.js"
-import { MigrationsLive } from "../Layers/Migrations.js"
+import { CommandDatabaseLive } from "../Layers/Migrations.js"
 import { AppConfig } from "../Services/AppConfig.js"
 
 const program = Effect.gen(function*() {
@@ -19,10 +17,5 @@ const program = Effect.gen(function*() {
 })
 
 runEntry(program.pipe(
-  Effect.provide(HotelRepo.Live.pipe(
-    Layer.provideMerge(MigrationsLive.pipe(Layer.provide(HotelRepo.Live))),
-    Layer.provideMerge(DatabaseLive),
-    Layer.provideMerge(AppConfig.layer),
-    Layer.provideMerge(NodeContext.layer)
-  ))
+  Effect.provide(HotelRepo.Live.pipe(Layer.provideMerge(CommandDatabaseLive)))
 ))

@@ -2,16 +2,13 @@
 // conversion and revenue per X-Hotel-Client and per X-AI-Agent, per day in the hotel's time zone,
 // read from the stored quotes and reservations (DATABASE_URL, or the embedded one in DATA_DIR).
 // Quotes are kept QUOTE_RETENTION_DAYS (30 by default): older days count no quotes.
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, FiberRef, HashSet, Layer, Logger, Schema } from "effect"
 import { LocalDate } from "../Domain/LocalDate.js"
 import { formatUsage, UsageFormat } from "../Domain/Usage.js"
-import { DatabaseLive } from "../Layers/Database.js"
 import { runEntry } from "../Layers/Entry.js"
 import { HotelRepo } from "../Layers/HotelRepo.js"
-import { MigrationsLive } from "../Layers/Migrations.js"
+import { CommandDatabaseLive } from "../Layers/Migrations.js"
 import { UsageRepo } from "../Layers/UsageRepo.js"
-import { AppConfig } from "../Services/AppConfig.js"
 
 class UsageArguments extends Schema.TaggedError<UsageArguments>()("UsageArguments", { message: Schema.String }) {}
 
@@ -48,12 +45,7 @@ const program = Effect.gen(function*() {
 })
 
 runEntry(program.pipe(
-  Effect.provide(Layer.merge(UsageRepo.Live, HotelRepo.Live).pipe(
-    Layer.provideMerge(MigrationsLive.pipe(Layer.provide(HotelRepo.Live))),
-    Layer.provideMerge(DatabaseLive),
-    Layer.provideMerge(AppConfig.layer),
-    Layer.provideMerge(NodeContext.layer)
-  )),
+  Effect.provide(Layer.merge(UsageRepo.Live, HotelRepo.Live).pipe(Layer.provideMerge(CommandDatabaseLive))),
   // the report alone on stdout, for a pipe; what happens on the way (migrations) on stderr
   Effect.locally(FiberRef.currentLoggers, HashSet.make<ReadonlyArray<Logger.Logger<unknown, any>>>(Logger.prettyLogger({ stderr: true })))
 ))

@@ -14,7 +14,7 @@ import { TestDatabase } from "../support/database.js"
 import { demoHotel } from "../support/hotel.js"
 
 const Config = Layer.merge(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer)
-const Migrated = MigrationsLive.pipe(Layer.provide(HotelRepo.Live), Layer.provide(Config))
+const Migrated = MigrationsLive.pipe(Layer.provide(Config))
 const Repositories = Layer.mergeAll(HotelRepo.Live, InventoryRepo.Live, DatabasePing.Live).pipe(
   Layer.provideMerge(Migrated),
   Layer.provideMerge(TestDatabase),
@@ -42,7 +42,7 @@ layer(Repositories, { timeout: 60_000 })("repositories on PostgreSQL", (it) => {
       const old = { ...row.definition, description: row.definition.description.en }
       yield* sql`UPDATE hotel SET definition = ${JSON.stringify(old)}::jsonb`
       expect(yield* repo.needsImport).toBe(true)
-      yield* Layer.build(MigrationsLive.pipe(Layer.provide(HotelRepo.Live), Layer.provide(Config))).pipe(Effect.scoped)
+      yield* Layer.build(MigrationsLive.pipe(Layer.provide(Config))).pipe(Effect.scoped)
       expect(yield* repo.needsImport).toBe(false)
       expect(yield* repo.load).toEqual(demoHotel)
     }))
@@ -50,7 +50,7 @@ layer(Repositories, { timeout: 60_000 })("repositories on PostgreSQL", (it) => {
   it.effect("migrating again, even from several instances at once, changes nothing", () =>
     Effect.gen(function*() {
       yield* Effect.all(
-        Array.from({ length: 3 }, () => Layer.build(MigrationsLive.pipe(Layer.provide(HotelRepo.Live), Layer.provide(Config)))),
+        Array.from({ length: 3 }, () => Layer.build(MigrationsLive.pipe(Layer.provide(Config)))),
         { concurrency: "unbounded" }
       ).pipe(Effect.scoped)
       const sql = yield* SqlClient.SqlClient

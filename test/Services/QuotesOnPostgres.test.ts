@@ -23,7 +23,7 @@ const Config = Layer.merge(AppConfig.layerTest({ hotelFile: path.resolve("data/h
 const QuotesOnPostgres = Quotes.Default.pipe(
   Layer.provideMerge(HotelCatalog.Default),
   Layer.provideMerge(Layer.mergeAll(HotelRepo.Live, InventoryRepo.Live, QuoteRepo.Live)),
-  Layer.provideMerge(MigrationsLive.pipe(Layer.provide(HotelRepo.Live))),
+  Layer.provideMerge(MigrationsLive),
   Layer.provideMerge(TestDatabase),
   Layer.provideMerge(Config),
   Layer.provideMerge(NodeSdk.layer(() => ({ resource: { serviceName: "test" }, spanProcessor: new SimpleSpanProcessor(spans) }))),
