@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option, Redacted, Ref, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import type { NodemailerError, SendMailOptions, Transporter } from "nodemailer"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
@@ -6,6 +6,7 @@ import * as path from "node:path"
 import { type MailMessage, messageIdHeader } from "../Domain/Mail.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "./AppConfig.js"
+import { makeRecorder } from "./Recorder.js"
 
 /** An email was not delivered; `retryable` says whether the same message may go through later. */
 export class MailDeliveryError extends Schema.TaggedError<MailDeliveryError>()("MailDeliveryError", {
@@ -159,19 +160,13 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
   /** Keeps every message in memory; `MailerInMemory` reads them and makes the next sends fail. */
   static readonly InMemory: Layer.Layer<Mailer | MailerInMemory> = Layer.effectContext(
     Effect.gen(function*() {
-      const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
-      const failures = yield* Ref.make<ReadonlyArray<MailDeliveryError>>([])
+      const { failNext, record, taken } = yield* makeRecorder<MailMessage, MailDeliveryError>()
       const mailer: Context.Tag.Service<Mailer> = {
         send: Tracing.fn("Mailer.send", { kind: "client" })(function*(message: MailMessage) {
-          const failure = yield* Ref.modify(failures, ([first, ...rest]) => [first, rest])
-          if (failure !== undefined) return yield* failure
-          yield* Ref.update(sent, (all) => [...all, message])
+          yield* record(message)
         })
       }
-      return Context.make(Mailer, mailer).pipe(Context.add(MailerInMemory, {
-        sent: Ref.get(sent),
-        failNext: (times, error) => Ref.set(failures, Array.from({ length: times }, () => error))
-      }))
+      return Context.make(Mailer, mailer).pipe(Context.add(MailerInMemory, { sent: taken, failNext }))
     })
   )
 }

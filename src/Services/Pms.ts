@@ -2,7 +2,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import {
   PmsAnswer,
   type PmsCancelOutcome,
@@ -12,6 +12,7 @@ import {
 } from "../Domain/Pms.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "./AppConfig.js"
+import { makeRecorder } from "./Recorder.js"
 
 /**
  * A PMS call failed. `retryable`: no answer, a timeout, 408, 429 or 5xx (the same request may
@@ -145,11 +146,7 @@ export class Pms extends Context.Tag("Pms")<Pms, {
   /** Records every call; `PmsInMemory` reads them and makes the next calls fail. */
   static readonly InMemory: Layer.Layer<Pms | PmsInMemory> = Layer.effectContext(
     Effect.gen(function*() {
-      const calls = yield* Ref.make<ReadonlyArray<PmsCall>>([])
-      const failures = yield* Ref.make<ReadonlyArray<PmsError>>([])
-      const record = (call: PmsCall) =>
-        Effect.flatMap(Ref.modify(failures, ([first, ...rest]) => [first, rest]), (failure) =>
-          failure === undefined ? Ref.update(calls, (all) => [...all, call]) : Effect.fail(failure))
+      const { failNext, record, taken } = yield* makeRecorder<PmsCall, PmsError>()
       const pms: Context.Tag.Service<Pms> = {
         push: Tracing.fn("Pms.push", { kind: "client" })(function*(reservation: PmsReservation, changeId: string) {
           yield* record({ _tag: "Push", reservation, changeId })
@@ -160,10 +157,7 @@ export class Pms extends Context.Tag("Pms")<Pms, {
           return PmsOutcome.Cancelled({ reference: Option.some(`PMS-${number}`) })
         })
       }
-      return Context.make(Pms, pms).pipe(Context.add(PmsInMemory, {
-        calls: Ref.get(calls),
-        failNext: (times, error) => Ref.set(failures, Array.from({ length: times }, () => error))
-      }))
+      return Context.make(Pms, pms).pipe(Context.add(PmsInMemory, { calls: taken, failNext }))
     })
   )
 }
