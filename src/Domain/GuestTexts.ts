@@ -15,7 +15,7 @@ import type { ReservationStatus } from "./Reservation.js"
 const LOCALES: Record<Language, string> = { en: "en-GB", fr: "fr-FR", ru: "ru-RU" }
 
 /** A noun's forms by plural category of the language (`other` when the category has none). */
-type Forms = Partial<Record<Intl.LDMLPluralRule, string>> & { readonly other: string }
+export type Forms = Partial<Record<Intl.LDMLPluralRule, string>> & { readonly other: string }
 
 export interface GuestTexts {
   readonly confirmationTitle: string
@@ -214,9 +214,12 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
   }
 }
 
+/** The form of a word that goes with the number `n`, e.g. "nights" for 3, "ночей" for 5. */
+export const pluralForm = (language: Language, n: number, forms: Forms): string =>
+  forms[new Intl.PluralRules(LOCALES[language]).select(n)] ?? forms.other
+
 /** A number and its noun in the right plural form, e.g. "3 nights", "5 ночей". */
-export const count = (language: Language, n: number, forms: Forms): string =>
-  `${n} ${forms[new Intl.PluralRules(LOCALES[language]).select(n)] ?? forms.other}`
+export const count = (language: Language, n: number, forms: Forms): string => `${n} ${pluralForm(language, n, forms)}`
 
 /** A stay date, long, e.g. "Friday, 12 March 2027", "vendredi 12 mars 2027". */
 export const formatDate = (date: LocalDate, language: Language): string =>
@@ -260,6 +263,10 @@ export const guestsSummary = (
   const ages = new Intl.ListFormat(LOCALES[language], { type: "conjunction" }).format(room.children_ages.map(texts.age))
   return `${adults}, ${count(language, room.children_ages.length, texts.nouns.child)} (${texts.childrenAges(ages)})`
 }
+
+/** The guest's full name, e.g. "Ana García". */
+export const guestName = (guest: { readonly first_name: string; readonly last_name: string }): string =>
+  `${guest.first_name} ${guest.last_name}`
 
 /** A country code's name, e.g. "ES" → "Spain", "Espagne", "Испания". */
 export const formatCountry = (code: string, language: Language): string =>
