@@ -19,12 +19,9 @@ export type Forms = Partial<Record<Intl.LDMLPluralRule, string>> & { readonly ot
 
 export interface GuestTexts {
   readonly confirmationTitle: string
-  readonly hotel: string
   readonly phone: string
   readonly email: string
-  readonly website: string
   readonly reservation: string
-  readonly reservationNumber: string
   readonly status: string
   readonly statuses: Record<ReservationStatus, string>
   readonly guest: string
@@ -69,12 +66,9 @@ export interface GuestTexts {
 export const GUEST_TEXTS: Record<Language, GuestTexts> = {
   en: {
     confirmationTitle: "Reservation confirmation",
-    hotel: "Hotel",
     phone: "Phone",
     email: "Email",
-    website: "Website",
     reservation: "Reservation",
-    reservationNumber: "Reservation number",
     status: "Status",
     statuses: { PENDING_GUEST: "Awaiting guest details", GUEST_COMPLETED: "Confirmed", CANCELLED: "Cancelled", EXPIRED: "Expired" },
     guest: "Guest",
@@ -117,12 +111,9 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
   },
   fr: {
     confirmationTitle: "Confirmation de réservation",
-    hotel: "Hôtel",
     phone: "Téléphone",
     email: "E-mail",
-    website: "Site web",
     reservation: "Réservation",
-    reservationNumber: "Numéro de réservation",
     status: "Statut",
     statuses: { PENDING_GUEST: "En attente de vos coordonnées", GUEST_COMPLETED: "Confirmée", CANCELLED: "Annulée", EXPIRED: "Expirée" },
     guest: "Client",
@@ -165,12 +156,9 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
   },
   ru: {
     confirmationTitle: "Подтверждение бронирования",
-    hotel: "Отель",
     phone: "Телефон",
     email: "Эл. почта",
-    website: "Сайт",
     reservation: "Бронирование",
-    reservationNumber: "Номер бронирования",
     status: "Статус",
     statuses: { PENDING_GUEST: "Ожидает данных гостя", GUEST_COMPLETED: "Подтверждено", CANCELLED: "Отменено", EXPIRED: "Истекло" },
     guest: "Гость",
