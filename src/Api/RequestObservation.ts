@@ -2,9 +2,10 @@ import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, Option, Struct } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { MCP_PATH } from "../Domain/Discovery.js"
+import { AnalyticsHeaders } from "../Domain/Quote.js"
 import { maskSecrets } from "../Domain/Redaction.js"
 import { type RequestLogLine } from "../Layers/Logging.js"
 import * as Tracing from "../Layers/Tracing.js"
@@ -38,7 +39,7 @@ export const pathOf = (url: string): string => {
 }
 
 /** The analytics headers a client may send (stored with quotes and intents); they become span attributes. */
-export const ANALYTICS_HEADERS = ["x-hotel-client", "x-ai-agent", "x-hotel-session"] as const
+const ANALYTICS_HEADERS: ReadonlyArray<keyof typeof AnalyticsHeaders.fields> = Struct.keys(AnalyticsHeaders.fields)
 
 /** A header value as an attribute: short, and never an email address or a phone number. */
 const attributeValue = (value: string) => maskSecrets(value.slice(0, 200))

@@ -6,6 +6,7 @@ import {
   formatMoney,
   formatNights,
   GUEST_TEXTS,
+  guestName,
   guestsSummary
 } from "./GuestTexts.js"
 import type { HotelDefinition } from "./Hotel.js"
@@ -68,7 +69,7 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
       lines: [
         field(t.status, t.statuses[view.status]),
         ...(guest === null ? [] : [
-          field(t.guest, `${guest.first_name} ${guest.last_name}`),
+          field(t.guest, guestName(guest)),
           field(t.email, guest.email),
           field(t.phone, guest.phone),
           ...(guest.country === null ? [] : [field(t.country, formatCountry(guest.country, language))])

@@ -102,13 +102,13 @@ export interface LlmsTextInput {
   readonly index: DiscoveryIndex
   readonly hotel: Hotel
   readonly rooms: ReadonlyArray<RoomType>
-  readonly tools: ReadonlyArray<string>
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim()
 
 /** /llms.txt (llmstxt.org): the hotel, the booking flow, the rules and the links, in Markdown. */
-export const llmsText = ({ hotel, index, rooms, root, tools }: LlmsTextInput): string => {
+export const llmsText = ({ hotel, index, rooms, root }: LlmsTextInput): string => {
+  const tools = BOOKING_FLOW.flatMap((step) => step.tool === null ? [] : [step.tool])
   const purpose = (method: string, path: string) =>
     index.endpoints.find((e) => e.method === method && e.path === path)?.purpose ?? ""
   const lines = [

@@ -1,8 +1,8 @@
 import type { CompletedReservation } from "./CompletedReservation.js"
+import { count, type Forms, formatNights, GUEST_TEXTS, guestName, pluralForm } from "./GuestTexts.js"
 import type { HotelDefinition } from "./Hotel.js"
 import type { MailContent } from "./Mail.js"
 import type { Language } from "./Language.js"
-import type { GuestDetails } from "./Reservation.js"
 
 /** The confirmation PDF, made elsewhere, attached to the confirmation email. */
 export interface ConfirmationPdf {
@@ -15,7 +15,6 @@ export const confirmationPdfFilename = (view: CompletedReservation): string => `
 
 type Kind = "confirmation" | "cancellation" | "guestDetailsUpdated"
 type RequestField = "baby_cot" | "early_check_in_request" | "late_check_out_request"
-type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { readonly other: string }
 
 interface Texts {
   readonly subject: Record<Kind, (number: string, hotel: string) => string>
@@ -47,10 +46,8 @@ interface Texts {
   }
   readonly fromTime: (time: string) => string
   readonly byTime: (time: string) => string
-  readonly nights: Plural
-  readonly adults: Plural
-  readonly children: Plural
-  readonly ages: Plural
+  /** Labels the ages of a room's children. */
+  readonly ages: Forms
   readonly includingTax: (amount: string) => string
   readonly freeCancellationUntil: (when: string) => string
   readonly nonRefundable: string
@@ -103,9 +100,6 @@ const TEXTS: Record<Language, Texts> = {
     },
     fromTime: (time) => `from ${time}`,
     byTime: (time) => `by ${time}`,
-    nights: { one: "# night", other: "# nights" },
-    adults: { one: "# adult", other: "# adults" },
-    children: { one: "# child", other: "# children" },
     ages: { one: "age", other: "ages" },
     includingTax: (amount) => `including tourist tax ${amount}`,
     freeCancellationUntil: (when) => `Free cancellation until ${when}.`,
@@ -162,9 +156,6 @@ const TEXTS: Record<Language, Texts> = {
     },
     fromTime: (time) => `à partir de ${time}`,
     byTime: (time) => `avant ${time}`,
-    nights: { one: "# nuit", other: "# nuits" },
-    adults: { one: "# adulte", other: "# adultes" },
-    children: { one: "# enfant", other: "# enfants" },
     ages: { one: "âge", other: "âges" },
     includingTax: (amount) => `dont taxe de séjour ${amount}`,
     freeCancellationUntil: (when) => `Annulation gratuite jusqu'au ${when}.`,
@@ -220,9 +211,6 @@ const TEXTS: Record<Language, Texts> = {
     },
     fromTime: (time) => `с ${time}`,
     byTime: (time) => `до ${time}`,
-    nights: { one: "# ночь", few: "# ночи", many: "# ночей", other: "# ночи" },
-    adults: { one: "# взрослый", other: "# взрослых" },
-    children: { one: "# ребёнок", few: "# ребёнка", many: "# детей", other: "# детей" },
     ages: { other: "возраст" },
     includingTax: (amount) => `включая туристический налог ${amount}`,
     freeCancellationUntil: (when) => `Бесплатная отмена возможна до: ${when}.`,
@@ -234,9 +222,6 @@ const TEXTS: Record<Language, Texts> = {
     }
   }
 }
-
-const plural = (language: Language, n: number, forms: Plural): string =>
-  (forms[new Intl.PluralRules(language).select(n)] ?? forms.other).replace("#", String(n))
 
 /** A stay date is a local date: formatted as that calendar day, whatever the machine's zone. */
 const formatLocalDate = (language: Language, date: string): string =>
@@ -255,21 +240,20 @@ export const escapeHtml = (text: string): string =>
 /** A labelled line of the details table; a value of several lines is an array. */
 type Row = readonly [label: string, value: string | ReadonlyArray<string>]
 
-const guestName = (guest: GuestDetails) => `${guest.first_name} ${guest.last_name}`
-
 const stayRows = (view: CompletedReservation, t: Texts): ReadonlyArray<Row> => {
   const lang = view.language
+  const nouns = GUEST_TEXTS[lang].nouns
   return [
     [t.label.number, view.reservation_number],
     [t.label.arrival, `${formatLocalDate(lang, view.stay.checkin)}, ${t.fromTime(view.stay.check_in_time)}`],
     [t.label.departure, `${formatLocalDate(lang, view.stay.checkout)}, ${t.byTime(view.stay.check_out_time)}`],
-    [t.label.length, plural(lang, view.stay.nights, t.nights)],
+    [t.label.length, formatNights(view.stay.nights, lang)],
     [t.label.rooms, view.rooms.map((room) => {
       const ages = room.children_ages
       const children = ages.length === 0
         ? ""
-        : `, ${plural(lang, ages.length, t.children)} (${plural(lang, ages.length, t.ages)}${t.colon}${ages.join(", ")})`
-      return `${room.quantity} × ${room.room_name}${t.colon}${plural(lang, room.adults, t.adults)}${children}`
+        : `, ${count(lang, ages.length, nouns.child)} (${pluralForm(lang, ages.length, t.ages)}${t.colon}${ages.join(", ")})`
+      return `${room.quantity} × ${room.room_name}${t.colon}${count(lang, room.adults, nouns.adult)}${children}`
     })],
     [t.label.package, view.package.name]
   ]

@@ -15,16 +15,13 @@ import type { ReservationStatus } from "./Reservation.js"
 const LOCALES: Record<Language, string> = { en: "en-GB", fr: "fr-FR", ru: "ru-RU" }
 
 /** A noun's forms by plural category of the language (`other` when the category has none). */
-type Forms = Partial<Record<Intl.LDMLPluralRule, string>> & { readonly other: string }
+export type Forms = Partial<Record<Intl.LDMLPluralRule, string>> & { readonly other: string }
 
 export interface GuestTexts {
   readonly confirmationTitle: string
-  readonly hotel: string
   readonly phone: string
   readonly email: string
-  readonly website: string
   readonly reservation: string
-  readonly reservationNumber: string
   readonly status: string
   readonly statuses: Record<ReservationStatus, string>
   readonly guest: string
@@ -69,12 +66,9 @@ export interface GuestTexts {
 export const GUEST_TEXTS: Record<Language, GuestTexts> = {
   en: {
     confirmationTitle: "Reservation confirmation",
-    hotel: "Hotel",
     phone: "Phone",
     email: "Email",
-    website: "Website",
     reservation: "Reservation",
-    reservationNumber: "Reservation number",
     status: "Status",
     statuses: { PENDING_GUEST: "Awaiting guest details", GUEST_COMPLETED: "Confirmed", CANCELLED: "Cancelled", EXPIRED: "Expired" },
     guest: "Guest",
@@ -117,12 +111,9 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
   },
   fr: {
     confirmationTitle: "Confirmation de réservation",
-    hotel: "Hôtel",
     phone: "Téléphone",
     email: "E-mail",
-    website: "Site web",
     reservation: "Réservation",
-    reservationNumber: "Numéro de réservation",
     status: "Statut",
     statuses: { PENDING_GUEST: "En attente de vos coordonnées", GUEST_COMPLETED: "Confirmée", CANCELLED: "Annulée", EXPIRED: "Expirée" },
     guest: "Client",
@@ -165,12 +156,9 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
   },
   ru: {
     confirmationTitle: "Подтверждение бронирования",
-    hotel: "Отель",
     phone: "Телефон",
     email: "Эл. почта",
-    website: "Сайт",
     reservation: "Бронирование",
-    reservationNumber: "Номер бронирования",
     status: "Статус",
     statuses: { PENDING_GUEST: "Ожидает данных гостя", GUEST_COMPLETED: "Подтверждено", CANCELLED: "Отменено", EXPIRED: "Истекло" },
     guest: "Гость",
@@ -214,9 +202,12 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
   }
 }
 
+/** The form of a word that goes with the number `n`, e.g. "nights" for 3, "ночей" for 5. */
+export const pluralForm = (language: Language, n: number, forms: Forms): string =>
+  forms[new Intl.PluralRules(LOCALES[language]).select(n)] ?? forms.other
+
 /** A number and its noun in the right plural form, e.g. "3 nights", "5 ночей". */
-export const count = (language: Language, n: number, forms: Forms): string =>
-  `${n} ${forms[new Intl.PluralRules(LOCALES[language]).select(n)] ?? forms.other}`
+export const count = (language: Language, n: number, forms: Forms): string => `${n} ${pluralForm(language, n, forms)}`
 
 /** A stay date, long, e.g. "Friday, 12 March 2027", "vendredi 12 mars 2027". */
 export const formatDate = (date: LocalDate, language: Language): string =>
@@ -260,6 +251,10 @@ export const guestsSummary = (
   const ages = new Intl.ListFormat(LOCALES[language], { type: "conjunction" }).format(room.children_ages.map(texts.age))
   return `${adults}, ${count(language, room.children_ages.length, texts.nouns.child)} (${texts.childrenAges(ages)})`
 }
+
+/** The guest's full name, e.g. "Ana García". */
+export const guestName = (guest: { readonly first_name: string; readonly last_name: string }): string =>
+  `${guest.first_name} ${guest.last_name}`
 
 /** A country code's name, e.g. "ES" → "Spain", "Espagne", "Испания". */
 export const formatCountry = (code: string, language: Language): string =>

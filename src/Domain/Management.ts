@@ -4,6 +4,12 @@ import { TimeOfDay } from "./Ids.js"
 import { type GuestDetails, Phone, type ReservationRecord, type ReservationView, SpecialRequests } from "./Reservation.js"
 import { reservationView } from "./ReservationViews.js"
 
+/**
+ * The guest's manage link, as the emails and the confirmation PDF give it: the token goes in the
+ * fragment, which a browser never sends to the server.
+ */
+export const manageUrl = (publicBaseUrl: string, token: string): string => `${publicBaseUrl}/manage#token=${token}`
+
 /** The guest may ask for the confirmation email again once in this time. */
 export const RESEND_INTERVAL_MS = 5 * 60_000
 

@@ -8,6 +8,7 @@ import {
 } from "../Domain/GuestEmails.js"
 import { formatInstant } from "../Domain/LocalDate.js"
 import type { MailContent } from "../Domain/Mail.js"
+import { manageUrl } from "../Domain/Management.js"
 import { type ClaimedJob, jobChannel } from "../Domain/Outbox.js"
 import { pmsReservation } from "../Domain/Pms.js"
 import type { PmsStatus } from "../Domain/Reservation.js"
@@ -67,7 +68,7 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
       if (!isCompleted(view)) return yield* undeliverable(job, "the reservation was never completed")
       const token = yield* tokens.reveal(view.reservation_id, "manage")
       if (Option.isNone(token)) return yield* undeliverable(job, "the reservation has no manage token")
-      return { hotel, record: record.value, view, manageUrl: `${config.publicBaseUrl}/manage#token=${token.value}` }
+      return { hotel, record: record.value, view, manageUrl: manageUrl(config.publicBaseUrl, token.value) }
     })
 
     const email = (job: ClaimedJob, content: MailContent) => mailer.send({ ...content, messageId: job.id })

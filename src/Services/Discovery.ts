@@ -10,7 +10,6 @@ import {
   type ApiCatalog,
   type ApiRoot,
   type DiscoveryIndex,
-  BOOKING_FLOW,
   type EndpointSummary,
   LLMS_TXT_PATH,
   llmsText,
@@ -86,7 +85,6 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
         status: [{ href: root.health, type: "application/json" }]
       }]
     }
-    const tools = BOOKING_FLOW.flatMap((step) => step.tool === null ? [] : [step.tool])
     return {
       root: Tracing.fn("Discovery.root")(function*() {
         return root
@@ -101,7 +99,7 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
       llmsText: Tracing.fn("Discovery.llmsText")(function*() {
         const hotel = yield* catalog.hotel()
         const { rooms } = yield* catalog.roomTypes()
-        return llmsText({ root, index, hotel, rooms, tools })
+        return llmsText({ root, index, hotel, rooms })
       })
     }
   })

@@ -8,6 +8,7 @@ import {
   cancellationRefusal,
   type GuestUpdate,
   type ManageRequest,
+  manageUrl,
   manageView,
   RESEND_INTERVAL_MS
 } from "../Domain/Management.js"
@@ -138,11 +139,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         if (reservation.status === "CANCELLED" || !isCompleted(reservation)) {
           return yield* new AlreadyCancelled({ message: `reservation ${reservation.reservation_number} is cancelled: it has no confirmation` })
         }
-        const content = yield* documents.confirmationPdf(
-          hotel,
-          reservation,
-          `${config.publicBaseUrl}/manage#token=${token}`
-        )
+        const content = yield* documents.confirmationPdf(hotel, reservation, manageUrl(config.publicBaseUrl, token))
         return { filename: confirmationPdfFilename(reservation), content }
       })
     }
