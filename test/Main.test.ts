@@ -4,6 +4,7 @@ import * as fs from "node:fs"
 import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
+import { daysFromToday } from "./support/clock.js"
 
 /** The service as `npm start` runs it: the compiled JavaScript, on the embedded database of a data folder of its own. */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hotel-main-"))
@@ -41,12 +42,6 @@ interface Json {
 const postJson = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${base}${url}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })
 
-/** A date `days` after today in the hotel's time. */
-const inDays = (days: number) => {
-  const today = new Date(`${new Date().toLocaleDateString("en-CA", { timeZone: "Europe/Paris" })}T00:00:00Z`)
-  return new Date(today.getTime() + days * 86_400_000).toISOString().slice(0, 10)
-}
-
 const intent = (quoteId: string | undefined) =>
   postJson("/v1/reservation-intents", { quote_id: quoteId, package_code: "FLEX" }, { "idempotency-key": "main-test-intent" })
 
@@ -67,7 +62,7 @@ describe("the service on its embedded database", () => {
   it("serves, survives a kill -9 with its data, and stops its database on SIGTERM", async () => {
     const first = await start()
     expect((await fetch(`${base}/v1/hotel`)).status).toBe(200)
-    const quote = (await (await postJson("/v1/quotes", { checkin: inDays(40), checkout: inDays(42), rooms: [{ room_type_id: "double", adults: 2 }] })).json()) as Json
+    const quote = (await (await postJson("/v1/quotes", { checkin: daysFromToday(40), checkout: daysFromToday(42), rooms: [{ room_type_id: "double", adults: 2 }] })).json()) as Json
     const created = await intent(quote.quote_id)
     expect(created.status).toBe(200)
     const { reservation_id } = (await created.json()) as Json
@@ -96,7 +91,7 @@ describe("the service on its embedded database", () => {
     const one = (agent: http.Agent, i: number) =>
       new Promise<string>((resolve) => {
         const quote = i % 2 === 0
-        const body = JSON.stringify({ checkin: inDays(50), checkout: inDays(52), rooms: [{ room_type_id: "twin", adults: 1 }] })
+        const body = JSON.stringify({ checkin: daysFromToday(50), checkout: daysFromToday(52), rooms: [{ room_type_id: "twin", adults: 1 }] })
         const request = http.request(`${base}${quote ? "/v1/quotes" : "/v1/hotel"}`, {
           agent,
           method: quote ? "POST" : "GET",

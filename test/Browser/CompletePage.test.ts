@@ -3,36 +3,27 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { Page } from "playwright-core"
 import { GUEST_PAGE_CSP } from "../../src/Api/GuestPages.js"
-import { baseUrl, ChromiumLive, onPage } from "../support/browser.js"
+import { baseUrl, ChromiumLive, onPage, onTestServer } from "../support/browser.js"
 import { daysFromToday } from "../support/clock.js"
 import { completeWith, pendingReservation, quote } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
 import { englishLeftovers, ui } from "../support/wording.js"
 import { request, TestApp } from "../support/TestApp.js"
 
-const post = (url: string, body: unknown) =>
-  request(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUnsafeJson(body)))
-
 /** A real guest link: a quote, then an intent; answers continue_url's path and fragment and the quoted total. */
 const newGuestLink = (language: "en" | "fr" | "ru" = "en") =>
   Effect.gen(function*() {
-    const quote = yield* post("/v1/quotes", {
-      checkin: daysFromToday(30),
-      checkout: daysFromToday(32),
-      rooms: [{ room_type_id: "double", adults: 2 }]
-    })
-    expect(quote.status).toBe(200)
-    const offer = quote.body.package_offers[0]
-    const intent = yield* post("/v1/reservation-intents", {
-      quote_id: quote.body.quote_id,
-      package_code: offer.package_code,
+    const { intent, total } = yield* pendingReservation(
+      daysFromToday(30),
+      daysFromToday(32),
+      [{ room_type_id: "double", adults: 2 }],
+      "FLEX",
       language
-    })
-    expect([200, 201]).toContain(intent.status)
-    const continueUrl = new URL(intent.body.continue_url)
+    )
+    const continueUrl = new URL(intent.continue_url)
     expect(continueUrl.pathname).toBe("/complete")
     expect(continueUrl.hash).toMatch(/^#token=[A-Za-z0-9_-]+$/)
-    return { path: continueUrl.pathname + continueUrl.hash, total: offer.price.total as number }
+    return { path: continueUrl.pathname + continueUrl.hash, total }
   })
 
 /** Opens `url` on a fresh page of its own (390 px wide, English browser), closed afterwards. */
@@ -176,18 +167,15 @@ layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("gues
     Effect.gen(function*() {
       // a night reaching 80 % occupancy costs more: others complete 10 of the 12 doubles after this quote
       const [checkin, checkout] = [daysFromToday(60), daysFromToday(61)]
-      const mine = yield* quote(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
-      const offer = mine.package_offers.find((o: { rate_code: string }) => o.rate_code === "FLEX")
-      const intent = yield* post("/v1/reservation-intents", { quote_id: mine.quote_id, package_code: offer.package_code, language: "ru" })
+      const mine = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }], "FLEX", "ru")
       for (let i = 0; i < 5; i++) {
         const other = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2, quantity: 2 }])
         expect((yield* completeWith(other.token, other.total)).status).toBe(200)
       }
       const now = (yield* quote(checkin, checkout, [{ room_type_id: "double", adults: 2 }])).package_offers
         .find((o: { rate_code: string }) => o.rate_code === "FLEX").price.total as number
-      expect(now).toBeGreaterThan(offer.price.total)
-      const url = new URL(intent.body.continue_url)
-      const shown = yield* openPage(`${yield* baseUrl}${url.pathname}${url.hash}`, async (page) => {
+      expect(now).toBeGreaterThan(mine.total)
+      const shown = yield* openPage(yield* onTestServer(mine.intent.continue_url), async (page) => {
         await page.locator("#guest-form").waitFor()
         await page.locator("[name=first_name]").fill("Иван")
         await page.locator("[name=last_name]").fill("Petrov")
@@ -211,7 +199,7 @@ layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("gues
       const rub = (amount: number) => new Intl.NumberFormat("ru-RU", { style: "currency", currency: "EUR" }).format(amount)
       expect(shown).toEqual({
         title: ui("ru", "priceTitle"),
-        previous: rub(offer.price.total),
+        previous: rub(mine.total),
         next: rub(now),
         focused: "confirm-new-total",
         leftovers: [],

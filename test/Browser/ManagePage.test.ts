@@ -19,7 +19,7 @@ import {
   screenshot
 } from "../support/browser.js"
 import { daysFromToday } from "../support/clock.js"
-import { completeWith, post } from "../support/flow.js"
+import { completeWith, pendingReservation } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
 import { manageLinkOf } from "../support/manageLink.js"
 import { MailingTestApp } from "../support/MailingTestApp.js"
@@ -28,24 +28,17 @@ import { englishLeftovers, ui } from "../support/wording.js"
 
 const GUEST = { first_name: "Jeanne", last_name: "Dupont", email: "jeanne.dupont@example.com", phone: "+33 6 12 34 56 78" }
 
-/** A quote and an intent in `language`, `days` from today: continue_url and the reservation's id. */
+/** A quote and an intent in `language`, `days` from today: continue_url, its token and the reservation's id. */
 const guestLink = (language: Language, days: number, rateCode = "FLEX", roomTypeId = "double") =>
-  Effect.gen(function*() {
-    const quote = yield* post("/v1/quotes", {
-      checkin: daysFromToday(days),
-      checkout: daysFromToday(days + 2),
-      rooms: [{ room_type_id: roomTypeId, adults: 2 }]
+  Effect.map(
+    pendingReservation(daysFromToday(days), daysFromToday(days + 2), [{ room_type_id: roomTypeId, adults: 2 }], rateCode, language),
+    ({ intent, token, total }) => ({
+      continueUrl: intent.continue_url as string,
+      token,
+      id: intent.reservation_id as ReservationId,
+      total
     })
-    expect(quote.status).toBe(200)
-    const offer = quote.body.package_offers.find((o: { rate_code: string }) => o.rate_code === rateCode)
-    const intent = yield* post("/v1/reservation-intents", { quote_id: quote.body.quote_id, package_code: offer.package_code, language })
-    expect(intent.status).toBe(200)
-    return {
-      continueUrl: intent.body.continue_url as string,
-      id: intent.body.reservation_id as ReservationId,
-      total: offer.price.total as number
-    }
-  })
+  )
 
 const text = async (page: Page, selector: string) => ((await page.locator(selector).textContent()) ?? "").trim()
 const noHorizontalScroll = (page: Page) =>
@@ -244,7 +237,7 @@ layer(Layer.merge(MailingTestApp, ChromiumLive), { excludeTestServices: true, ti
   it.effect("a non-refundable rate: no cancel button, the reason and whom to ask instead; a wrong phone is named in French", () =>
     Effect.gen(function*() {
       const link = yield* guestLink("fr", 40, "NRF", "deluxe")
-      expect((yield* completeWith(new URL(link.continueUrl).hash.slice(7), link.total)).status).toBe(200)
+      expect((yield* completeWith(link.token, link.total)).status).toBe(200)
       const url = yield* onTestServer(yield* manageLinkOf(link.id))
       const shown = yield* onPage({}, async (page) => {
         await page.goto(url)
@@ -299,7 +292,7 @@ layer(Layer.merge(MailingTestApp, ChromiumLive), { excludeTestServices: true, ti
   it.effect("can be used with the keyboard at 320 px: Tab reaches Cancel, Enter asks to confirm, Escape steps back", () =>
     Effect.gen(function*() {
       const link = yield* guestLink("en", 44)
-      expect((yield* completeWith(new URL(link.continueUrl).hash.slice(7), link.total)).status).toBe(200)
+      expect((yield* completeWith(link.token, link.total)).status).toBe(200)
       const url = yield* onTestServer(yield* manageLinkOf(link.id))
       const result = yield* onPage({ viewport: { width: 320, height: 640 } }, async (page) => {
         await page.goto(url)

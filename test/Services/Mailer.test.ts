@@ -3,12 +3,12 @@ import { Duration, Effect, Layer, Option, Redacted } from "effect"
 import { simpleParser } from "mailparser"
 import * as fs from "node:fs/promises"
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net"
-import * as os from "node:os"
 import * as path from "node:path"
 import { confirmationEmail } from "../../src/Domain/GuestEmails.js"
 import type { MailMessage } from "../../src/Domain/Mail.js"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import { MailDeliveryError, Mailer, MailerInMemory } from "../../src/Services/Mailer.js"
+import { temporaryDataDir } from "../support/database.js"
 import { demoHotel } from "../support/hotel.js"
 import { completedReservation } from "../support/reservation.js"
 import { closedPort, smtpServer } from "../support/smtp.js"
@@ -34,11 +34,6 @@ const silentServer = Effect.acquireRelease(
       sockets.forEach((socket) => socket.destroy())
       server.close(() => resume(Effect.void))
     })
-)
-
-const tempDir = Effect.acquireRelease(
-  Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "mailer-test-"))),
-  (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
 )
 
 const send = (mail: MailMessage) => Effect.flatMap(Mailer, (mailer) => mailer.send(mail))
@@ -109,7 +104,7 @@ describe("Mailer.smtp", () => {
 describe("Mailer.files", () => {
   it.scopedLive("writes each message as a parseable .eml file, never leaving a partial one", () =>
     Effect.gen(function*() {
-      const dir = path.join(yield* tempDir, "mail")
+      const dir = path.join(yield* temporaryDataDir, "mail")
       yield* send(message).pipe(Effect.provide(Mailer.files({ dir, from })))
       const files = yield* Effect.promise(() => fs.readdir(dir))
       expect(files).toHaveLength(1)
@@ -119,7 +114,7 @@ describe("Mailer.files", () => {
 
   it.scopedLive("Mailer.Live writes under DATA_DIR/mail when SMTP_URL is unset", () =>
     Effect.gen(function*() {
-      const dataDir = yield* tempDir
+      const dataDir = yield* temporaryDataDir
       yield* send(message).pipe(
         Effect.provide(Mailer.Live.pipe(Layer.provide(AppConfig.layerTest({ dataDir, smtpUrl: Option.none() }))))
       )

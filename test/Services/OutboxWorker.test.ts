@@ -1,19 +1,15 @@
-import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Option, Redacted, Schedule, Scope } from "effect"
 import { simpleParser } from "mailparser"
-import * as path from "node:path"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
 import type { ReservationId } from "../../src/Domain/Ids.js"
-import { AppSecret } from "../../src/Layers/AppSecret.js"
 import { Repositories, withOutboxWorker } from "../../src/Layers/Live.js"
 import { OutboxRepo } from "../../src/Layers/OutboxRepo.js"
 import { ReservationRepo } from "../../src/Layers/ReservationRepo.js"
 import { ServicesLayer } from "../../src/Layers/Services.js"
 import { Transactions } from "../../src/Layers/Transactions.js"
-import { AppConfig } from "../../src/Services/AppConfig.js"
 import { Documents } from "../../src/Services/Documents.js"
 import type { MailMessage } from "../../src/Domain/Mail.js"
 import { Mailer } from "../../src/Services/Mailer.js"
@@ -25,15 +21,12 @@ import { Reservations } from "../../src/Services/Reservations.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { daysFromToday } from "../support/clock.js"
 import { poolOn, testDatabaseUrl } from "../support/database.js"
+import { tokenOf } from "../support/flow.js"
+import { mailFrom, mailingConfig } from "../support/MailingTestApp.js"
 import { pmsStub } from "../support/pms.js"
 import { closedPort, smtpServer } from "../support/smtp.js"
 
-const from = "Hôtel Belle Rive <reservations@belle-rive-nice.example>"
-const Config = Layer.mergeAll(
-  AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom: from }),
-  NodeContext.layer,
-  AppSecret.Test
-)
+const Config = mailingConfig()
 
 /** Small numbers, so that retries, leases and polls take milliseconds. */
 const fast: OutboxWorkerOptions = {
@@ -54,7 +47,7 @@ const instance = (url: Redacted.Redacted, delivery: Layer.Layer<Mailer | Pms>, w
     onSome: (options) => withOutboxWorker(OutboxWorker.layer(options)).pipe(Layer.provide(Layer.mergeAll(Documents.Default, delivery)))
   }).pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(Config))
 
-const smtpMailer = (url: string) => Mailer.smtp({ url: Redacted.make(url), from })
+const smtpMailer = (url: string) => Mailer.smtp({ url: Redacted.make(url), from: mailFrom })
 const noPms = Pms.Disabled
 const noMail = Mailer.InMemory
 
@@ -75,7 +68,7 @@ const completeOne = (on: Instance, daysAhead: number, language: Language = "en",
     }, client)
     const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
     const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language }, client, undefined)
-    const token = new URL(response.continue_url).hash.slice("#token=".length)
+    const token = tokenOf(response.continue_url)
     return yield* reservations.complete(token, { ...guest, expected_total: (expectedTotal ?? offer.price.total) as typeof offer.price.total })
   }).pipe(Effect.provide(on))
 

@@ -15,6 +15,7 @@ import { Reservations } from "../../src/Services/Reservations.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
 import { poolOn, testDatabaseUrl } from "../support/database.js"
+import { tokenOf } from "../support/flow.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 const Config = Layer.mergeAll(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.Test)
@@ -58,7 +59,7 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
             client,
             undefined
           )
-          return { token: new URL(response.continue_url).hash.slice("#token=".length), total: offer.price.total }
+          return { token: tokenOf(response.continue_url), total: offer.price.total }
         })))
       // each guest completes; a guest told the price changed confirms the new total once
       const outcomes = yield* Effect.forEach(pending, ({ token, total }, i) =>
@@ -100,7 +101,7 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
           const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
           const reservations = yield* Reservations
           const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
-          const done = yield* reservations.complete(new URL(response.continue_url).hash.slice("#token=".length), { ...guest, expected_total: offer.price.total })
+          const done = yield* reservations.complete(tokenOf(response.continue_url), { ...guest, expected_total: offer.price.total })
           const token = yield* (yield* Tokens).reveal(done.reservation_id, "manage")
           return { id: done.reservation_id, manageToken: Option.getOrThrow(token) }
         }),

@@ -17,7 +17,16 @@ import { TestServer } from "./TestApp.js"
 /** What the in-process SMTP server of `MailingTestApp` has received. */
 export class Inbox extends Context.Tag("test/Inbox")<Inbox, ReadonlyArray<Received>>() {}
 
-const from = "Hôtel Belle Rive <reservations@belle-rive-nice.example>"
+/** The sender of the emails of the tests that deliver them. */
+export const mailFrom = "Hôtel Belle Rive <reservations@belle-rive-nice.example>"
+
+/** The demo hotel's configuration (`config` overriding it), with the platform and the test secret: what the mailing tests run on. */
+export const mailingConfig = (config: Partial<typeof AppConfig.Service> = {}) =>
+  Layer.mergeAll(
+    AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom, ...config }),
+    NodeContext.layer,
+    AppSecret.Test
+  )
 
 /**
  * The whole HTTP API as it runs in production, on a database of its own, with the outbox worker
@@ -25,7 +34,7 @@ const from = "Hôtel Belle Rive <reservations@belle-rive-nice.example>"
  */
 export const mailingTestApp = (config: Partial<typeof AppConfig.Service> = {}) => Layer.unwrapScoped(Effect.gen(function*() {
   const smtp = yield* smtpServer()
-  const delivery = Layer.mergeAll(Mailer.smtp({ url: Redacted.make(smtp.url), from }), Pms.Disabled)
+  const delivery = Layer.mergeAll(Mailer.smtp({ url: Redacted.make(smtp.url), from: mailFrom }), Pms.Disabled)
   // spans (to config.otlpEndpoint, if set) as in production: none at all without a collector
   const services = untracedWithoutCollector(withOutboxWorker(OutboxWorker.layer({ ...defaultOutboxWorkerOptions, pollMs: 500 })).pipe(
     Layer.provide(delivery),
@@ -33,11 +42,7 @@ export const mailingTestApp = (config: Partial<typeof AppConfig.Service> = {}) =
     Layer.provideMerge(TestDatabase),
     Layer.provideMerge(TracingLive)
   )).pipe(
-    Layer.provideMerge(Layer.mergeAll(
-      AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom: from, ...config }),
-      NodeContext.layer,
-      AppSecret.Test
-    ))
+    Layer.provideMerge(mailingConfig(config))
   )
   return ServeApi.pipe(
     Layer.provideMerge(services),

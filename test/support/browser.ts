@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core"
 
 /** Debian's chromium, headless; never a downloaded browser. One per test file. */
-export class Chromium extends Context.Tag("test/Chromium")<Chromium, Browser>() {}
+class Chromium extends Context.Tag("test/Chromium")<Chromium, Browser>() {}
 export const ChromiumLive = Layer.scoped(
   Chromium,
   Effect.acquireRelease(

@@ -16,6 +16,8 @@ export const makeTestClock = (startIso: string) => {
   })
   return {
     layer: Layer.setClock(clock),
+    /** The clock's time, in milliseconds. */
+    now: () => now,
     advance: (ms: number) => {
       now += ms
     },

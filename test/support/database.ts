@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Redacted } from "effect"
+import { afterAll } from "@effect/vitest"
+import { Effect, Exit, Layer, Redacted, Runtime, Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -21,12 +22,29 @@ export const temporaryDataDir = Effect.acquireRelease(
 )
 
 /**
+ * The embedded PostgreSQL of this test file, when `TEST_DATABASE_URL` is unset: started at its first
+ * use (on the runtime of the test that first asks), stopped and its folder removed after the file's
+ * last test (an afterAll of the file that imports this module: vitest runs it after the file's
+ * own afterAll hooks, which drop the databases). Answers its URL, a server-wide one as
+ * `TEST_DATABASE_URL`'s.
+ */
+const fileScope = Effect.runSync(Scope.make())
+afterAll(() => Effect.runPromise(Scope.close(fileScope, Exit.void)))
+let embeddedServer: Promise<string> | undefined
+const embeddedServerUrl = Effect.flatMap(Effect.runtime<never>(), (runtime) =>
+  Effect.promise(() =>
+    embeddedServer ??= Runtime.runPromise(runtime)(
+      Effect.flatMap(temporaryDataDir, embeddedPostgres).pipe(Effect.map(Redacted.value), Scope.extend(fileScope))
+    )
+  ))
+
+/**
  * A database of this test file's own, for the scope: a fresh database on `TEST_DATABASE_URL`'s
- * server, dropped afterwards, or, when that is unset, a fresh embedded PostgreSQL.
+ * server, or, when that is unset, on this file's embedded PostgreSQL; dropped afterwards.
  */
 export const testDatabaseUrl = Effect.gen(function*() {
-  const adminUrl = process.env.TEST_DATABASE_URL
-  if (adminUrl === undefined || adminUrl === "") return yield* embeddedPostgres(yield* temporaryDataDir)
+  const fromEnv = process.env.TEST_DATABASE_URL
+  const adminUrl = fromEnv === undefined || fromEnv === "" ? yield* embeddedServerUrl : fromEnv
   const name = `hotel_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
   const admin = PgClient.layer({ url: Redacted.make(adminUrl), maxConnections: 1 })
   const runAdmin = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>) => Effect.provide(effect, admin)

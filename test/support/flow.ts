@@ -1,5 +1,6 @@
 import { HttpClientRequest } from "@effect/platform"
 import { Effect } from "effect"
+import type { Language } from "../../src/Domain/Language.js"
 import { request } from "./TestApp.js"
 
 export const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -21,17 +22,27 @@ export const quote = (checkin: string, checkout: string, rooms: ReadonlyArray<Ro
 
 export const tokenOf = (continueUrl: string) => new URL(continueUrl).hash.replace("#token=", "")
 
-/** Quote, then an intent for a plan: the guest token and the total the guest sees. */
+/**
+ * Quote, then an intent for a plan (in `language`, when given): the guest token and the total the
+ * guest sees. Throws when the quote or the intent is refused.
+ */
 export const pendingReservation = (
   checkin: string,
   checkout: string,
   rooms: ReadonlyArray<RoomAsk>,
-  rateCode = "FLEX"
+  rateCode = "FLEX",
+  language?: Language
 ) =>
   Effect.gen(function*() {
-    const q = yield* quote(checkin, checkout, rooms)
+    const quoted = yield* post("/v1/quotes", { checkin, checkout, rooms })
+    if (quoted.status !== 200) throw new Error(`quote failed: ${quoted.text}`)
+    const q = quoted.body
     const offer = q.package_offers.find((o: { rate_code: string }) => o.rate_code === rateCode)
-    const intent = yield* post("/v1/reservation-intents", { quote_id: q.quote_id, package_code: offer.package_code })
+    const intent = yield* post("/v1/reservation-intents", {
+      quote_id: q.quote_id,
+      package_code: offer.package_code,
+      ...(language === undefined ? {} : { language })
+    })
     if (intent.status !== 200) throw new Error(`intent failed: ${intent.text}`)
     return { token: tokenOf(intent.body.continue_url), total: offer.price.total as number, intent: intent.body, quote: q }
   })

@@ -28,14 +28,14 @@ type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly 
 /** A JSON schema or OpenAPI object, read loosely: the document is data. */
 type Doc = Record<string, any>
 
-export interface Parameter {
+interface Parameter {
   readonly name: string
   readonly in: "query" | "header" | "path" | "cookie"
   readonly required: boolean
   readonly schema: Doc
 }
 
-export interface Operation {
+interface Operation {
   /** e.g. `POST /v1/quotes` */
   readonly id: string
   readonly method: string
@@ -55,7 +55,7 @@ const refTarget = (spec: Doc, ref: string): Doc =>
   ref.replace(/^#\//, "").split("/").reduce((node: Doc, key) => node?.[key.replace(/~1/g, "/").replace(/~0/g, "~")], spec)
 
 /** Every `error.code: a, b` list in a response's description and in the schemas its content reaches. */
-export const declaredCodes = (spec: Doc, response: Doc): Set<string> => {
+const declaredCodes = (spec: Doc, response: Doc): Set<string> => {
   const codes = new Set<string>()
   const texts: Array<string> = [response.description ?? ""]
   const seen = new Set<Doc>()
@@ -73,7 +73,7 @@ export const declaredCodes = (spec: Doc, response: Doc): Set<string> => {
   return codes
 }
 
-export const operationsOf = (spec: Doc): ReadonlyArray<Operation> =>
+const operationsOf = (spec: Doc): ReadonlyArray<Operation> =>
   Object.entries<Doc>(spec.paths).flatMap(([path, item]) =>
     Object.entries<Doc>(item).filter(([method]) => ["get", "post", "put", "patch", "delete"].includes(method)).map(
       ([method, op]) => {
@@ -98,13 +98,13 @@ export const operationsOf = (spec: Doc): ReadonlyArray<Operation> =>
 // ---------------------------------------------------------------------------------------------
 // Checking answers against the document
 
-export interface WireResponse {
+interface WireResponse {
   readonly status: number
   readonly headers: http.IncomingHttpHeaders
   readonly body: Buffer
 }
 
-export interface Verdict {
+interface Verdict {
   readonly status: number
   /** `error.code` of a non-2xx answer, when it has one */
   readonly code: string | undefined
@@ -113,7 +113,7 @@ export interface Verdict {
 }
 
 /** Validates bodies against the document's schemas (JSON Schema 2020-12, as OpenAPI 3.1 uses). */
-export const makeValidator = (spec: Doc) => {
+const makeValidator = (spec: Doc) => {
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true })
   addFormats.default(ajv)
   ajv.addFormat("binary", true)
@@ -137,7 +137,7 @@ export const makeValidator = (spec: Doc) => {
 
 const mediaType = (headers: http.IncomingHttpHeaders) => (headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
 
-export const checkResponse = (op: Operation, validate: ReturnType<typeof makeValidator>, response: WireResponse): Verdict => {
+const checkResponse = (op: Operation, validate: ReturnType<typeof makeValidator>, response: WireResponse): Verdict => {
   const status = response.status
   const verdict = (problem: string | undefined, code?: string): Verdict => ({ status, code, problem })
   if (status >= 500) return verdict(`${status}: ${response.body.toString("utf8").slice(0, 300)}`)
@@ -171,12 +171,12 @@ export const checkResponse = (op: Operation, validate: ReturnType<typeof makeVal
 // Generating requests
 
 /** A value resolved when the request is sent, from the state its token belongs to. */
-export class Slot {
+class Slot {
   constructor(readonly name: "expected_total") {}
 }
 
 /** Which `X-Reservation-Token` a request carries; the live ones are made or picked when it is sent. */
-export type TokenChoice =
+type TokenChoice =
   | { readonly kind: "absent" }
   | { readonly kind: "literal"; readonly value: string }
   | { readonly kind: "twice" }
@@ -185,7 +185,7 @@ export type TokenChoice =
     readonly pick: number
   }
 
-export type BodyPlan =
+type BodyPlan =
   | { readonly kind: "none" }
   | { readonly kind: "json"; readonly value: unknown }
   | { readonly kind: "text"; readonly text: string }
@@ -193,7 +193,7 @@ export type BodyPlan =
   /** A JSON body over the size limit. */
   | { readonly kind: "oversize"; readonly bytes: number }
 
-export interface RequestPlan {
+interface RequestPlan {
   /** What kind of request it is, for the report. */
   readonly label: string
   readonly path: string
@@ -207,7 +207,7 @@ export interface RequestPlan {
 }
 
 /** Realistic values of the running app, keyed by property name or component name. */
-export interface Vocabulary {
+interface Vocabulary {
   readonly today: LocalDate
   readonly byName: Readonly<Record<string, ReadonlyArray<Json | Slot>>>
 }
@@ -215,7 +215,7 @@ export interface Vocabulary {
 const HUGE_CHARS = ["a", "é", "ж", "😀", "\u0301", "\u202e", " ", "\\", "\""]
 
 /** Odd text: control characters, lone surrogates, bidi marks, emoji, combining marks, injection bait, huge. */
-export const oddString = (maxHuge = 80_000): fc.Arbitrary<string> =>
+const oddString = (maxHuge = 80_000): fc.Arbitrary<string> =>
   fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(
       "", " ", "\u0000", "a\u0000b", "\ud800", "\udc00x", "x\ud83d", "\ud83d\ud83d", "\u202eevil\u202c", "\u200f\u200e\u200b", "😀",
@@ -275,7 +275,7 @@ const dateArbitrary = (today: LocalDate): fc.Arbitrary<string> =>
   ).map((days) => addDays(today, days))
 
 /** Values the schema allows, boundaries included; realistic ones from the vocabulary mixed in. */
-export const validValue = (spec: Doc, vocabulary: Vocabulary, schema: Doc, name?: string, depth = 0): fc.Arbitrary<unknown> => {
+const validValue = (spec: Doc, vocabulary: Vocabulary, schema: Doc, name?: string, depth = 0): fc.Arbitrary<unknown> => {
   const flat = flatten(spec, schema)
   const s = flat.schema
   const known = [...(name === undefined ? [] : vocabulary.byName[name] ?? []), ...(flat.ref === undefined ? [] : vocabulary.byName[flat.ref] ?? [])]
@@ -518,7 +518,7 @@ const percentEncode = (text: string) => {
 }
 
 /** Requests for one operation of the document. */
-export const requestArbitrary = (spec: Doc, op: Operation, vocabulary: Vocabulary): fc.Arbitrary<RequestPlan> => {
+const requestArbitrary = (spec: Doc, op: Operation, vocabulary: Vocabulary): fc.Arbitrary<RequestPlan> => {
   const queryParams = op.parameters.filter((p) => p.in === "query")
   const headerParams = op.parameters.filter((p) => p.in === "header")
   const paramValue = (p: Parameter) =>
@@ -598,7 +598,7 @@ export const requestArbitrary = (spec: Doc, op: Operation, vocabulary: Vocabular
 // ---------------------------------------------------------------------------------------------
 // Sending
 
-export const send = (
+const send = (
   agent: http.Agent,
   port: number,
   method: string,
@@ -645,10 +645,10 @@ interface LiveReservation {
   readonly total: number
 }
 
-export const ROOM_TYPES = ["double", "twin", "deluxe"] as const
+const ROOM_TYPES = ["double", "twin", "deluxe"] as const
 
 /** Realistic states of the app a request can use: made before the run and while it runs. */
-export const makeStates = Effect.gen(function*() {
+const makeStates = Effect.gen(function*() {
   const tokens = yield* Tokens
   const clock = yield* FuzzClock
   const todayNow = Effect.sync(() => todayIn("Europe/Paris", new Date(clock.now())))
@@ -772,7 +772,7 @@ export const makeStates = Effect.gen(function*() {
 })
 
 /** The app's clock, which the fuzzer reads and moves (to let a quote and a guest link lapse). */
-export class FuzzClock extends Context.Tag("FuzzClock")<FuzzClock, {
+class FuzzClock extends Context.Tag("FuzzClock")<FuzzClock, {
   readonly now: () => number
   readonly advance: (ms: number) => void
 }>() {}
@@ -780,23 +780,16 @@ export class FuzzClock extends Context.Tag("FuzzClock")<FuzzClock, {
 /** The whole app in memory on a clock of its own (today is Sunday 2026-11-22), with that clock. */
 export const FuzzApp = () => {
   const clock = makeTestClock("2026-11-22T10:00:00Z")
-  let now = Date.parse("2026-11-22T10:00:00Z")
   return Layer.merge(
     TestApp().pipe(Layer.provide(clock.layer)),
-    Layer.succeed(FuzzClock, {
-      now: () => now,
-      advance: (ms) => {
-        now += ms
-        clock.advance(ms)
-      }
-    })
+    Layer.succeed(FuzzClock, { now: clock.now, advance: clock.advance })
   )
 }
 
 // ---------------------------------------------------------------------------------------------
 // Running
 
-export interface OperationReport {
+interface OperationReport {
   readonly id: string
   requests: number
   ok: number
@@ -811,7 +804,7 @@ export interface OperationReport {
   elapsedMs: number
 }
 
-export interface FuzzOptions {
+interface FuzzOptions {
   readonly runs: number
   readonly seed: number
   /** Run only the operations whose id contains this. */

@@ -9,7 +9,7 @@ import { demoHotel } from "./hotel.js"
 import type { CompletedReservation } from "../../src/Domain/CompletedReservation.js"
 
 
-export const sampleGuest: GuestDetails = {
+const sampleGuest: GuestDetails = {
   first_name: "Ana",
   last_name: "Lopez",
   email: "ana@example.com",

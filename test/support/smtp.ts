@@ -9,7 +9,7 @@ export interface Received {
   readonly at: number
 }
 
-export interface SmtpServerOptions {
+interface SmtpServerOptions {
   /** Refuse every recipient with this reply code. */
   readonly rejectWith?: number
   /** Listen on this port (e.g. one a mailer already points at); a free one when unset. */
