@@ -1,4 +1,4 @@
-import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import * as path from "node:path"
 import { defaultOutboxWorkerOptions } from "../Domain/Outbox.js"
 
@@ -57,7 +57,13 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       quoteTtlSeconds: yield* wholeNumber("QUOTE_TTL_SECONDS", "seconds", 10, 86_400).pipe(Config.withDefault(900)),
       environment: yield* Config.string("ENVIRONMENT").pipe(Config.withDefault("development")),
       hotelFile: path.resolve(yield* Config.string("HOTEL_FILE").pipe(Config.withDefault("data/hotel.json"))),
-      appSecret: yield* optionalSecret("APP_SECRET"),
+      appSecret: yield* optionalSecret("APP_SECRET").pipe(
+        Config.mapOrFail((secret) =>
+          Option.isSome(secret) && Redacted.value(secret.value).length < 32
+            ? Either.left(ConfigError.InvalidData(["APP_SECRET"], "must be at least 32 characters"))
+            : Either.right(secret)
+        )
+      ),
       otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString()))),
       quoteRetentionDays: yield* wholeNumber("QUOTE_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
       rateLimitPerMinute: yield* Config.option(wholeNumber("RATE_LIMIT_PER_MINUTE", "requests", 1, 1_000_000)),

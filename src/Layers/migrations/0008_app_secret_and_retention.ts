@@ -1,0 +1,13 @@
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+
+export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // One row: the fingerprint of the secret every instance on this database must share (never the secret).
+  yield* sql`
+    CREATE TABLE app_secret (
+      single_row boolean PRIMARY KEY DEFAULT true CHECK (single_row),
+      fingerprint text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`
+})
