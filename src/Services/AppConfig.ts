@@ -32,6 +32,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly otlpEndpoint: Option.Option<string>
   readonly rateLimitPerMinute: Option.Option<number>
   readonly quoteRetentionDays: number
+  /** Days after its guest link lapsed that a reservation never completed keeps the personal data. */
+  readonly pendingRetentionDays: number
   readonly outboxMaxAttempts: number
   readonly outboxConcurrency: number
   /** `json` (one object per line) or `pretty` (for a developer's terminal). */
@@ -66,6 +68,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       ),
       otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString()))),
       quoteRetentionDays: yield* wholeNumber("QUOTE_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
+      pendingRetentionDays: yield* wholeNumber("PENDING_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
       rateLimitPerMinute: yield* Config.option(wholeNumber("RATE_LIMIT_PER_MINUTE", "requests", 1, 1_000_000)),
       outboxMaxAttempts: yield* wholeNumber("OUTBOX_MAX_ATTEMPTS", "attempts", 1, 100).pipe(
         Config.withDefault(defaultOutboxWorkerOptions.maxAttempts)

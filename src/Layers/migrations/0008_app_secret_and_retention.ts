@@ -10,4 +10,9 @@ export default Effect.gen(function*() {
       fingerprint text NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now()
     )`
+  // When the personal data of a reservation never completed was erased; the row stays for the statistics.
+  yield* sql`ALTER TABLE reservations ADD COLUMN personal_data_erased_at timestamptz`
+  yield* sql`
+    CREATE INDEX reservations_expired_unerased ON reservations (guest_link_expires_at)
+    WHERE status = 'EXPIRED' AND personal_data_erased_at IS NULL`
 })
