@@ -13,19 +13,6 @@ import * as Tracing from "./Tracing.js"
 export const secretFingerprint = (secret: Redacted.Redacted<string>) =>
   createHmac("sha256", Redacted.value(secret)).update("app-secret-fingerprint").digest("hex")
 
-/** The generated secret of a `DATA_DIR`: written once (exclusive create, so of several starts one writes and all read it). */
-const generatedSecret = (dataDir: string) =>
-  Effect.sync(() => {
-    const file = path.join(dataDir, "app-secret")
-    fs.mkdirSync(dataDir, { recursive: true })
-    try {
-      fs.writeFileSync(file, randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 })
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
-    }
-    return Redacted.make(fs.readFileSync(file, "utf8").trim())
-  })
-
 /**
  * The database's fingerprint, after claiming it for `fingerprint` when it has none yet: the first
  * instance writes it, and of several starting at once one insert wins and all compare with it.
@@ -64,12 +51,20 @@ export class AppSecret extends Context.Tag("AppSecret")<AppSecret, Redacted.Reda
             "(at least 32 characters, e.g. from `openssl rand -base64 32`)"
         ))
       }
-      const secret = Option.isSome(config.appSecret) ? config.appSecret.value : yield* generatedSecret(config.dataDir)
+      const file = path.join(config.dataDir, "app-secret")
+      const secret = Option.isSome(config.appSecret) ? config.appSecret.value : yield* Effect.sync(() => {
+        fs.mkdirSync(config.dataDir, { recursive: true })
+        try {
+          // exclusive create: of several instances starting at once, one writes and all read it
+          fs.writeFileSync(file, randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 })
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+        }
+        return Redacted.make(fs.readFileSync(file, "utf8").trim())
+      })
       const fingerprint = secretFingerprint(secret)
       if ((yield* claimFingerprint(fingerprint)) !== fingerprint) {
-        const source = Option.isSome(config.appSecret)
-          ? "APP_SECRET"
-          : `the generated APP_SECRET in ${path.join(config.dataDir, "app-secret")}`
+        const source = Option.isSome(config.appSecret) ? "APP_SECRET" : `the generated APP_SECRET in ${file}`
         return yield* Effect.fail(ConfigError.InvalidData(
           ["APP_SECRET"],
           `${source} is not the secret this database was set up with, so the tokens and links of this instance ` +
