@@ -194,6 +194,7 @@ export const startService = async (env: Record<string, string> = {}) => {
   const spawnedAt = performance.now()
   const service = startNode(startArguments(), {
     DATABASE_URL: databaseUrl,
+    APP_SECRET: randomBytes(32).toString("base64url"), // required with DATABASE_URL
     PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: temporaryDataDir(),

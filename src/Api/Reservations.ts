@@ -46,6 +46,12 @@ export class ReservationsGroup extends HttpApiGroup.make("reservations")
       .addSuccess(PublicReservation)
       .middleware(ReservationTokenAuth)
       .annotate(OpenApi.Summary, "Prefilled pending reservation and the guest fields to complete it (guest link token)")
+      .annotate(
+        OpenApi.Description,
+        "Identified by the guest link's X-Reservation-Token. Once the reservation is no longer PENDING_GUEST the link still " +
+          "answers its status, reservation_number, stay, rooms and price, but guest is null: whoever created the intent holds " +
+          "this link, and the guest's details are shown only through the manage link."
+      )
   )
   .add(
     HttpApiEndpoint.post("complete", "/v1/reservation-complete")

@@ -160,6 +160,10 @@ export const Terms = Schema.Struct({
 
 export const PublicReservation = Schema.Struct({
   ...ReservationView.fields,
+  guest: Schema.NullOr(GuestDetails).annotations({
+    description: "null once the reservation is no longer PENDING_GUEST: the guest link never shows the guest's details " +
+      "after completion or cancellation (the manage link does)"
+  }),
   expires_at: Schema.String.annotations({ description: "Until when the guest link works" }),
   guest_fields: Schema.Array(GuestField),
   terms: Terms

@@ -131,8 +131,13 @@ export const reservationView = (hotel: HotelDefinition, r: ReservationRecord): R
   }
 }
 
+/**
+ * What the guest link shows. The client or agent that created the intent holds that link, so once
+ * the reservation is no longer pending it shows the booking, never the guest who completed it.
+ */
 export const publicReservation = (hotel: HotelDefinition, r: ReservationRecord, expiresAt: string): PublicReservation => ({
   ...reservationView(hotel, r),
+  guest: r.status === "PENDING_GUEST" ? r.guest : null,
   expires_at: expiresAt,
   guest_fields: guestFields(r.language),
   terms: { version: hotel.terms.version, text: hotel.terms.text[r.language] }

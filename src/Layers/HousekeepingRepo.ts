@@ -9,6 +9,11 @@ const SWEEP_LOCK = 7_240_002
 export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<HousekeepingRepo, {
   /** Pending reservations whose guest link lapsed before `now` become EXPIRED; how many (0 while another instance sweeps). */
   readonly expireLapsedIntents: (now: Date, limit: number) => Effect.Effect<number>
+  /**
+   * Reservations never completed (EXPIRED) whose guest link lapsed before `before`: their personal
+   * data erased (guest details, the caller's session header), the row kept for the statistics; how many.
+   */
+  readonly erasePersonalDataOfExpiredBefore: (before: Date, limit: number) => Effect.Effect<number>
   /** Quotes that expired before `before`, deleted; how many. */
   readonly deleteQuotesExpiredBefore: (before: Date, limit: number) => Effect.Effect<number>
   /** Idempotency records whose 24 hours ended before `now`, deleted; how many. */
@@ -30,6 +35,15 @@ export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<Housekeepi
             UPDATE reservations SET status = 'EXPIRED', updated_at = now()
             WHERE id IN (
               SELECT id FROM reservations WHERE status = 'PENDING_GUEST' AND guest_link_expires_at <= ${now}
+              LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING id`),
+        erasePersonalDataOfExpiredBefore: (before, limit) =>
+          batch("erasePersonalDataOfExpiredBefore", sql`
+            UPDATE reservations
+            SET guest = NULL, client = client || '{"session": null}'::jsonb, personal_data_erased_at = now(), updated_at = now()
+            WHERE id IN (
+              SELECT id FROM reservations
+              WHERE status = 'EXPIRED' AND personal_data_erased_at IS NULL AND guest_link_expires_at < ${before}
               LIMIT ${limit} FOR UPDATE SKIP LOCKED)
             RETURNING id`),
         deleteQuotesExpiredBefore: (before, limit) =>

@@ -50,8 +50,8 @@ const BackgroundLive = Layer.merge(withOutboxWorker(OutboxWorker.Live), Housekee
 /** Every service on its live infrastructure, with the work beside the requests. */
 export const ServicesLive = untracedWithoutCollector(BackgroundLive.pipe(
   Layer.provide(Layer.mergeAll(Mailer.Live, Pms.Live)),
-  Layer.provide(RepositoriesLive),
-  Layer.provide(AppSecret.Live),
+  // the secret is checked against the migrated database's fingerprint
+  Layer.provide(AppSecret.Live.pipe(Layer.provideMerge(RepositoriesLive))),
   Layer.provideMerge(TracingLive)
 )).pipe(
   Layer.provideMerge(AppConfig.layer),

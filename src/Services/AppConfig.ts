@@ -1,4 +1,4 @@
-import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import * as path from "node:path"
 import { defaultOutboxWorkerOptions } from "../Domain/Outbox.js"
 
@@ -32,6 +32,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly otlpEndpoint: Option.Option<string>
   readonly rateLimitPerMinute: Option.Option<number>
   readonly quoteRetentionDays: number
+  /** Days after its guest link lapsed that a reservation never completed keeps the personal data. */
+  readonly pendingRetentionDays: number
   readonly outboxMaxAttempts: number
   readonly outboxConcurrency: number
   /** `json` (one object per line) or `pretty` (for a developer's terminal). */
@@ -57,9 +59,16 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       quoteTtlSeconds: yield* wholeNumber("QUOTE_TTL_SECONDS", "seconds", 10, 86_400).pipe(Config.withDefault(900)),
       environment: yield* Config.string("ENVIRONMENT").pipe(Config.withDefault("development")),
       hotelFile: path.resolve(yield* Config.string("HOTEL_FILE").pipe(Config.withDefault("data/hotel.json"))),
-      appSecret: yield* optionalSecret("APP_SECRET"),
+      appSecret: yield* optionalSecret("APP_SECRET").pipe(
+        Config.mapOrFail((secret) =>
+          Option.isSome(secret) && Redacted.value(secret.value).length < 32
+            ? Either.left(ConfigError.InvalidData(["APP_SECRET"], "must be at least 32 characters"))
+            : Either.right(secret)
+        )
+      ),
       otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString()))),
       quoteRetentionDays: yield* wholeNumber("QUOTE_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
+      pendingRetentionDays: yield* wholeNumber("PENDING_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
       rateLimitPerMinute: yield* Config.option(wholeNumber("RATE_LIMIT_PER_MINUTE", "requests", 1, 1_000_000)),
       outboxMaxAttempts: yield* wholeNumber("OUTBOX_MAX_ATTEMPTS", "attempts", 1, 100).pipe(
         Config.withDefault(defaultOutboxWorkerOptions.maxAttempts)

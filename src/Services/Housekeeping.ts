@@ -14,16 +14,22 @@ const drain = (batch: Effect.Effect<number>) =>
     body: ({ total }) => Effect.map(batch, (last) => ({ total: total + last, last }))
   }).pipe(Effect.map(({ total }) => total))
 
-/** What lapses is tidied away: pending reservations whose link expired, old quotes, spent idempotency keys. */
+/**
+ * What lapses is tidied away: pending reservations whose link expired, later their personal data,
+ * old quotes, spent idempotency keys.
+ */
 export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping", {
   effect: Effect.gen(function*() {
     const repo = yield* HousekeepingRepo
-    const { quoteRetentionDays } = yield* AppConfig
+    const { pendingRetentionDays, quoteRetentionDays } = yield* AppConfig
     return {
       sweep: Tracing.fn("Housekeeping.sweep")(function*() {
         const now = new Date(yield* Clock.currentTimeMillis)
         return {
           expiredIntents: yield* drain(repo.expireLapsedIntents(now, BATCH)),
+          erasedExpiredReservations: yield* drain(
+            repo.erasePersonalDataOfExpiredBefore(new Date(now.getTime() - pendingRetentionDays * DAY_MS), BATCH)
+          ),
           deletedQuotes: yield* drain(repo.deleteQuotesExpiredBefore(new Date(now.getTime() - quoteRetentionDays * DAY_MS), BATCH)),
           deletedIdempotencyKeys: yield* drain(repo.deleteLapsedIdempotencyKeys(now, BATCH))
         }

@@ -38,9 +38,21 @@ export class Tokens extends Effect.Service<Tokens>()("Tokens", {
         })
         return token
       }),
-      /** The newest token of a purpose for a reservation, derived again from its nonce. */
+      /**
+       * The newest token of a purpose for a reservation, derived again from its nonce; only when it
+       * matches its stored hash. A token issued under another secret dies loudly: the start refuses
+       * a secret other than the database's, so this is a fault, never a link to hand out dead.
+       */
       reveal: Tracing.fn("Tokens.reveal")(function*(reservationId: ReservationId, purpose: TokenPurpose) {
-        return Option.map(yield* repo.latest(reservationId, purpose), (stored) => derive(purpose, stored.nonce))
+        const stored = yield* repo.latest(reservationId, purpose)
+        if (Option.isNone(stored)) return Option.none()
+        const token = derive(purpose, stored.value.nonce)
+        if (sha256(token) !== stored.value.token_hash) {
+          return yield* Effect.dieMessage(
+            `the ${purpose} token of reservation ${reservationId} was issued with another APP_SECRET than this instance's`
+          )
+        }
+        return Option.some(token)
       }),
       verify: Tracing.fn("Tokens.verify")(function*(token: string, purpose: TokenPurpose) {
         const stored = yield* repo.findByHash(sha256(token))

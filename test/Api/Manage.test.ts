@@ -142,6 +142,31 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect((yield* manage(r.manageToken).view).body.status).toBe("CANCELLED")
     }))
 
+  it.effect("the guest link shows the booking but never the guest once completed, and once cancelled", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2026-12-21", "2026-12-23", [{ room_type_id: "double", adults: 2 }])
+      yield* manage(r.manageToken).act({ action: "update_guest", special_requests: "Quiet room, please" })
+      const guestLink = get("/v1/reservation-public", { "x-reservation-token": r.guestToken })
+      const withoutGuest = (view: { status: number; text: string; body: Record<string, unknown> }) => {
+        expect(view.status).toBe(200)
+        expect(view.body.guest).toBeNull()
+        for (const personal of ["Ana", "Lopez", "ana@example.com", "600 123 456", "Quiet room"]) expect(view.text).not.toContain(personal)
+      }
+      const completedView = yield* guestLink
+      withoutGuest(completedView)
+      expect(completedView.body).toMatchObject({
+        status: "GUEST_COMPLETED",
+        reservation_number: r.number,
+        stay: { checkin: "2026-12-21", checkout: "2026-12-23", nights: 2 },
+        rooms: [{ room_type_id: "double", adults: 2 }],
+        price: { currency: "EUR" }
+      })
+      yield* manage(r.manageToken).act({ action: "cancel" })
+      const cancelledView = yield* guestLink
+      withoutGuest(cancelledView)
+      expect(cancelledView.body).toMatchObject({ status: "CANCELLED", reservation_number: r.number })
+    }))
+
   it.effect("a non-refundable rate, or a passed deadline, is 409 cancellation_not_allowed saying why and until when", () =>
     Effect.gen(function*() {
       const nrf = yield* completed("2026-12-21", "2026-12-22", [{ room_type_id: "deluxe", adults: 2 }], "NRF")

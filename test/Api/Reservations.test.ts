@@ -79,7 +79,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       const free = yield* (yield* InventoryRepo).freeRooms(d("2026-12-10"), d("2026-12-13"))
       expect(free.find((r) => r.room_type_id === "double")!.free).toBe(11)
       const view2 = yield* get("/v1/reservation-public", { "x-reservation-token": token })
-      expect(view2.body).toMatchObject({ status: "GUEST_COMPLETED", reservation_number: done.body.reservation_number, allowed_actions: [] })
+      expect(view2.body).toMatchObject({ status: "GUEST_COMPLETED", reservation_number: done.body.reservation_number, allowed_actions: [], guest: null })
     }))
 
   it.effect("an intent writes nothing to the inventory", () =>

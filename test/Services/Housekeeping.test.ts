@@ -14,6 +14,7 @@ import { Housekeeping } from "../../src/Services/Housekeeping.js"
 import { Quotes } from "../../src/Services/Quotes.js"
 import { Reservations } from "../../src/Services/Reservations.js"
 import { makeTestClock } from "../support/clock.js"
+import { tokenOf } from "../support/flow.js"
 import { TestDatabase } from "../support/database.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
@@ -25,6 +26,7 @@ const App = Layer.mergeAll(ServicesLayer, Housekeeping.Default).pipe(
   Layer.provide(clock.layer)
 )
 const client = { client: null, ai_agent: null, session: null }
+const guest = { first_name: "Lapsed", last_name: "Guest", email: "lapsed@example.com", phone: "+33 6 00 00 00 00" }
 const HOUR = 3_600_000
 
 const counts = Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -51,7 +53,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
           yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" }, client, `key-${i}`)
         }))
       const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
-      expect(yield* sweep).toEqual({ expiredIntents: 0, deletedQuotes: 0, deletedIdempotencyKeys: 0 })
+      expect(yield* sweep).toEqual({ expiredIntents: 0, erasedExpiredReservations: 0, deletedQuotes: 0, deletedIdempotencyKeys: 0 })
       expect(yield* counts).toEqual({ pending: 12, expired: 0, quotes: 12, keys: 12 })
 
       clock.advance(25 * HOUR) // guest links (24 h) and idempotency keys (24 h) have lapsed, quotes are kept 30 days
@@ -64,6 +66,49 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       clock.advance(30 * 24 * HOUR)
       expect((yield* sweep).deletedQuotes).toBe(12)
       expect((yield* counts).quotes).toBe(0)
+    }))
+
+  it.effect("a reservation never completed loses its personal data PENDING_RETENTION_DAYS after its link lapsed; a completed one keeps it", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const quotes = yield* Quotes
+      const reservations = yield* Reservations
+      const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
+      yield* sweep // what earlier tests left
+      const caller = { client: "acme", ai_agent: "agent-a", session: "session-of-a-person" }
+      const [lapsing, completing] = yield* Effect.forEach(["2027-04-01", "2027-04-02"], (checkin) =>
+        Effect.gen(function*() {
+          const quote = yield* quotes.quoteRooms({
+            checkin: checkin as LocalDate,
+            checkout: "2027-04-03" as LocalDate,
+            rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+          }, caller)
+          const offer = quote.package_offers[0]!
+          const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, caller, undefined)
+          return { id: response.reservation_id, token: tokenOf(response.continue_url), total: offer.price.total }
+        }))
+      yield* reservations.complete(completing!.token, { ...guest, accept_terms: true, terms_version: "2026-11", expected_total: completing!.total })
+      const row = (id: string) =>
+        Effect.map(
+          sql<{ status: string; guest: unknown; client: unknown; erased: boolean }>`
+            SELECT status, guest, client, personal_data_erased_at IS NOT NULL AS erased FROM reservations WHERE id = ${id}`,
+          (rows) => rows[0]!
+        )
+
+      clock.advance(25 * HOUR) // the guest link lapsed: EXPIRED, data kept for now
+      expect(yield* sweep).toMatchObject({ expiredIntents: 1, erasedExpiredReservations: 0 })
+      clock.advance(29 * 24 * HOUR)
+      expect((yield* sweep).erasedExpiredReservations).toBe(0)
+      expect(yield* row(lapsing!.id)).toEqual({ status: "EXPIRED", guest: null, client: caller, erased: false })
+
+      clock.advance(2 * 24 * HOUR) // 31 days after the link lapsed
+      expect((yield* sweep).erasedExpiredReservations).toBe(1)
+      // the row stays for the statistics (who sent the intent), without what could identify a person
+      expect(yield* row(lapsing!.id)).toEqual({ status: "EXPIRED", guest: null, client: { ...caller, session: null }, erased: true })
+      const kept = yield* row(completing!.id)
+      expect(kept).toMatchObject({ status: "GUEST_COMPLETED", client: caller, erased: false })
+      expect(kept.guest).toMatchObject({ first_name: guest.first_name, email: guest.email })
+      expect((yield* sweep).erasedExpiredReservations).toBe(0)
     }))
 
   it.effect("one instance sweeps at a time: while another holds the sweep's lock, a batch changes nothing", () =>
