@@ -1,4 +1,5 @@
 import { Clock, Effect, Layer, Schedule } from "effect"
+import { COMPLETION_WINDOW_MS } from "../Domain/BookingLimits.js"
 import { HousekeepingRepo } from "../Layers/HousekeepingRepo.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "./AppConfig.js"
@@ -14,7 +15,10 @@ const drain = (batch: Effect.Effect<number>) =>
     body: ({ total }) => Effect.map(batch, (last) => ({ total: total + last, last }))
   }).pipe(Effect.map(({ total }) => total))
 
-/** What lapses is tidied away: pending reservations whose link expired, old quotes, spent idempotency keys. */
+/**
+ * What lapses is tidied away: pending reservations whose link expired, old quotes, spent
+ * idempotency keys, client addresses the booking limit no longer counts.
+ */
 export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping", {
   effect: Effect.gen(function*() {
     const repo = yield* HousekeepingRepo
@@ -25,7 +29,10 @@ export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping",
         return {
           expiredIntents: yield* drain(repo.expireLapsedIntents(now, BATCH)),
           deletedQuotes: yield* drain(repo.deleteQuotesExpiredBefore(new Date(now.getTime() - quoteRetentionDays * DAY_MS), BATCH)),
-          deletedIdempotencyKeys: yield* drain(repo.deleteLapsedIdempotencyKeys(now, BATCH))
+          deletedIdempotencyKeys: yield* drain(repo.deleteLapsedIdempotencyKeys(now, BATCH)),
+          deletedCompletionAddresses: yield* drain(
+            repo.deleteCompletionAddressesBefore(new Date(now.getTime() - COMPLETION_WINDOW_MS), BATCH)
+          )
         }
       })
     }

@@ -10,6 +10,7 @@ import { OutboxRepo } from "../../src/Layers/OutboxRepo.js"
 import { ReservationRepo } from "../../src/Layers/ReservationRepo.js"
 import { ServicesLayer } from "../../src/Layers/Services.js"
 import { Transactions } from "../../src/Layers/Transactions.js"
+import { AppConfig } from "../../src/Services/AppConfig.js"
 import { Documents } from "../../src/Services/Documents.js"
 import type { MailMessage } from "../../src/Domain/Mail.js"
 import { Mailer } from "../../src/Services/Mailer.js"
@@ -26,7 +27,9 @@ import { mailFrom, mailingConfig } from "../support/MailingTestApp.js"
 import { pmsStub } from "../support/pms.js"
 import { closedPort, smtpServer } from "../support/smtp.js"
 
-const Config = mailingConfig()
+/** Settings of the instances: these tests complete many reservations from one client address. */
+const configOf = (config: Partial<typeof AppConfig.Service> = {}) => mailingConfig({ bookingLimitPerHour: 0, ...config })
+const clientAddress = "192.0.2.1"
 
 /** Small numbers, so that retries, leases and polls take milliseconds. */
 const fast: OutboxWorkerOptions = {
@@ -41,11 +44,16 @@ const fast: OutboxWorkerOptions = {
 }
 
 /** One service instance on a pool of its own, as a process would be; with a worker when given options. */
-const instance = (url: Redacted.Redacted, delivery: Layer.Layer<Mailer | Pms>, worker: Option.Option<OutboxWorkerOptions>) =>
+const instance = (
+  url: Redacted.Redacted,
+  delivery: Layer.Layer<Mailer | Pms>,
+  worker: Option.Option<OutboxWorkerOptions>,
+  config: Partial<typeof AppConfig.Service> = {}
+) =>
   Option.match(worker, {
     onNone: () => ServicesLayer,
     onSome: (options) => withOutboxWorker(OutboxWorker.layer(options)).pipe(Layer.provide(Layer.mergeAll(Documents.Default, delivery)))
-  }).pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(Config))
+  }).pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(configOf(config)))
 
 const smtpMailer = (url: string) => Mailer.smtp({ url: Redacted.make(url), from: mailFrom })
 const noPms = Pms.Disabled
@@ -69,7 +77,7 @@ const completeOne = (on: Instance, daysAhead: number, language: Language = "en",
     const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
     const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language }, client, undefined)
     const token = tokenOf(response.continue_url)
-    return yield* reservations.complete(token, { ...guest, expected_total: (expectedTotal ?? offer.price.total) as typeof offer.price.total })
+    return yield* reservations.complete(token, { ...guest, expected_total: (expectedTotal ?? offer.price.total) as typeof offer.price.total }, clientAddress)
   }).pipe(Effect.provide(on))
 
 interface JobRow {
