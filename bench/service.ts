@@ -186,8 +186,9 @@ export const temporaryDataDir = () => {
 /**
  * The service as `npm start` runs it, on a fresh database and DATA_DIR, once it answers
  * /v1/health; `env` adds settings. `startupMs`: from the spawn to the first healthy answer.
- * The benches complete hundreds of reservations from one address: `BOOKING_LIMIT_PER_HOUR` is
- * off (0), so that every completion is made, as before this limit, and the figures compare.
+ * The benches complete hundreds of reservations from one address, most for one guest's email:
+ * `BOOKING_LIMIT_PER_HOUR` and `MAIL_LIMIT_PER_RECIPIENT_PER_DAY` are off (0), so that every
+ * completion is made and every email sent, as before these limits, and the figures compare.
  */
 export const startService = async (env: Record<string, string> = {}) => {
   const databaseUrl = await freshDatabase()
@@ -200,6 +201,7 @@ export const startService = async (env: Record<string, string> = {}) => {
     HOST: "127.0.0.1",
     DATA_DIR: temporaryDataDir(),
     BOOKING_LIMIT_PER_HOUR: "0",
+    MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "0",
     ...env
   })
   await waitHealthy(`${base}/v1/health`, service.child, service.tail)

@@ -4,7 +4,7 @@ import type { HotelDefinition } from "./Hotel.js"
 /**
  * The limits a hotel sets so that a public API without payment cannot book it out or use its
  * mail server as a relay (DESIGN §9): rooms per reservation, completions per client address and
- * hour.
+ * hour, emails per recipient and day.
  */
 
 /** Why a quote cannot be reserved online: more rooms than one reservation may hold, arranged with the hotel. */
@@ -55,3 +55,12 @@ export const completionLimitWait = (limit: number, recent: ReadonlyArray<number>
   const leaving = recent[recent.length - limit]!
   return Option.some(Math.max(1, Math.ceil((leaving + COMPLETION_WINDOW_MS - now) / 1000)))
 }
+
+/** The window emails per recipient are counted in. */
+export const RECIPIENT_WINDOW_MS = 86_400_000
+
+/** Whether one more email to a recipient who had `sent` in the window stays within `limit` (0: no limit). */
+export const withinRecipientLimit = (limit: number, sent: number): boolean => limit === 0 || sent < limit
+
+/** The address emails are counted by: case does not make another mailbox. */
+export const recipientKey = (email: string): string => email.trim().toLowerCase()

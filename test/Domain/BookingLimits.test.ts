@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Option } from "effect"
-import { completionLimitWait, groupBooking } from "../../src/Domain/BookingLimits.js"
+import { completionLimitWait, groupBooking, recipientKey, withinRecipientLimit } from "../../src/Domain/BookingLimits.js"
 import { demoHotel } from "../support/hotel.js"
 
 const HOUR = 3_600_000
@@ -28,5 +28,12 @@ describe("business limits", () => {
     // never less than a second; 0 is no limit
     expect(completionLimitWait(1, [now - HOUR + 1], now)).toEqual(Option.some(1))
     expect(completionLimitWait(0, [now, now, now], now)).toEqual(Option.none())
+  })
+
+  it("emails per recipient: within the limit while fewer went; 0 is no limit; one mailbox whatever its case", () => {
+    expect(withinRecipientLimit(2, 1)).toBe(true)
+    expect(withinRecipientLimit(2, 2)).toBe(false)
+    expect(withinRecipientLimit(0, 1_000)).toBe(true)
+    expect(recipientKey(" Jeanne@Example.ORG ")).toBe("jeanne@example.org")
   })
 })
