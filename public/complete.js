@@ -103,6 +103,10 @@ function guestForm(r) {
     if (res.status === 409 && error.code === "price_changed") return priceChanged(error.details || {})
     if (res.status === 409 && error.code === "availability_changed") return availabilityChanged(error.details || {})
     if (res.status === 400) return tell("error", serverFieldError(form, error))
+    if (res.status === 429 && error.code === "rate_limited") {
+      const seconds = (error.details && error.details.retry_after_seconds) || Number(res.headers.get("retry-after")) || 3600
+      return tell("error", t("tooManyCompletions", { n: Math.max(1, Math.ceil(seconds / 60)) }))
+    }
     tell("error", t("failed"))
   }
 

@@ -83,6 +83,10 @@ export const STRINGS = {
     reason_no_common_rate_plan: "no rate covers every room any more",
     reason_price_changed: "new price",
     failed: "Something went wrong. Please try again in a moment.",
+    tooManyCompletions: {
+      one: "The hotel takes a limited number of reservations from one connection per hour. Please try again in {n} minute, or contact the hotel (details above).",
+      other: "The hotel takes a limited number of reservations from one connection per hour. Please try again in {n} minutes, or contact the hotel (details above)."
+    },
     status: "Status",
     statuses: { PENDING_GUEST: "Awaiting your details", GUEST_COMPLETED: "Confirmed", CANCELLED: "Cancelled", EXPIRED: "Expired" },
     pms: "Hotel system",
@@ -198,6 +202,10 @@ export const STRINGS = {
     reason_no_common_rate_plan: "aucun tarif ne couvre plus toutes les chambres",
     reason_price_changed: "nouveau prix",
     failed: "Une erreur est survenue. Veuillez réessayer dans un instant.",
+    tooManyCompletions: {
+      one: "L’hôtel accepte un nombre limité de réservations par heure depuis une même connexion. Veuillez réessayer dans {n} minute, ou contactez l’hôtel (coordonnées ci-dessus).",
+      other: "L’hôtel accepte un nombre limité de réservations par heure depuis une même connexion. Veuillez réessayer dans {n} minutes, ou contactez l’hôtel (coordonnées ci-dessus)."
+    },
     status: "Statut",
     statuses: { PENDING_GUEST: "En attente de vos coordonnées", GUEST_COMPLETED: "Confirmée", CANCELLED: "Annulée", EXPIRED: "Expirée" },
     pms: "Système de l’hôtel",
@@ -313,6 +321,12 @@ export const STRINGS = {
     reason_no_common_rate_plan: "ни один тариф больше не подходит для всех номеров",
     reason_price_changed: "новая цена",
     failed: "Что-то пошло не так. Попробуйте ещё раз через минуту.",
+    tooManyCompletions: {
+      one: "Отель принимает ограниченное число бронирований в час с одного подключения. Попробуйте ещё раз через {n} минуту или свяжитесь с отелем (контакты выше).",
+      few: "Отель принимает ограниченное число бронирований в час с одного подключения. Попробуйте ещё раз через {n} минуты или свяжитесь с отелем (контакты выше).",
+      many: "Отель принимает ограниченное число бронирований в час с одного подключения. Попробуйте ещё раз через {n} минут или свяжитесь с отелем (контакты выше).",
+      other: "Отель принимает ограниченное число бронирований в час с одного подключения. Попробуйте ещё раз через {n} минуты или свяжитесь с отелем (контакты выше)."
+    },
     status: "Статус",
     statuses: { PENDING_GUEST: "Ожидает ваших данных", GUEST_COMPLETED: "Подтверждено", CANCELLED: "Отменено", EXPIRED: "Истекло" },
     pms: "Система отеля",

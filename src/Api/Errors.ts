@@ -4,6 +4,7 @@ import {
   AlreadyCancelled,
   AvailabilityChanged,
   CancellationNotAllowed,
+  GroupBookingRequired,
   HeadersTooLarge,
   IdempotencyInProgress,
   IdempotencyKeyReused,
@@ -131,6 +132,13 @@ export const QuoteNotReservableBody = errorBody(
   "The quote cannot be reserved (no such package, or no longer available). error.code: quote_not_reservable",
   () => "quote_not_reservable",
   (e) => ({ quote_id: e.quote_id })
+)
+export const GroupBookingRequiredBody = errorBody(
+  GroupBookingRequired,
+  "The quote asks for more rooms than one reservation may hold (the quote said so: reservable false): details give " +
+    "reason group_booking, max_rooms, requested_rooms and the hotel's contact, who books groups. error.code: quote_not_reservable",
+  () => "quote_not_reservable",
+  (e) => ({ quote_id: e.quote_id, reason: e.reason, max_rooms: e.max_rooms, requested_rooms: e.requested_rooms, contact: e.contact })
 )
 export const IdempotencyKeyReusedBody = errorBody(
   IdempotencyKeyReused,

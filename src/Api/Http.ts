@@ -25,6 +25,7 @@ import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "../Services/AppConfig.js"
 import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
 import { Api } from "./Api.js"
+import { clientAddress } from "./ClientAddress.js"
 import { describeIssues, HeadersTooLargeBody, PayloadTooLargeBody, RequestTimeoutBody, ValidationErrorBody } from "./Errors.js"
 import { DiscoveryHttp } from "./DiscoveryHttp.js"
 import { GuestPagesLive } from "./GuestPages.js"
@@ -186,7 +187,7 @@ const limitRate = Layer.unwrapEffect(Effect.map(RateLimiter, ({ take }) =>
     if (!/^\/(v1|mcp)(\/|\?|$)/.test(request.url)) return app
     const token = request.headers["x-reservation-token"]
     const keys = [
-      `address:${Option.getOrElse(request.remoteAddress, () => "unknown")}`,
+      `address:${clientAddress(request)}`,
       ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
     ]
     return Effect.flatMap(take.value(keys), (decision) =>

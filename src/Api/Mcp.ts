@@ -22,6 +22,7 @@ import { randomBytes } from "node:crypto"
 import { Availability, AvailabilityParams } from "../Domain/Availability.js"
 import { AGENT_RULES, API_NAME, API_VERSION, MCP_PATH, RULES } from "../Domain/Discovery.js"
 import {
+  GroupBookingRequired,
   IdempotencyInProgress,
   IdempotencyKeyReused,
   InternalError,
@@ -40,6 +41,7 @@ import { Reservations } from "../Services/Reservations.js"
 import {
   describeIssues,
   type ErrorBody,
+  GroupBookingRequiredBody,
   IdempotencyInProgressBody,
   IdempotencyKeyReusedBody,
   InternalErrorBody,
@@ -106,7 +108,7 @@ const QuoteStay = withHints(
     description: "The official live quote for one or many rooms, as POST /v1/quotes: package_offers priced for all rooms " +
       "together, each with its package_code and price.total (the official total), and the quote's expires_at. " +
       "status unavailable lists in unavailable_rooms which room request cannot be served and why. " +
-      `${RULES.prices} ${RULES.occupancy} ${RULES.infant} ${RULES.touristTax} ${RULES.quoteExpiry} ${RULES.dates}`,
+      `${RULES.prices} ${RULES.occupancy} ${RULES.infant} ${RULES.touristTax} ${RULES.quoteExpiry} ${RULES.groupBooking} ${RULES.dates}`,
     parameters: MultiRoomQuoteRequest.fields,
     success: MultiRoomQuoteResponse,
     failure: ValidationError
@@ -122,13 +124,21 @@ const CreateReservationIntent = withHints(
       "reservation, gives contact details and accepts the terms: the guest must open it, so present it to the user as a " +
       "clickable link. Pass an idempotency_key (any unique string, kept 24 h): a retry with the same key and parameters " +
       `answers the same reservation and continue_url instead of creating another. ${RULES.initiationOnly} ` +
-      `${RULES.noDirectBooking} ${RULES.quoteExpiry}`,
+      `${RULES.noDirectBooking} ${RULES.quoteExpiry} ${RULES.groupBooking}`,
     parameters: {
       ...IntentRequest.fields,
       idempotency_key: Schema.optional(IdempotencyKey)
     },
     success: IntentResponse,
-    failure: Schema.Union(NotFound, QuoteExpired, QuoteNotReservable, IdempotencyKeyReused, IdempotencyInProgress, ValidationError)
+    failure: Schema.Union(
+      NotFound,
+      QuoteExpired,
+      QuoteNotReservable,
+      GroupBookingRequired,
+      IdempotencyKeyReused,
+      IdempotencyInProgress,
+      ValidationError
+    )
   }),
   "Create a reservation intent (guest completes it at continue_url)",
   "creates"
@@ -171,6 +181,7 @@ const ToolErrorBody = Schema.Union(
   NotFoundBody,
   QuoteExpiredBody,
   QuoteNotReservableBody,
+  GroupBookingRequiredBody,
   IdempotencyKeyReusedBody,
   IdempotencyInProgressBody,
   InternalErrorBody

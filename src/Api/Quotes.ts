@@ -15,7 +15,8 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
       .annotate(OpenApi.Summary, "Official live quote for one room")
       .annotate(
         OpenApi.Description,
-        "The one-room form of POST /v1/quotes, answered in the same shape. Without rate_code, every eligible active rate plan is offered."
+        "The one-room form of POST /v1/quotes, answered in the same shape. Without rate_code, every eligible active rate plan is offered. " +
+          "reservable says whether POST /v1/reservation-intents accepts the quote."
       )
   )
   .add(
@@ -30,7 +31,10 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
         "Validates aggregate inventory, occupancy, rate eligibility, promotions and tourist tax, and answers package_offers " +
           "priced for all requested rooms together: their price.total is the official total; never add room totals yourself. " +
           "status unavailable (a 200) lists in unavailable_rooms which room request cannot be served and why. " +
-          "A quote can be reserved until expires_at."
+          "A quote can be reserved until expires_at, when reservable is true. More rooms than one reservation may hold " +
+          "(the hotel's booking.max_rooms_per_reservation, counting each request's quantity) are still priced, but the quote " +
+          "says reservable false and not_reservable gives reason group_booking, max_rooms, requested_rooms and the hotel's " +
+          "contact: a group is booked with the hotel, and an intent for it answers 409 quote_not_reservable."
       )
   )
   .annotate(OpenApi.Title, "Quotes")

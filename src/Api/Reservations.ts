@@ -11,11 +11,13 @@ import {
 } from "../Domain/Reservation.js"
 import {
   AvailabilityChangedBody,
+  GroupBookingRequiredBody,
   IdempotencyInProgressBody,
   IdempotencyKeyReusedBody,
   PriceChangedBody,
   QuoteExpiredBody,
   QuoteNotReservableBody,
+  RateLimitedBody,
   ReservationNotPendingBody,
   ValidationErrorBody
 } from "./Errors.js"
@@ -31,6 +33,7 @@ export class ReservationsGroup extends HttpApiGroup.make("reservations")
       .addError(ValidationErrorBody, { status: 400 })
       .addError(QuoteExpiredBody, { status: 409 })
       .addError(QuoteNotReservableBody, { status: 409 })
+      .addError(GroupBookingRequiredBody, { status: 409 })
       .addError(IdempotencyInProgressBody, { status: 409 })
       .addError(IdempotencyKeyReusedBody, { status: 422 })
       .annotate(OpenApi.Summary, "Create a reservation intent from a still-valid quote; returns continue_url")
@@ -38,7 +41,9 @@ export class ReservationsGroup extends HttpApiGroup.make("reservations")
         OpenApi.Description,
         "Turns a package of an unexpired quote into a pending reservation (status PENDING_GUEST) and answers continue_url, " +
           "the secure guest-completion page: present it to the user as a clickable next step. The reservation is not " +
-          "complete until the guest finishes that form. Nothing is written to the inventory or the PMS. No payment is required."
+          "complete until the guest finishes that form. Nothing is written to the inventory or the PMS. No payment is required. " +
+          "A quote with reservable false is refused: 409 quote_not_reservable; for more rooms than one reservation may hold " +
+          "(booking.max_rooms_per_reservation) its details give reason group_booking, max_rooms, requested_rooms and the hotel's contact."
       )
   )
   .add(
@@ -61,6 +66,7 @@ export class ReservationsGroup extends HttpApiGroup.make("reservations")
       .addError(AvailabilityChangedBody, { status: 409 })
       .addError(PriceChangedBody, { status: 409 })
       .addError(ReservationNotPendingBody, { status: 409 })
+      .addError(RateLimitedBody, { status: 429 })
       .middleware(ReservationTokenAuth)
       .annotate(OpenApi.Summary, "Guest completion: revalidates availability and price live, then GUEST_COMPLETED")
       .annotate(
@@ -68,7 +74,9 @@ export class ReservationsGroup extends HttpApiGroup.make("reservations")
         "Identified by the guest link's X-Reservation-Token. Requires the guest's details, accept_terms true for the current " +
           "terms_version and expected_total (the total the guest saw). In one transaction the stay is re-priced live: " +
           "409 availability_changed or 409 price_changed (with details.new_total; completing again with it succeeds). " +
-          "On success the status is GUEST_COMPLETED and the PMS status PENDING; completing twice answers the same reservation."
+          "On success the status is GUEST_COMPLETED and the PMS status PENDING; completing twice answers the same reservation. " +
+          "The hotel takes a limited number of completions per client address and hour (BOOKING_LIMIT_PER_HOUR, counted across " +
+          "all instances): beyond it, 429 rate_limited with Retry-After, the seconds until one more is accepted."
       )
   )
   .annotate(OpenApi.Title, "Reservations")

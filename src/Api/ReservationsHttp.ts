@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { clientInfo } from "../Domain/Quote.js"
 import { Reservations } from "../Services/Reservations.js"
 import { Api } from "./Api.js"
+import { clientAddress } from "./ClientAddress.js"
 import { noStore, PresentedToken } from "./ReservationToken.js"
 import { withResponseHeader } from "./ResponseHeaders.js"
 
@@ -18,5 +19,8 @@ export const ReservationsHttp = HttpApiBuilder.group(Api, "reservations", (handl
           Effect.map(({ response }) => response)
         ))
       .handle("publicView", () => Effect.flatMap(PresentedToken, reservations.publicView))
-      .handle("complete", ({ payload }) => Effect.flatMap(PresentedToken, (token) => reservations.complete(token, payload)))
+      .handle("complete", ({ payload, request }) =>
+        Effect.flatMap(PresentedToken, (token) => reservations.complete(token, payload, clientAddress(request))).pipe(
+          Effect.tapErrorTag("RateLimited", (e) => withResponseHeader("retry-after", String(e.retry_after_seconds)))
+        ))
   }))

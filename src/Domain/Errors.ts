@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { GroupBooking } from "./BookingLimits.js"
 import { Cents } from "./Money.js"
 import { ChangedRoom } from "./Reservation.js"
 
@@ -60,6 +61,13 @@ export class QuoteExpired extends Schema.TaggedError<QuoteExpired>()("QuoteExpir
 export class QuoteNotReservable extends Schema.TaggedError<QuoteNotReservable>()("QuoteNotReservable", {
   message: Schema.String,
   quote_id: Schema.String
+}) {}
+
+/** The quote asks for more rooms than one reservation may hold: only the hotel books it (`quote_not_reservable`, reason group_booking). */
+export class GroupBookingRequired extends Schema.TaggedError<GroupBookingRequired>()("GroupBookingRequired", {
+  message: Schema.String,
+  quote_id: Schema.String,
+  ...GroupBooking.fields
 }) {}
 
 /** No `X-Reservation-Token` header. */

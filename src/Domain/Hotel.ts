@@ -109,7 +109,12 @@ export const HotelDefinition = Schema.Struct({
   check_out: TimeOfDay,
   contact: Schema.Struct({ phone: Schema.String, email: Schema.String, website: Schema.String }),
   policies: Policies,
-  booking: Schema.Struct({ max_nights: Schema.Int.pipe(Schema.positive()), max_days_ahead: Schema.Int.pipe(Schema.positive()) }),
+  booking: Schema.Struct({
+    max_nights: Schema.Int.pipe(Schema.positive()),
+    max_days_ahead: Schema.Int.pipe(Schema.positive()),
+    /** Rooms one reservation may hold (the sum of the quantities); more is a group booking, made with the hotel. */
+    max_rooms_per_reservation: Schema.Int.pipe(Schema.positive())
+  }),
   cancellation: Schema.Struct({ free_until_days_before: NonNegativeInt, free_until_time: TimeOfDay }),
   seasons: Schema.Array(Season).pipe(Schema.minItems(1)),
   weekend_supplement: Schema.Struct({ iso_weekdays: Schema.Array(IsoWeekday), amount_cents: Cents.pipe(Schema.nonNegative()) }),

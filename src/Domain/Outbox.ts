@@ -8,7 +8,8 @@ import { ReservationId } from "./Ids.js"
 export const JobKind = Schema.Literal("confirmation_email", "cancellation_email", "guest_update_email", "pms_push", "pms_cancel")
 export type JobKind = typeof JobKind.Type
 
-export const JobState = Schema.Literal("pending", "done", "failed")
+/** `held_back`: an email beyond its recipient's daily limit, kept with the reason and never sent. */
+export const JobState = Schema.Literal("pending", "done", "failed", "held_back")
 export type JobState = typeof JobState.Type
 
 /** A job to write in the transaction of the state change it follows. */

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { GroupBooking } from "./BookingLimits.js"
 import { PackageCode, PromotionCode, QuoteId, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency } from "./Money.js"
@@ -125,7 +126,15 @@ export const MultiRoomQuoteResponse = Schema.Struct({
   stay: QuoteStay,
   rooms: Schema.Array(QuotedRoom),
   package_offers: Schema.Array(PackageOffer).annotations({ description: "Globally priced packages for all requested rooms: authoritative totals" }),
-  unavailable_rooms: Schema.Array(RoomUnavailability)
+  unavailable_rooms: Schema.Array(RoomUnavailability),
+  reservable: Schema.Boolean.annotations({
+    description: "Whether POST /v1/reservation-intents accepts this quote: false when it is unavailable, or when not_reservable " +
+      "says why (a 409 quote_not_reservable would answer the same)"
+  }),
+  not_reservable: Schema.NullOr(GroupBooking).annotations({
+    description: "Set when the rooms are more than one reservation may hold (reason group_booking): the quote is priced, " +
+      "but only the hotel books it; give the user its contact"
+  })
 }).annotations({
   identifier: "MultiRoomQuoteResponse",
   examples: [{
@@ -147,7 +156,9 @@ export const MultiRoomQuoteResponse = Schema.Struct({
       promotions: [],
       price: { room_total: 46600 as Cents, promotion_discount: 0 as Cents, tourist_tax: 1560 as Cents, total: 48160 as Cents, currency: "EUR" }
     }],
-    unavailable_rooms: []
+    unavailable_rooms: [],
+    reservable: true,
+    not_reservable: null
   }]
 })
 export type MultiRoomQuoteResponse = typeof MultiRoomQuoteResponse.Type

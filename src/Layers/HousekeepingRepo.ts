@@ -18,6 +18,8 @@ export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<Housekeepi
   readonly deleteQuotesExpiredBefore: (before: Date, limit: number) => Effect.Effect<number>
   /** Idempotency records whose 24 hours ended before `now`, deleted; how many. */
   readonly deleteLapsedIdempotencyKeys: (now: Date, limit: number) => Effect.Effect<number>
+  /** Client addresses of completions made before `before` (no longer counted by the booking limit), deleted; how many. */
+  readonly deleteCompletionAddressesBefore: (before: Date, limit: number) => Effect.Effect<number>
 }>() {
   static readonly Live = Layer.effect(
     HousekeepingRepo,
@@ -55,7 +57,12 @@ export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<Housekeepi
           batch("deleteLapsedIdempotencyKeys", sql`
             DELETE FROM idempotency_keys WHERE (scope, key) IN (
               SELECT scope, key FROM idempotency_keys WHERE expires_at <= ${now} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-            RETURNING key`)
+            RETURNING key`),
+        deleteCompletionAddressesBefore: (before, limit) =>
+          batch("deleteCompletionAddressesBefore", sql`
+            DELETE FROM completions_by_address WHERE reservation_id IN (
+              SELECT reservation_id FROM completions_by_address WHERE completed_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING reservation_id`)
       }
     })
   )

@@ -10,6 +10,9 @@ const OUTBOX_CHANNEL = "outbox_jobs"
 
 const newJobId = () => randomId("j_") as JobId
 
+/** The advisory lock space of emails per recipient (with a hash of the address as the second key). */
+const RECIPIENT_LOCK_SPACE = 7_240_008
+
 /** The outbox: jobs written with the state change they follow, taken by the workers. */
 export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
   /** Inside the caller's transaction: writes the jobs, and wakes the workers when it commits. */
@@ -32,6 +35,20 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
   readonly reschedule: (job: ClaimedJob, delayMs: number, error: string) => Effect.Effect<void>
   /** Failed for good, kept with its last error; false if the lease was no longer this attempt's. */
   readonly fail: (job: ClaimedJob, error: string) => Effect.Effect<boolean>
+  /**
+   * Inside a transaction: how many other emails were counted against `recipient` in the last
+   * `windowMs`, and whether this job's already was (a retry). The recipient's count stays locked
+   * until the transaction ends: two workers never both send its last email of the day.
+   */
+  readonly lockRecipientCount: (
+    job: ClaimedJob,
+    recipient: string,
+    windowMs: number
+  ) => Effect.Effect<{ readonly counted: boolean; readonly others: number }>
+  /** The job's email counted against its recipient, from now. */
+  readonly countRecipient: (job: ClaimedJob, recipient: string) => Effect.Effect<void>
+  /** Held back, never sent: kept with its recipient and the reason; false if the lease was no longer this attempt's. */
+  readonly holdBack: (job: ClaimedJob, recipient: string, reason: string) => Effect.Effect<boolean>
   /** Given back unfinished (a worker shutting down): due again at once, for any worker. */
   readonly release: (job: ClaimedJob) => Effect.Effect<void>
   /** Makes the channel's jobs waiting on a backoff due now, and wakes the workers; how many. */
@@ -116,6 +133,26 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
           changed(sql`
             UPDATE outbox_jobs SET state = 'failed', locked_until = NULL, last_error = ${error}, finished_at = now()
             WHERE ${ours(job)} RETURNING id`).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.fail")),
+        lockRecipientCount: (job, recipient, windowMs) =>
+          Effect.gen(function*() {
+            yield* sql`SELECT pg_advisory_xact_lock(${RECIPIENT_LOCK_SPACE}, hashtext(${recipient}))`
+            const [row] = yield* sql<{ others: number; counted: boolean | null }>`
+              SELECT count(*) FILTER (WHERE id <> ${job.id})::int AS others, bool_or(id = ${job.id}) AS counted
+              FROM outbox_jobs
+              WHERE recipient = ${recipient} AND recipient_counted_at > now() - make_interval(secs => ${windowMs / 1000})`
+            return { others: row?.others ?? 0, counted: row?.counted === true }
+          }).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.lockRecipientCount")),
+        countRecipient: (job, recipient) =>
+          sql`UPDATE outbox_jobs SET recipient = ${recipient}, recipient_counted_at = now() WHERE ${ours(job)}`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("OutboxRepo.countRecipient")
+          ),
+        holdBack: (job, recipient, reason) =>
+          changed(sql`
+            UPDATE outbox_jobs SET state = 'held_back', recipient = ${recipient}, locked_until = NULL, last_error = ${reason},
+              finished_at = now()
+            WHERE ${ours(job)} RETURNING id`).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.holdBack")),
         release: (job) =>
           sql`UPDATE outbox_jobs SET locked_until = NULL WHERE ${ours(job)}`.pipe(
             Effect.asVoid,
@@ -168,6 +205,9 @@ export class OutboxInMemory extends Context.Tag("OutboxInMemory")<OutboxInMemory
         hasLaterPending: () => workerOnly,
         reschedule: () => workerOnly,
         fail: () => workerOnly,
+        lockRecipientCount: () => workerOnly,
+        countRecipient: () => workerOnly,
+        holdBack: () => workerOnly,
         release: () => workerOnly,
         bringForward: () => workerOnly,
         nextDueInMs: workerOnly,

@@ -15,6 +15,9 @@ export interface Completion {
   readonly completed_at: string
 }
 
+/** The advisory lock space of completions per client address (with a hash of the address as the second key). */
+const COMPLETIONS_LOCK_SPACE = 7_240_007
+
 const JSON_COLUMNS = ["rooms", "offer", "line_totals", "guest", "client"] as const
 const decodeRow = Schema.decodeUnknown(ReservationRecord)
 
@@ -32,6 +35,14 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
   readonly cancel: (id: ReservationId, cancelledAt: string, pmsStatus: PmsStatus | null) => Effect.Effect<void>
   /** The PMS's view of the reservation; its reference replaced when one is given, else kept. */
   readonly setPmsStatus: (id: ReservationId, status: PmsStatus, reference: Option.Option<string>) => Effect.Effect<void>
+  /**
+   * Inside a transaction: when the completions from a client address since `since` were made,
+   * oldest first. The address's completions stay locked until the transaction ends: a concurrent
+   * completion from it, on any instance, waits until this one has counted and committed.
+   */
+  readonly lockCompletionsFrom: (address: string, since: Date) => Effect.Effect<ReadonlyArray<Date>>
+  /** A completion from a client address, counted by `lockCompletionsFrom` from now on. */
+  readonly recordCompletionFrom: (id: ReservationId, address: string, at: Date) => Effect.Effect<void>
 }>() {
   static readonly Live = Layer.effect(
     ReservationRepo,
@@ -104,7 +115,23 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
           sql`
             UPDATE reservations SET pms_status = ${status},
               pms_reference = COALESCE(${Option.getOrNull(reference)}, pms_reference)
-            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie, Tracing.withSpan("ReservationRepo.setPmsStatus"))
+            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie, Tracing.withSpan("ReservationRepo.setPmsStatus")),
+        lockCompletionsFrom: (address, since) =>
+          Effect.gen(function*() {
+            // two 32-bit keys: a space of its own, apart from the single-key locks of start-up and housekeeping
+            yield* sql`SELECT pg_advisory_xact_lock(${COMPLETIONS_LOCK_SPACE}, hashtext(${address}))`
+            const rows = yield* sql<{ completed_at: string }>`
+              SELECT completed_at FROM completions_by_address
+              WHERE client_address = ${address} AND completed_at > ${since}
+              ORDER BY completed_at`
+            return rows.map((row) => new Date(row.completed_at))
+          }).pipe(Effect.orDie, Tracing.withSpan("ReservationRepo.lockCompletionsFrom")),
+        recordCompletionFrom: (id, address, at) =>
+          sql`INSERT INTO completions_by_address ${sql.insert({ reservation_id: id, client_address: address, completed_at: at })}`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.recordCompletionFrom")
+          )
       }
     })
   )
@@ -113,6 +140,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
     ReservationRepo,
     Effect.gen(function*() {
       const store = yield* Ref.make(new Map<string, ReservationRecord>())
+      // the in-memory transactions run one at a time: that is the lock
+      const completions = yield* Ref.make<ReadonlyArray<{ readonly address: string; readonly at: Date }>>([])
       const find = (id: ReservationId) => Effect.map(Ref.get(store), (all) => Option.fromNullable(all.get(id)))
       const update = (id: ReservationId, change: (r: ReservationRecord) => ReservationRecord) =>
         Ref.update(store, (all) => {
@@ -131,7 +160,11 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
         cancel: (id, _cancelledAt, pmsStatus) =>
           update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, status: "CANCELLED", pms_status: pmsStatus } : r),
         // the record has no PMS reference: only the database keeps it
-        setPmsStatus: (id, status) => update(id, (r) => ({ ...r, pms_status: status }))
+        setPmsStatus: (id, status) => update(id, (r) => ({ ...r, pms_status: status })),
+        lockCompletionsFrom: (address, since) =>
+          Effect.map(Ref.get(completions), (all) =>
+            all.filter((c) => c.address === address && c.at > since).map((c) => c.at).sort((a, b) => a.getTime() - b.getTime())),
+        recordCompletionFrom: (_id, address, at) => Ref.update(completions, (all) => [...all, { address, at }])
       }
     })
   )

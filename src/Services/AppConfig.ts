@@ -36,6 +36,10 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly pendingRetentionDays: number
   readonly outboxMaxAttempts: number
   readonly outboxConcurrency: number
+  /** Completed reservations per client address and hour, counted in the database (0: no limit). */
+  readonly bookingLimitPerHour: number
+  /** Emails to one recipient within 24 hours; more are held back (0: no limit). */
+  readonly mailLimitPerRecipientPerDay: number
   /** `json` (one object per line) or `pretty` (for a developer's terminal). */
   readonly logFormat: "json" | "pretty"
 }>() {
@@ -75,6 +79,10 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       ),
       outboxConcurrency: yield* wholeNumber("OUTBOX_CONCURRENCY", "jobs", 1, 64).pipe(
         Config.withDefault(defaultOutboxWorkerOptions.concurrency)
+      ),
+      bookingLimitPerHour: yield* wholeNumber("BOOKING_LIMIT_PER_HOUR", "completions", 0, 1_000_000).pipe(Config.withDefault(10)),
+      mailLimitPerRecipientPerDay: yield* wholeNumber("MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "emails", 0, 1_000_000).pipe(
+        Config.withDefault(20)
       ),
       logFormat: yield* Config.literal("json", "pretty")("LOG_FORMAT").pipe(
         Config.withDefault(process.stdout.isTTY ? "pretty" as const : "json" as const)

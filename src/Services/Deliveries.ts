@@ -1,4 +1,5 @@
 import { Duration, Effect, Option, Schema } from "effect"
+import { RECIPIENT_WINDOW_MS, recipientKey, withinRecipientLimit } from "../Domain/BookingLimits.js"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import {
   cancellationEmail,
@@ -71,6 +72,8 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
       return { hotel, record: record.value, view, manageUrl: manageUrl(config.publicBaseUrl, token.value) }
     })
 
+    type Loaded = Effect.Effect.Success<ReturnType<typeof load>>
+
     const email = (job: ClaimedJob, content: MailContent) => mailer.send({ ...content, messageId: job.id })
 
     /**
@@ -88,8 +91,28 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
         if (Option.isSome(change)) yield* recordPms(job, change.value)
       }))
 
-    const deliver = Effect.fnUntraced(function*(job: ClaimedJob) {
-      const { hotel, manageUrl, record, view } = yield* load(job)
+    /**
+     * Whether the job's email may go to `to`: counted against the recipient's last 24 hours, or,
+     * beyond `MAIL_LIMIT_PER_RECIPIENT_PER_DAY`, held back (recorded with the reason, never sent).
+     * A retry of an email already counted goes.
+     */
+    const admitEmail = (job: ClaimedJob, to: string) =>
+      atomically(Effect.gen(function*() {
+        const recipient = recipientKey(to)
+        const { counted, others } = yield* outbox.lockRecipientCount(job, recipient, RECIPIENT_WINDOW_MS)
+        if (counted) return true
+        if (withinRecipientLimit(config.mailLimitPerRecipientPerDay, others)) {
+          yield* outbox.countRecipient(job, recipient)
+          return true
+        }
+        const reason = `held back: ${others} emails to this recipient in the last 24 hours, the most the hotel sends ` +
+          `(MAIL_LIMIT_PER_RECIPIENT_PER_DAY ${config.mailLimitPerRecipientPerDay})`
+        yield* outbox.holdBack(job, recipient, reason)
+        yield* Effect.logWarning(`outbox: ${job.kind} ${reason}`)
+        return false
+      }))
+
+    const send = Effect.fnUntraced(function*(job: ClaimedJob, { hotel, manageUrl, record, view }: Loaded) {
       switch (job.kind) {
         case "confirmation_email": {
           const pdf = yield* documents.confirmationPdf(hotel, view, manageUrl)
@@ -128,6 +151,14 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
       }
     })
 
+    const deliver = Effect.fnUntraced(function*(job: ClaimedJob) {
+      const loaded = yield* load(job)
+      const limited = jobChannel[job.kind] === "email" && config.mailLimitPerRecipientPerDay > 0
+      if (limited && !(yield* admitEmail(job, loaded.view.guest.email))) return "held back"
+      yield* send(job, loaded)
+      return "delivered"
+    })
+
     return {
       /**
        * Delivers the job and finishes it: a trace of its own (a delivery may come hours after the
@@ -137,8 +168,8 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
         deliver(job).pipe(
           Effect.timed,
           // the job's log line (its failures are the worker's), in its span
-          Effect.flatMap(([took]) =>
-            Effect.logInfo(`outbox: ${job.kind} delivered`).pipe(Effect.annotateLogs({ duration_ms: Duration.toMillis(took) }))
+          Effect.flatMap(([took, outcome]) =>
+            Effect.logInfo(`outbox: ${job.kind} ${outcome}`).pipe(Effect.annotateLogs({ duration_ms: Duration.toMillis(took) }))
           ),
           Tracing.withSpan("Deliveries.deliver", {
             root: true,

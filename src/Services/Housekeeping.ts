@@ -1,4 +1,5 @@
 import { Clock, Effect, Layer, Schedule } from "effect"
+import { COMPLETION_WINDOW_MS } from "../Domain/BookingLimits.js"
 import { HousekeepingRepo } from "../Layers/HousekeepingRepo.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "./AppConfig.js"
@@ -16,7 +17,7 @@ const drain = (batch: Effect.Effect<number>) =>
 
 /**
  * What lapses is tidied away: pending reservations whose link expired, later their personal data,
- * old quotes, spent idempotency keys.
+ * old quotes, spent idempotency keys, client addresses the booking limit no longer counts.
  */
 export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping", {
   effect: Effect.gen(function*() {
@@ -31,7 +32,10 @@ export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping",
             repo.erasePersonalDataOfExpiredBefore(new Date(now.getTime() - pendingRetentionDays * DAY_MS), BATCH)
           ),
           deletedQuotes: yield* drain(repo.deleteQuotesExpiredBefore(new Date(now.getTime() - quoteRetentionDays * DAY_MS), BATCH)),
-          deletedIdempotencyKeys: yield* drain(repo.deleteLapsedIdempotencyKeys(now, BATCH))
+          deletedIdempotencyKeys: yield* drain(repo.deleteLapsedIdempotencyKeys(now, BATCH)),
+          deletedCompletionAddresses: yield* drain(
+            repo.deleteCompletionAddressesBefore(new Date(now.getTime() - COMPLETION_WINDOW_MS), BATCH)
+          )
         }
       })
     }

@@ -1,4 +1,5 @@
 import { Clock, Effect, Option } from "effect"
+import { groupBooking, requestedRooms } from "../Domain/BookingLimits.js"
 import { NotFound, QuoteExpired } from "../Domain/Errors.js"
 import type { QuoteId } from "../Domain/Ids.js"
 import { formatInstant, type LocalDate } from "../Domain/LocalDate.js"
@@ -49,10 +50,12 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
         "hotel.client": client.client ?? "",
         "hotel.ai_agent": client.ai_agent ?? "",
         "hotel.session": client.session ?? "",
-        "quote.rooms": request.rooms.reduce((n, r) => n + r.quantity, 0)
+        "quote.rooms": requestedRooms(request.rooms)
       })
       const { hotel, outcome, stay } = yield* price(request)
       const now = yield* Clock.currentTimeMillis
+      // a group is priced all the same: only reserving it online is refused
+      const group = groupBooking(hotel, request.rooms)
       const response: MultiRoomQuoteResponse = {
         status: outcome._tag === "Available" ? "available" : "unavailable",
         environment: config.environment,
@@ -68,7 +71,9 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
         },
         rooms: request.rooms.map((room, room_index) => ({ room_index, ...room })),
         package_offers: outcome._tag === "Available" ? outcome.offers : [],
-        unavailable_rooms: outcome._tag === "Unavailable" ? outcome.rooms : []
+        unavailable_rooms: outcome._tag === "Unavailable" ? outcome.rooms : [],
+        reservable: outcome._tag === "Available" && Option.isNone(group),
+        not_reservable: Option.getOrNull(group)
       }
       yield* repo.insert({ response, client })
       yield* Tracing.annotate({ "quote.id": response.quote_id, "quote.status": response.status })

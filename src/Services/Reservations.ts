@@ -1,10 +1,13 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { randomBytes } from "node:crypto"
+import { COMPLETION_WINDOW_MS, completionLimitWait, groupBooking, groupBookingMessage } from "../Domain/BookingLimits.js"
 import {
   AvailabilityChanged,
+  GroupBookingRequired,
   InvalidToken,
   PriceChanged,
   QuoteNotReservable,
+  RateLimited,
   ReservationNotPending,
   ValidationError
 } from "../Domain/Errors.js"
@@ -98,6 +101,15 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
 
     const createIntent = Tracing.fn("Reservations.createIntent")(function*(request: IntentRequest, client: ClientInfo) {
       const { response: quote } = yield* quotes.findValid(request.quote_id)
+      const hotel = yield* catalog.definition()
+      const group = groupBooking(hotel, quote.rooms)
+      if (Option.isSome(group)) {
+        return yield* new GroupBookingRequired({
+          message: `quote ${quote.quote_id} cannot be reserved: ${groupBookingMessage(group.value)}`,
+          quote_id: quote.quote_id,
+          ...group.value
+        })
+      }
       const notReservable = (why: string) =>
         new QuoteNotReservable({ message: `quote ${quote.quote_id} cannot be reserved: ${why}`, quote_id: quote.quote_id })
       if (quote.status !== "available") return yield* notReservable("it has no offers; quote again")
@@ -111,7 +123,6 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       for (const [roomTypeId, wanted] of roomsByType(quote.rooms)) {
         if (wanted > (free.get(roomTypeId) ?? 0)) return yield* notReservable(`${roomTypeId} rooms are no longer available`)
       }
-      const hotel = yield* catalog.definition()
       const now = yield* Clock.currentTimeMillis
       const checkIn = localInstant(quote.stay.checkin, hotel.check_in, hotel.timezone).getTime()
       const linkExpires = Math.min(now + GUEST_LINK_MS, checkIn)
@@ -197,7 +208,21 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       return { hotel, offer, totals }
     })
 
-    const complete = Tracing.fn("Reservations.complete")(function*(token: string, request: CompletionRequest) {
+    /** Refused when the client address has made its hour's completions; counted across instances, in the database. */
+    const checkCompletionLimit = (recent: ReadonlyArray<Date>, now: number) =>
+      Option.match(completionLimitWait(config.bookingLimitPerHour, recent.map((at) => at.getTime()), now), {
+        onNone: () => Effect.void,
+        onSome: (seconds) =>
+          Effect.fail(
+            new RateLimited({
+              message: `this client address has completed ${recent.length} reservations in the last hour, the most the hotel ` +
+                `takes (${config.bookingLimitPerHour}): retry in ${seconds} s, or contact the hotel`,
+              retry_after_seconds: seconds
+            })
+          )
+      })
+
+    const complete = Tracing.fn("Reservations.complete")(function*(token: string, request: CompletionRequest, clientAddress: string) {
       const pending = yield* byGuestToken(token)
       yield* Tracing.annotate({ "reservation.id": pending.id })
       // a second completion gives the first one's answer: never a second reservation
@@ -227,18 +252,22 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         early_check_in_request: request.early_check_in_request ?? false,
         late_check_out_request: request.late_check_out_request ?? false
       }
+      const limited = config.bookingLimitPerHour > 0
       return yield* atomically(Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        // first, before any row lock: completions from one address are counted one at a time
+        const recent = limited ? yield* repo.lockCompletionsFrom(clientAddress, new Date(now - COMPLETION_WINDOW_MS)) : []
         const reservation = yield* repo.findForUpdate(pending.id).pipe(Effect.map(Option.getOrThrow))
         // completed by a concurrent request while this one waited for the lock
         if (reservation.status === "GUEST_COMPLETED") return completionResponse(reservation)
         if (reservation.status !== "PENDING_GUEST") {
           return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
         }
+        yield* checkCompletionLimit(recent, now)
         const { offer, totals } = yield* revalidate(reservation, request.expected_total)
         for (const [roomTypeId, rooms] of roomsByType(reservation.rooms)) {
           yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout)
         }
-        const now = yield* Clock.currentTimeMillis
         const completion = {
           number: reservationNumber(hotel.reservation_prefix, randomBytes(RESERVATION_NUMBER_RANDOM_BYTES)),
           guest,
@@ -248,6 +277,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           completed_at: new Date(now).toISOString()
         }
         yield* repo.complete(reservation.id, completion)
+        if (limited) yield* repo.recordCompletionFrom(reservation.id, clientAddress, new Date(now))
         const checkOut = localInstant(reservation.checkout, hotel.check_out, hotel.timezone).getTime()
         yield* tokens.issue(reservation.id, "manage", new Date(checkOut + MANAGE_LINK_AFTER_CHECKOUT_MS))
         yield* outbox.enqueue([

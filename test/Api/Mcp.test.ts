@@ -184,6 +184,21 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(reused.isError).toBe(false)
       const other = yield* call(client, "create_reservation_intent", { quote_id: quote.body.quote_id, package_code: second, idempotency_key: "k-1" })
       expect(other).toMatchObject({ isError: true, body: { error: { code: "idempotency_key_reused" } } })
+
+      // a group: priced, said to be not reservable, refused as REST refuses it
+      const group = yield* call(client, "quote_stay", {
+        checkin: "2027-03-01",
+        checkout: "2027-03-02",
+        rooms: [{ room_type_id: "double", adults: 2, quantity: 4 }, { room_type_id: "twin", adults: 2, quantity: 3 }]
+      })
+      expect(group.body).toMatchObject({ status: "available", reservable: false, not_reservable: { reason: "group_booking", requested_rooms: 7 } })
+      const groupIntent = yield* call(client, "create_reservation_intent", { quote_id: group.body.quote_id, package_code: "FLEX" })
+      expect(groupIntent).toMatchObject({
+        isError: true,
+        body: { error: { code: "quote_not_reservable", details: { reason: "group_booking", max_rooms: 6, requested_rooms: 7 } } }
+      })
+      const restIntent = yield* post("/v1/reservation-intents", { quote_id: group.body.quote_id, package_code: "FLEX" })
+      expect(groupIntent.body).toEqual(restIntent.body)
     }))
 
   it.scoped("resources: the hotel's policies and the agent rules", () =>

@@ -208,3 +208,28 @@ layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("gues
       })
     }))
 })
+
+layer(Layer.merge(TestApp({ config: { bookingLimitPerHour: 1 } }), ChromiumLive), { excludeTestServices: true })(
+  "guest-completion page beyond BOOKING_LIMIT_PER_HOUR (1)",
+  (it) => {
+    it.effect("says in the reservation's language when to try again, and whom to call", () =>
+      Effect.gen(function*() {
+        const first = yield* pendingReservation(daysFromToday(40), daysFromToday(41), [{ room_type_id: "twin", adults: 1 }])
+        expect((yield* completeWith(first.token, first.total)).status).toBe(200)
+        const { path } = yield* newGuestLink("fr")
+        const shown = yield* openPage(`${yield* baseUrl}${path}`, async (page) => {
+          await page.locator("#guest-form").waitFor()
+          await page.locator("[name=first_name]").fill("Jeanne")
+          await page.locator("[name=last_name]").fill("Dupont")
+          await page.locator("[name=email]").fill("jeanne.dupont@example.com")
+          await page.locator("[name=phone]").fill("+33 6 12 34 56 78")
+          await page.locator("[name=accept_terms]").check()
+          await page.locator("#submit").click()
+          await page.locator("#form-message p").waitFor()
+          return page.locator("#form-message").textContent()
+        })
+        // the first completion was a moment ago: the hour is 60 minutes away
+        expect(shown).toBe(ui("fr", "tooManyCompletions", "other").replace("{n}", "60"))
+      }))
+  }
+)

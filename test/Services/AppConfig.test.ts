@@ -13,7 +13,7 @@ describe("AppConfig", () => {
       expect(Option.isNone(config.smtpUrl)).toBe(true)
       expect(Option.isNone(config.pmsUrl)).toBe(true)
       expect(config.dataDir).toMatch(/\/var$/)
-      expect(config).toMatchObject({ outboxMaxAttempts: 20, outboxConcurrency: 4, quoteRetentionDays: 30, pendingRetentionDays: 30 })
+      expect(config).toMatchObject({ outboxMaxAttempts: 20, outboxConcurrency: 4, quoteRetentionDays: 30, pendingRetentionDays: 30, bookingLimitPerHour: 10, mailLimitPerRecipientPerDay: 20 })
     }))
 
   it.effect("an empty DATABASE_URL, SMTP_URL or APP_SECRET counts as unset, never as an empty value", () =>
@@ -33,16 +33,19 @@ describe("AppConfig", () => {
         QUOTE_TTL_SECONDS: "600",
         ENVIRONMENT: "production",
         OUTBOX_MAX_ATTEMPTS: "12",
-        OUTBOX_CONCURRENCY: "2"
+        OUTBOX_CONCURRENCY: "2",
+        BOOKING_LIMIT_PER_HOUR: "0",
+        MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "5"
       })
       expect(config.publicBaseUrl).toBe("https://book.belle-rive.example")
       expect(Redacted.value(Option.getOrThrow(config.databaseUrl))).toBe("postgres://u:secret@db/hotel")
       expect(String(config.databaseUrl)).not.toContain("secret")
       expect(Redacted.value(Option.getOrThrow(config.appSecret))).toHaveLength(32)
       expect(config).toMatchObject({ port: 8080, host: "0.0.0.0", quoteTtlSeconds: 600, environment: "production", outboxMaxAttempts: 12, outboxConcurrency: 2 })
+      expect(config).toMatchObject({ bookingLimitPerHour: 0, mailLimitPerRecipientPerDay: 5 })
     }))
 
-  for (const [name, value] of [["PORT", "abc"], ["PORT", "70000"], ["QUOTE_TTL_SECONDS", "5"], ["PUBLIC_BASE_URL", "not a url"], ["PMS_URL", "::"], ["OUTBOX_MAX_ATTEMPTS", "0"], ["OUTBOX_CONCURRENCY", "0"], ["APP_SECRET", "x".repeat(31)], ["PENDING_RETENTION_DAYS", "0"]]) {
+  for (const [name, value] of [["PORT", "abc"], ["PORT", "70000"], ["QUOTE_TTL_SECONDS", "5"], ["PUBLIC_BASE_URL", "not a url"], ["PMS_URL", "::"], ["OUTBOX_MAX_ATTEMPTS", "0"], ["OUTBOX_CONCURRENCY", "0"], ["APP_SECRET", "x".repeat(31)], ["PENDING_RETENTION_DAYS", "0"], ["BOOKING_LIMIT_PER_HOUR", "-1"], ["MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "1.5"]]) {
     it.effect(`a wrong ${name} stops the start with a message naming it`, () =>
       Effect.gen(function*() {
         const error = yield* withEnv({ [name!]: value! }).pipe(Effect.flip)

@@ -53,7 +53,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
           yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" }, client, `key-${i}`)
         }))
       const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
-      expect(yield* sweep).toEqual({ expiredIntents: 0, erasedExpiredReservations: 0, deletedQuotes: 0, deletedIdempotencyKeys: 0 })
+      expect(yield* sweep).toEqual({ expiredIntents: 0, erasedExpiredReservations: 0, deletedQuotes: 0, deletedIdempotencyKeys: 0, deletedCompletionAddresses: 0 })
       expect(yield* counts).toEqual({ pending: 12, expired: 0, quotes: 12, keys: 12 })
 
       clock.advance(25 * HOUR) // guest links (24 h) and idempotency keys (24 h) have lapsed, quotes are kept 30 days
@@ -87,7 +87,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
           const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, caller, undefined)
           return { id: response.reservation_id, token: tokenOf(response.continue_url), total: offer.price.total }
         }))
-      yield* reservations.complete(completing!.token, { ...guest, accept_terms: true, terms_version: "2026-11", expected_total: completing!.total })
+      yield* reservations.complete(completing!.token, { ...guest, accept_terms: true, terms_version: "2026-11", expected_total: completing!.total }, "203.0.113.9")
       const row = (id: string) =>
         Effect.map(
           sql<{ status: string; guest: unknown; client: unknown; erased: boolean }>`
@@ -127,5 +127,35 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       }))
       expect(held).toBe(0)
       expect(yield* repo.deleteQuotesExpiredBefore(new Date("2026-06-01"), 10)).toBe(1)
+    }))
+
+  it.effect("the client address of a completion is kept for the hour the booking limit counts it, then deleted", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const quotes = yield* Quotes
+      const reservations = yield* Reservations
+      const quote = yield* quotes.quoteRooms({
+        checkin: "2027-04-01" as LocalDate,
+        checkout: "2027-04-02" as LocalDate,
+        rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+      }, client)
+      const offer = quote.package_offers[0]!
+      const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
+      yield* reservations.complete(tokenOf(response.continue_url), {
+        first_name: "Ana",
+        last_name: "Lopez",
+        email: "ana@example.com",
+        phone: "+34 600 123 456",
+        accept_terms: true,
+        terms_version: "2026-11",
+        expected_total: offer.price.total
+      }, "192.0.2.44")
+      const addresses = sql<{ client_address: string }>`SELECT client_address FROM completions_by_address`.pipe(Effect.orDie)
+      const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
+      expect((yield* sweep).deletedCompletionAddresses).toBe(0)
+      expect(yield* addresses).toEqual([{ client_address: "192.0.2.44" }])
+      clock.advance(HOUR + 1)
+      expect((yield* sweep).deletedCompletionAddresses).toBe(1)
+      expect(yield* addresses).toEqual([])
     }))
 })

@@ -10,6 +10,7 @@ import { OutboxRepo } from "../../src/Layers/OutboxRepo.js"
 import { ReservationRepo } from "../../src/Layers/ReservationRepo.js"
 import { ServicesLayer } from "../../src/Layers/Services.js"
 import { Transactions } from "../../src/Layers/Transactions.js"
+import { AppConfig } from "../../src/Services/AppConfig.js"
 import { Documents } from "../../src/Services/Documents.js"
 import type { MailMessage } from "../../src/Domain/Mail.js"
 import { Mailer } from "../../src/Services/Mailer.js"
@@ -26,7 +27,9 @@ import { mailFrom, mailingConfig } from "../support/MailingTestApp.js"
 import { pmsStub } from "../support/pms.js"
 import { closedPort, smtpServer } from "../support/smtp.js"
 
-const Config = mailingConfig()
+/** Settings of the instances: these tests complete many reservations from one client address. */
+const configOf = (config: Partial<typeof AppConfig.Service> = {}) => mailingConfig({ bookingLimitPerHour: 0, ...config })
+const clientAddress = "192.0.2.1"
 
 /** Small numbers, so that retries, leases and polls take milliseconds. */
 const fast: OutboxWorkerOptions = {
@@ -41,11 +44,16 @@ const fast: OutboxWorkerOptions = {
 }
 
 /** One service instance on a pool of its own, as a process would be; with a worker when given options. */
-const instance = (url: Redacted.Redacted, delivery: Layer.Layer<Mailer | Pms>, worker: Option.Option<OutboxWorkerOptions>) =>
+const instance = (
+  url: Redacted.Redacted,
+  delivery: Layer.Layer<Mailer | Pms>,
+  worker: Option.Option<OutboxWorkerOptions>,
+  config: Partial<typeof AppConfig.Service> = {}
+) =>
   Option.match(worker, {
     onNone: () => ServicesLayer,
     onSome: (options) => withOutboxWorker(OutboxWorker.layer(options)).pipe(Layer.provide(Layer.mergeAll(Documents.Default, delivery)))
-  }).pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(Config))
+  }).pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(configOf(config)))
 
 const smtpMailer = (url: string) => Mailer.smtp({ url: Redacted.make(url), from: mailFrom })
 const noPms = Pms.Disabled
@@ -57,7 +65,7 @@ const client = { client: "outbox-test", ai_agent: null, session: null }
 const guest = { first_name: "Jeanne", last_name: "Dupont", email: "jeanne@example.org", phone: "+33 6 12 34 56 78", accept_terms: true, terms_version: "2026-11" }
 
 /** A completed reservation of one double room for the night `daysAhead` from today. */
-const completeOne = (on: Instance, daysAhead: number, language: Language = "en", expectedTotal?: number) =>
+const completeOne = (on: Instance, daysAhead: number, language: Language = "en", expectedTotal?: number, email = guest.email) =>
   Effect.gen(function*() {
     const quotes = yield* Quotes
     const reservations = yield* Reservations
@@ -69,7 +77,7 @@ const completeOne = (on: Instance, daysAhead: number, language: Language = "en",
     const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
     const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language }, client, undefined)
     const token = tokenOf(response.continue_url)
-    return yield* reservations.complete(token, { ...guest, expected_total: (expectedTotal ?? offer.price.total) as typeof offer.price.total })
+    return yield* reservations.complete(token, { ...guest, email, expected_total: (expectedTotal ?? offer.price.total) as typeof offer.price.total }, clientAddress)
   }).pipe(Effect.provide(on))
 
 interface JobRow {
@@ -162,6 +170,30 @@ describe("the outbox, on PostgreSQL", () => {
       expect(mail.attachments[0]!.content.subarray(0, 4).toString()).toBe("%PDF")
       // no PMS configured: the push is done and the reservation stays PENDING
       expect(yield* pmsOf(on, done.reservation_id)).toEqual({ pms_status: "PENDING", pms_reference: null })
+    }), 60_000)
+
+  it.scopedLive("beyond MAIL_LIMIT_PER_RECIPIENT_PER_DAY an email is held back: kept with its recipient and reason, never sent", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast), { mailLimitPerRecipientPerDay: 2 }))
+      // three confirmations to one mailbox, however its address is written, and one to another
+      const done = yield* Effect.forEach(["jeanne@example.org", "Jeanne@Example.org", "jeanne@example.org", "paul@example.org"], (email, i) =>
+        completeOne(on, 30 + i, "en", undefined, email))
+      const sql = yield* Effect.provide(SqlClient.SqlClient, on)
+      const emailJobs = sql<{ state: string; recipient: string | null; last_error: string | null }>`
+        SELECT state, recipient, last_error FROM outbox_jobs WHERE kind = 'confirmation_email' ORDER BY seq`.pipe(Effect.orDie)
+      const pendingJobs = sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox_jobs WHERE state = 'pending'`.pipe(Effect.orDie)
+      yield* eventually(Effect.map(pendingJobs, ([row]) => row!.n === 0))
+      const jobs = yield* emailJobs
+      expect(jobs.filter((j) => j.state === "done").map((j) => j.recipient).sort()).toEqual(["jeanne@example.org", "jeanne@example.org", "paul@example.org"])
+      const held = jobs.filter((j) => j.state === "held_back")
+      expect(held).toHaveLength(1)
+      expect(held[0]).toMatchObject({ recipient: "jeanne@example.org", last_error: expect.stringContaining("MAIL_LIMIT_PER_RECIPIENT_PER_DAY 2") })
+      expect(smtp.received.map((m) => m.envelopeTo[0]!.toLowerCase()).sort()).toEqual(["jeanne@example.org", "jeanne@example.org", "paul@example.org"])
+      // the held-back email's reservation is completed all the same; its PMS push went
+      const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox_jobs WHERE kind = 'pms_push' AND state = 'done'`.pipe(Effect.orDie)
+      expect([n, done.length]).toEqual([4, 4])
     }), 60_000)
 
   it.scopedLive("guest update and cancellation jobs: their own emails, the PMS DELETE after the push, SYNCED again", () =>
@@ -320,9 +352,11 @@ describe("the outbox, on PostgreSQL", () => {
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       const url = yield* testDatabaseUrl
+      // 30 emails to one guest: the daily limit per recipient is a test of its own
+      const unlimited = { mailLimitPerRecipientPerDay: 0 }
       const [a, b] = yield* Effect.all([
-        build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast))),
-        build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast)))
+        build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast), unlimited)),
+        build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast), unlimited))
       ])
       const count = 30
       const done = yield* Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) => completeOne(i % 2 === 0 ? a : b, 30 + i), {

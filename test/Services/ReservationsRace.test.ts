@@ -4,7 +4,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import * as path from "node:path"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
-import type { LocalDate } from "../../src/Domain/LocalDate.js"
+import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
 import { AppSecret } from "../../src/Layers/AppSecret.js"
 import { Repositories } from "../../src/Layers/Live.js"
 import { ServicesLayer } from "../../src/Layers/Services.js"
@@ -37,6 +37,8 @@ class Instances extends Effect.Service<Instances>()("test/Instances", {
 
 const guest = { first_name: "Race", last_name: "Guest", email: "race@example.com", phone: "+33 6 00 00 00 00", accept_terms: true, terms_version: "2026-11" }
 const client = { client: "race-test", ai_agent: null, session: null }
+/** Each guest on an address of their own: the booking limit per address stays out of the races on rooms. */
+const addressOf = (i: number) => `198.51.100.${i}`
 
 layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no overbooking, no room given back twice", (it) => {
   it.effect("20 guests completing at once for the last 5 rooms, on two instances: exactly 5 succeed", () =>
@@ -65,8 +67,8 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
       const outcomes = yield* Effect.forEach(pending, ({ token, total }, i) =>
         Effect.provide(
           Effect.flatMap(Reservations, (reservations) =>
-            reservations.complete(token, { ...guest, expected_total: total }).pipe(
-              Effect.catchTag("PriceChanged", (e) => reservations.complete(token, { ...guest, expected_total: e.new_total }))
+            reservations.complete(token, { ...guest, expected_total: total }, addressOf(i)).pipe(
+              Effect.catchTag("PriceChanged", (e) => reservations.complete(token, { ...guest, expected_total: e.new_total }, addressOf(i)))
             )),
           i % 2 === 0 ? a : b
         ).pipe(
@@ -86,6 +88,52 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
       expect(rows.completed[0].n).toBe(5)
     }))
 
+  it.effect("25 completions at once from one client address, on two instances: exactly BOOKING_LIMIT_PER_HOUR (10) pass", () =>
+    Effect.gen(function*() {
+      const { a, b } = yield* Instances
+      const address = "203.0.113.9"
+      // 26 pending reservations of one double room, each on a night of its own: no two wait for the same rooms
+      const [last, ...pending] = yield* Effect.forEach(Array.from({ length: 26 }, (_, i) => i), (i) =>
+        Effect.provide(
+          Effect.gen(function*() {
+            const quote = yield* (yield* Quotes).quoteRooms({
+              checkin: addDays("2027-03-01" as LocalDate, i),
+              checkout: addDays("2027-03-01" as LocalDate, i + 1),
+              rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+            }, client)
+            const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
+            const { response } = yield* (yield* Reservations).createIntent(
+              { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
+              client,
+              undefined
+            )
+            return { token: tokenOf(response.continue_url), total: offer.price.total }
+          }),
+          a
+        ))
+      const outcomes = yield* Effect.forEach(pending, ({ token, total }, i) =>
+        Effect.provide(
+          Effect.flatMap(Reservations, (reservations) => reservations.complete(token, { ...guest, expected_total: total }, address)),
+          i % 2 === 0 ? a : b
+        ).pipe(
+          Effect.map(() => "completed"),
+          Effect.catchTag("RateLimited", (e) => Effect.succeed(`rate_limited ${e.retry_after_seconds} s`))
+        ), { concurrency: "unbounded" })
+      expect(outcomes.filter((o) => o === "completed")).toHaveLength(10)
+      // every counted completion was made at this same instant: one more fits in an hour
+      expect(outcomes.filter((o) => o === "rate_limited 3600 s")).toHaveLength(15)
+
+      const counted = yield* Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM completions_by_address WHERE client_address = ${address}`), a)
+      expect(counted[0]!.n).toBe(10)
+      // another address is not held back by this one's limit
+      const other = yield* Effect.provide(
+        Effect.flatMap(Reservations, (reservations) => reservations.complete(last!.token, { ...guest, expected_total: last!.total }, "203.0.113.10")),
+        b
+      )
+      expect(other.status).toBe("GUEST_COMPLETED")
+    }))
+
   it.effect("10 cancellations of one reservation at once, on two instances: one cancels, the rooms come back once", () =>
     Effect.gen(function*() {
       const { a, b } = yield* Instances
@@ -101,7 +149,7 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
           const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
           const reservations = yield* Reservations
           const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
-          const done = yield* reservations.complete(tokenOf(response.continue_url), { ...guest, expected_total: offer.price.total })
+          const done = yield* reservations.complete(tokenOf(response.continue_url), { ...guest, expected_total: offer.price.total }, addressOf(0))
           const token = yield* (yield* Tokens).reveal(done.reservation_id, "manage")
           return { id: done.reservation_id, manageToken: Option.getOrThrow(token) }
         }),

@@ -5,6 +5,7 @@ import m0003 from "./0003_reservations.js"
 import m0004 from "./0004_outbox.js"
 import m0005 from "./0005_housekeeping.js"
 import m0006 from "./0006_trace_context.js"
+import m0007 from "./0007_business_limits.js"
 import m0008 from "./0008_app_secret_and_retention.js"
 
 /** Every migration, in order; a new one is a new file and a new line here. */
@@ -15,5 +16,6 @@ export const migrations = Migrator.fromRecord({
   "0004_outbox": m0004,
   "0005_housekeeping": m0005,
   "0006_trace_context": m0006,
+  "0007_business_limits": m0007,
   "0008_app_secret_and_retention": m0008
 })

@@ -1,0 +1,81 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { makeTestClock } from "../support/clock.js"
+import { completeWith, pendingReservation, post } from "../support/flow.js"
+import { TestApp } from "../support/TestApp.js"
+
+// Today is Sunday 2026-11-22 in hotel time.
+const clock = makeTestClock("2026-11-22T10:00:00Z")
+const MINUTE = 60_000
+
+const contact = { email: "reservations@belle-rive-nice.example", phone: "+33 4 93 00 12 34" }
+
+layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("rooms per reservation", (it) => {
+  it.effect("more rooms than booking.max_rooms_per_reservation (6): priced, reservable false, an intent is 409 group_booking", () =>
+    Effect.gen(function*() {
+      const stay = { checkin: "2027-01-12", checkout: "2027-01-14" }
+      const group = yield* post("/v1/quotes", {
+        ...stay,
+        rooms: [{ room_type_id: "double", adults: 2, quantity: 4 }, { room_type_id: "twin", adults: 1, quantity: 3 }]
+      })
+      expect(group.status).toBe(200)
+      expect(group.body).toMatchObject({
+        status: "available",
+        reservable: false,
+        not_reservable: { reason: "group_booking", max_rooms: 6, requested_rooms: 7, contact }
+      })
+      expect(group.body.package_offers.length).toBeGreaterThan(0)
+
+      const intent = yield* post("/v1/reservation-intents", { quote_id: group.body.quote_id, package_code: "FLEX" })
+      expect(intent.status).toBe(409)
+      expect(intent.body.error).toEqual({
+        code: "quote_not_reservable",
+        message: expect.stringContaining("7 rooms are more than the 6 one reservation may hold"),
+        details: { quote_id: group.body.quote_id, reason: "group_booking", max_rooms: 6, requested_rooms: 7, contact }
+      })
+
+      // six rooms, in as many requests as they come, are one reservation
+      const six = yield* pendingReservation(stay.checkin, stay.checkout, [
+        { room_type_id: "double", adults: 2, quantity: 4 },
+        { room_type_id: "twin", adults: 1 },
+        { room_type_id: "deluxe", adults: 2 }
+      ])
+      expect(six.quote).toMatchObject({ reservable: true, not_reservable: null })
+    }))
+
+  it.effect("an unavailable quote is not reservable either", () =>
+    Effect.gen(function*() {
+      const quote = yield* post("/v1/quotes", { checkin: "2027-01-20", checkout: "2027-01-21", rooms: [{ room_type_id: "deluxe", adults: 2, quantity: 6 }] })
+      expect(quote.body).toMatchObject({ status: "unavailable", reservable: false, not_reservable: null })
+    }))
+})
+
+layer(TestApp({ config: { bookingLimitPerHour: 2 } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
+  "completions per client address (BOOKING_LIMIT_PER_HOUR 2)",
+  (it) => {
+    it.effect("the third completion within the hour is 429 rate_limited with Retry-After until the first leaves the hour", () =>
+      Effect.gen(function*() {
+        const stays = [["2027-02-01", "2027-02-02"], ["2027-02-03", "2027-02-04"], ["2027-02-05", "2027-02-06"]] as const
+        const [first, second, third] = yield* Effect.forEach(stays, ([checkin, checkout]) =>
+          pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }]))
+        expect((yield* completeWith(first!.token, first!.total)).status).toBe(200)
+        clock.advance(10 * MINUTE)
+        expect((yield* completeWith(second!.token, second!.total)).status).toBe(200)
+        // completing the same reservation again answers it again: it is no second completion
+        expect((yield* completeWith(second!.token, second!.total)).status).toBe(200)
+        clock.advance(20 * MINUTE)
+
+        const refused = yield* completeWith(third!.token, third!.total)
+        expect(refused.status).toBe(429)
+        expect(refused.headers["retry-after"]).toBe("1800")
+        expect(refused.body.error).toMatchObject({ code: "rate_limited", details: { retry_after_seconds: 1800 } })
+        expect(refused.body.error.message).toContain("contact the hotel")
+
+        clock.advance(30 * MINUTE)
+        const later = yield* completeWith(third!.token, third!.total)
+        expect(later.status).toBe(200)
+        expect(later.body.status).toBe("GUEST_COMPLETED")
+        clock.set("2026-11-22T10:00:00Z")
+      }))
+  }
+)

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Option } from "effect"
+import { completionLimitWait, groupBooking, recipientKey, withinRecipientLimit } from "../../src/Domain/BookingLimits.js"
+import { demoHotel } from "../support/hotel.js"
+
+const HOUR = 3_600_000
+
+describe("business limits", () => {
+  it("a group is more rooms than max_rooms_per_reservation, counting each request's quantity", () => {
+    expect(groupBooking(demoHotel, [{ quantity: 4 }, { quantity: 2 }])).toEqual(Option.none())
+    expect(groupBooking(demoHotel, [{ quantity: 4 }, { quantity: 2 }, { quantity: 1 }])).toEqual(Option.some({
+      reason: "group_booking",
+      max_rooms: 6,
+      requested_rooms: 7,
+      contact: { email: demoHotel.contact.email, phone: demoHotel.contact.phone }
+    }))
+    const strict = { ...demoHotel, booking: { ...demoHotel.booking, max_rooms_per_reservation: 1 } }
+    expect(Option.map(groupBooking(strict, [{ quantity: 2 }]), (g) => g.max_rooms)).toEqual(Option.some(1))
+  })
+
+  it("completions per hour: the wait ends when enough of the oldest have left the hour", () => {
+    const now = 10 * HOUR
+    expect(completionLimitWait(3, [now - 50 * 60_000, now - 10 * 60_000], now)).toEqual(Option.none())
+    // full: the oldest leaves in 10 minutes
+    expect(completionLimitWait(3, [now - 50 * 60_000, now - 20 * 60_000, now - 60_000], now)).toEqual(Option.some(600))
+    // over (the limit was lowered): two must leave, the second of them in 40 minutes
+    expect(completionLimitWait(2, [now - 50 * 60_000, now - 20 * 60_000, now - 60_000], now)).toEqual(Option.some(2400))
+    // never less than a second; 0 is no limit
+    expect(completionLimitWait(1, [now - HOUR + 1], now)).toEqual(Option.some(1))
+    expect(completionLimitWait(0, [now, now, now], now)).toEqual(Option.none())
+  })
+
+  it("emails per recipient: within the limit while fewer went; 0 is no limit; one mailbox whatever its case", () => {
+    expect(withinRecipientLimit(2, 1)).toBe(true)
+    expect(withinRecipientLimit(2, 2)).toBe(false)
+    expect(withinRecipientLimit(0, 1_000)).toBe(true)
+    expect(recipientKey(" Jeanne@Example.ORG ")).toBe("jeanne@example.org")
+  })
+})
