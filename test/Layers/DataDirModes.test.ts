@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { AppSecret } from "../../src/Layers/AppSecret.js"
@@ -9,7 +9,7 @@ import { temporaryDataDir } from "../support/database.js"
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777
 
 const generatedSecret = (dataDir: string) =>
-  AppSecret.pipe(Effect.provide(AppSecret.Live), Effect.provide(AppConfig.layerTest({ dataDir, appSecret: Option.none() })))
+  AppSecret.pipe(Effect.provide(AppSecret.Live.pipe(Layer.provide(AppConfig.layerTest({ dataDir, appSecret: Option.none() })))))
 
 describe("the secret generated in DATA_DIR", () => {
   it.scopedLive("is a file only the service's user can read", () =>

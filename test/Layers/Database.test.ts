@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Logger, Option, Redacted } from "effect"
+import { Effect, FiberRef, HashSet, Layer, Logger, Option, Redacted } from "effect"
 import { DatabaseLive } from "../../src/Layers/Database.js"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import { poolOn, testDatabaseUrl } from "../support/database.js"
@@ -14,7 +14,7 @@ const startOn = (url: Redacted.Redacted) =>
     })
     const role = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ name: string }>`SELECT current_user AS name`).pipe(
       Effect.provide(DatabaseLive.pipe(Layer.provide(AppConfig.layerTest({ databaseUrl: Option.some(url) })))),
-      Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
+      Effect.locally(FiberRef.currentLoggers, HashSet.make<ReadonlyArray<Logger.Logger<unknown, any>>>(logger)),
       Effect.scoped
     )
     return { warnings, role: role[0]?.name }
