@@ -115,4 +115,29 @@ describe("usage report", () => {
     ].join("\n"))
     expect(formatUsage([], "table", "EUR")).toBe("no traffic in this period")
   })
+
+  // header values are the callers' own text: an MCP client names itself in JSON, where any character goes
+  it("the table shows no terminal escape sequence or control character a caller sent", () => {
+    const hostile = "agent\u001b]0;owned\u0007\u001b[2J\u001b[31m-red\u001b[0m\u009b1;31m\u001bc\u0000\u0085\u0008/1.0"
+    const table = formatUsage([row("2026-11-24", "ai_agent", hostile, 4, 2, 1, 48160)], "table", "EUR")
+    expect(table.split("\n")[2]).toBe("2026-11-24  X-AI-Agent  agent-red/1.0       4        2            1      25.0 %         481.60")
+    expect(table).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+  })
+
+  it("the CSV shows no control character, and a cell a spreadsheet would run as a formula is text", () => {
+    const values = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1", "-2+3", "@SUM(A1)", "\t=1+1", "\r-1", "\u001b[31m=1", "a=b", "(none)"]
+    const csv = formatUsage(values.map((value) => row("2026-11-24", "client", value, 1, 0, 0, 0)), "csv", "EUR")
+    expect(csv.split("\n").slice(1).map((line) => line.split(",")[2])).toEqual([
+      "\"'=HYPERLINK(\"\"http://evil.example\"\"",
+      "'+1",
+      "'-2+3",
+      "'@SUM(A1)",
+      "'=1+1",
+      "'-1",
+      "'=1",
+      "a=b",
+      "(none)"
+    ])
+    expect(csv).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+  })
 })

@@ -4,6 +4,7 @@ import {
   AlreadyCancelled,
   AvailabilityChanged,
   CancellationNotAllowed,
+  ForbiddenOrigin,
   GroupBookingRequired,
   HeadersTooLarge,
   IdempotencyInProgress,
@@ -195,4 +196,9 @@ export const RateLimitedBody = errorBody(
   "Too many requests of this kind: retry after the Retry-After header's seconds. error.code: rate_limited",
   () => "rate_limited",
   (e) => ({ retry_after_seconds: e.retry_after_seconds })
+)
+export const ForbiddenOriginBody = errorBody(
+  ForbiddenOrigin,
+  "A web page of this origin may not call this endpoint. error.code: forbidden_origin",
+  () => "forbidden_origin"
 )

@@ -3,9 +3,12 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { readFile } from "node:fs/promises"
 
-/** The guest pages load nothing from elsewhere and run no inline script or style. */
-export const GUEST_PAGE_CSP =
-  "default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+/**
+ * The guest pages load nothing from elsewhere and run no inline script or style; an injected
+ * `<base>` cannot redirect their relative URLs, nor an injected form post elsewhere.
+ */
+export const GUEST_PAGE_CSP = "default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
 /**
  * The files of `public/` served under `/assets/`: an allow-list with one route each, so no file

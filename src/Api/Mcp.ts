@@ -22,6 +22,7 @@ import { randomBytes } from "node:crypto"
 import { Availability, AvailabilityParams } from "../Domain/Availability.js"
 import { AGENT_RULES, API_NAME, API_VERSION, MCP_PATH, RULES } from "../Domain/Discovery.js"
 import {
+  ForbiddenOrigin,
   GroupBookingRequired,
   IdempotencyInProgress,
   IdempotencyKeyReused,
@@ -34,6 +35,7 @@ import {
 import { Hotel, RoomTypes } from "../Domain/Hotel.js"
 import { AnalyticsHeaders, type ClientInfo, clientInfo, MultiRoomQuoteRequest, MultiRoomQuoteResponse } from "../Domain/Quote.js"
 import { IdempotencyKey, IntentRequest, IntentResponse } from "../Domain/Reservation.js"
+import { AppConfig } from "../Services/AppConfig.js"
 import { HotelCatalog } from "../Services/HotelCatalog.js"
 import { Inventory } from "../Services/Inventory.js"
 import { Quotes } from "../Services/Quotes.js"
@@ -41,6 +43,7 @@ import { Reservations } from "../Services/Reservations.js"
 import {
   describeIssues,
   type ErrorBody,
+  ForbiddenOriginBody,
   GroupBookingRequiredBody,
   IdempotencyInProgressBody,
   IdempotencyKeyReusedBody,
@@ -312,24 +315,36 @@ const InitializeRequest = Schema.Struct({
 })
 const decodeInitialize = Schema.decodeUnknownOption(InitializeRequest)
 
-/** The client's `name/version`, when the request is its `initialize`. */
-const initializingAgent = (request: HttpServerRequest.HttpServerRequest) =>
-  request.json.pipe(
-    // an unreadable body is answered by the protocol, which reads it again (it is read once)
-    Effect.option,
-    Effect.map((body) =>
-      Option.flatMap(Option.flatMap(body, decodeInitialize), ({ params: { clientInfo } }) =>
-        agentLabel(`${clientInfo.name}/${clientInfo.version}`))
-    )
-  )
+/** The client's `name/version`, when the message is its `initialize`. */
+const initializingAgent = (message: unknown) =>
+  Option.flatMap(decodeInitialize(message), ({ params: { clientInfo } }) => agentLabel(`${clientInfo.name}/${clientInfo.version}`))
+
+const refusal = Schema.encodeSync(Schema.Union(ForbiddenOriginBody, ValidationErrorBody))
+
+/**
+ * A JSON-RPC batch (an array of messages) is refused: MCP 2025-06-18 removed batches, and the
+ * protocol would run its calls all at once, counted by the rate limiter as one request.
+ */
+const batchRefused = HttpServerResponse.unsafeJson(
+  refusal(
+    new ValidationError({
+      code: "invalid_request",
+      message: `${MCP_PATH} takes one JSON-RPC message per request: MCP 2025-06-18 removed JSON-RPC batches (an array body)`
+    })
+  ),
+  { status: 400 }
+)
 
 /** The protocol's HTTP application, with the caller in its context and a session id given at initialization. */
 const withCaller = (app: HttpApp.Default<never, Scope.Scope>): HttpApp.Default<never, Scope.Scope> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
+    // an unreadable body is answered by the protocol, which reads it again (it is read once)
+    const message = yield* Effect.option(request.json)
+    if (Option.exists(message, Array.isArray)) return batchRefused
     const headers = Option.getOrElse(decodeAnalytics(request.headers), () => ({} as AnalyticsHeaders))
     const sessionId = request.headers[SESSION_HEADER]
-    const initializing = sessionId === undefined ? yield* initializingAgent(request) : Option.none()
+    const initializing = sessionId === undefined ? Option.flatMap(message, initializingAgent) : Option.none()
     const agent = sessionId === undefined ? initializing : agentOfSession(sessionId)
     const caller: ClientInfo = { ...clientInfo(headers), ai_agent: Option.getOrElse(agent, () => headers["x-ai-agent"] ?? null) }
     const response = yield* Effect.provideService(app, McpCaller, caller)
@@ -347,6 +362,28 @@ const noStream: ErrorBody = {
 }
 const methodNotAllowed = HttpServerResponse.json(noStream, { status: 405, headers: { allow: "POST" } })
 
+const originRefused = HttpServerResponse.unsafeJson(
+  refusal(
+    new ForbiddenOrigin({
+      message: `a web page of this origin may not call ${MCP_PATH}: only the service's own origin and MCP_ALLOWED_ORIGINS may`
+    })
+  ),
+  { status: 403 }
+)
+
+/**
+ * A browser says which page calls in `Origin`; the transport requires checking it, so that no web
+ * page (or a DNS-rebound name) reaches the server through a visitor's browser. Only the origin of
+ * `PUBLIC_BASE_URL` and `MCP_ALLOWED_ORIGINS` are served; a request without `Origin` comes from a
+ * program, not a page, and is served.
+ */
+const fromAllowedOrigins = (allowed: ReadonlySet<string>) =>
+<E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const origin = request.headers["origin"]
+    return origin === undefined || allowed.has(origin) ? app : Effect.succeed(originRefused)
+  })
+
 /**
  * The RPC protocol of the MCP server, served at `/mcp` by the API's own router: POST carries
  * JSON-RPC messages and is answered with JSON; GET (a server-sent event stream) and DELETE (end a
@@ -356,10 +393,12 @@ const McpProtocol = Layer.effect(
   RpcServer.Protocol,
   Effect.gen(function*() {
     const router = yield* HttpApiBuilder.Router
+    const { mcpAllowedOrigins, publicBaseUrl } = yield* AppConfig
+    const guarded = fromAllowedOrigins(new Set([new URL(publicBaseUrl).origin, ...mcpAllowedOrigins]))
     const { httpApp, protocol } = yield* RpcServer.makeProtocolWithHttpApp
-    yield* router.post(MCP_PATH, withCaller(httpApp))
-    yield* router.get(MCP_PATH, methodNotAllowed)
-    yield* router.del(MCP_PATH, methodNotAllowed)
+    yield* router.post(MCP_PATH, guarded(withCaller(httpApp)))
+    yield* router.get(MCP_PATH, guarded(methodNotAllowed))
+    yield* router.del(MCP_PATH, guarded(methodNotAllowed))
     return protocol
   })
 ).pipe(Layer.provide([RpcSerialization.layerJsonRpc(), HttpApiBuilder.Router.Live]))

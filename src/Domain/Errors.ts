@@ -130,3 +130,8 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   message: Schema.String,
   retry_after_seconds: Schema.Int
 }) {}
+
+/** A web page of an origin the service does not allow called an endpoint that browsers may call only from allowed origins. */
+export class ForbiddenOrigin extends Schema.TaggedError<ForbiddenOrigin>()("ForbiddenOrigin", {
+  message: Schema.String
+}) {}

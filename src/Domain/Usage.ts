@@ -35,6 +35,28 @@ const percent = (ratio: number | null) => ratio === null ? "-" : `${(ratio * 100
 
 const csvField = (text: string) => /[",\n\r]/.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text
 
+/**
+ * Terminal escape sequences (CSI `ESC [ … final`, the string commands OSC, DCS, PM, APC and SOS up
+ * to their terminator, and two-character escapes), in their 7-bit and 8-bit (C1) forms.
+ */
+const ESCAPE_SEQUENCE =
+  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]/g
+/** C0 and C1 control characters and DEL. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g
+
+/**
+ * A header value as text a terminal or a spreadsheet only shows: the callers chose it (an MCP
+ * client names itself in JSON, where any character goes), and an escape sequence would act on the
+ * reader's terminal.
+ */
+export const printable = (value: string) => value.replace(ESCAPE_SEQUENCE, "").replace(CONTROL, "")
+
+/**
+ * A spreadsheet runs a cell that starts with `=`, `+`, `-` or `@` (tab and CR too) as a formula:
+ * a leading apostrophe makes it text (OWASP, "CSV Injection").
+ */
+const asText = (cell: string) => /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell
+
 const table = (header: ReadonlyArray<string>, lines: ReadonlyArray<ReadonlyArray<string>>, rightAligned: ReadonlySet<number>) => {
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)))
   const render = (cells: ReadonlyArray<string>) =>
@@ -68,7 +90,7 @@ export const formatUsage = (rows: ReadonlyArray<UsageRow>, format: UsageFormat, 
           [
             row.day,
             DIMENSION_HEADERS[row.dimension],
-            csvField(row.value),
+            csvField(asText(printable(row.value))),
             String(row.quotes),
             String(row.intents),
             String(row.completions),
@@ -84,7 +106,7 @@ export const formatUsage = (rows: ReadonlyArray<UsageRow>, format: UsageFormat, 
         rows.map((row) => [
           row.day,
           DIMENSION_HEADERS[row.dimension],
-          row.value,
+          printable(row.value),
           String(row.quotes),
           String(row.intents),
           String(row.completions),

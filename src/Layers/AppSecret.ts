@@ -60,6 +60,7 @@ export class AppSecret extends Context.Tag("AppSecret")<AppSecret, Redacted.Reda
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
         }
+        fs.chmodSync(file, 0o600) // an older start may have left it readable by others
         return Redacted.make(fs.readFileSync(file, "utf8").trim())
       })
       const fingerprint = secretFingerprint(secret)

@@ -4,7 +4,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Option, type Redacted } from "effect"
 import pg from "pg"
 import { AppConfig } from "../Services/AppConfig.js"
-import { embeddedPostgres } from "./EmbeddedPostgres.js"
+import { embeddedDatabase } from "./EmbeddedPostgres.js"
 
 /** Connections per instance, whichever PostgreSQL serves it. */
 const POOL_SIZE = 20
@@ -31,12 +31,32 @@ export const pgClientLayer = (url: Redacted.Redacted, maxConnections = POOL_SIZE
     }
   })
 
-/** The one SQL client: `DATABASE_URL` when set, else the embedded database in `DATA_DIR`. */
+/**
+ * The service needs no more than to own its tables; a superuser can also read the server's files
+ * and run programs on it, so a flaw in a query would reach that far. Said at start, not refused:
+ * `DATABASE_URL` is the operator's choice.
+ */
+const warnIfSuperuser = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const [role] = yield* sql<{ name: string; superuser: boolean }>`
+    SELECT rolname AS name, rolsuper AS superuser FROM pg_roles WHERE rolname = current_user`
+  if (role?.superuser === true) {
+    yield* Effect.logWarning(
+      `DATABASE_URL connects as ${role.name}, a superuser: connect as a role that owns the service's database and is not a superuser`
+    )
+  }
+})
+
+/**
+ * The one SQL client: `DATABASE_URL` when set (as given), else the embedded database in
+ * `DATA_DIR` (as a role of the service's own that is not a superuser).
+ */
 export const DatabaseLive = Layer.unwrapScoped(
   Effect.gen(function*() {
     const config = yield* AppConfig
-    const url = Option.isSome(config.databaseUrl) ? config.databaseUrl.value : yield* embeddedPostgres(config.dataDir)
-    return pgClientLayer(url)
+    return Option.isSome(config.databaseUrl)
+      ? pgClientLayer(config.databaseUrl.value).pipe(Layer.tap((context) => Effect.provide(warnIfSuperuser, context)))
+      : pgClientLayer(yield* embeddedDatabase(config.dataDir))
   })
 )
 

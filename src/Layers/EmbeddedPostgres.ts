@@ -1,8 +1,11 @@
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
 import { Data, Effect, Redacted } from "effect"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { PRIVATE_FILE } from "./PrivateFiles.js"
 import * as Tracing from "./Tracing.js"
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly message: string }> {}
@@ -29,8 +32,20 @@ interface ServerUser {
   readonly gid?: number
 }
 
+/**
+ * The whole environment of what this module runs (initdb, the server, the checks as its user):
+ * never the service's own (APP_SECRET, SMTP_URL, DATABASE_URL, PMS_TOKEN…), which the server's user
+ * could read in `/proc`. The C locale, as the cluster's, so its messages are the English the
+ * service quotes.
+ */
+const serverEnvironment = (): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+  ...(process.env.TZ === undefined ? {} : { TZ: process.env.TZ }),
+  LC_ALL: "C"
+})
+
 const run = (command: string, args: ReadonlyArray<string>, user?: ServerUser) =>
-  spawnSync(command, args, { encoding: "utf8", uid: user?.uid, gid: user?.gid })
+  spawnSync(command, args, { encoding: "utf8", uid: user?.uid, gid: user?.gid, env: serverEnvironment() })
 
 const idOf = (flag: "-u" | "-g") => {
   const result = run("id", [flag, "postgres"])
@@ -113,7 +128,7 @@ const claimDataDir = (dataDir: string) => {
     Effect.suspend(() => {
       for (;;) {
         try {
-          fs.writeFileSync(file, String(process.pid), { flag: "wx" })
+          fs.writeFileSync(file, String(process.pid), { flag: "wx", mode: PRIVATE_FILE })
           return Effect.void
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
@@ -184,7 +199,10 @@ const socketFolder = (pgData: string, user: ServerUser) =>
 /** The server's log is appended to at every start: past 10 MiB it becomes `postgres.log.1`, the one kept before it. */
 const keepLogSmall = (logFile: string) => {
   try {
-    if (fs.statSync(logFile).size > 10 * 1024 * 1024) fs.renameSync(logFile, `${logFile}.1`)
+    if (fs.statSync(logFile).size > 10 * 1024 * 1024) {
+      fs.renameSync(logFile, `${logFile}.1`)
+      fs.chmodSync(`${logFile}.1`, PRIVATE_FILE) // as an older start may have left it
+    }
   } catch {
     // no log yet
   }
@@ -218,8 +236,9 @@ const serverSettings = (socketDir: string) => [
 const startServer = (postgres: string, pgData: string, socketDir: string, logFile: string, user: ServerUser) =>
   Effect.acquireRelease(
     Effect.sync(() => {
-      const log = fs.openSync(logFile, "a")
+      const log = fs.openSync(logFile, "a", PRIVATE_FILE)
       try {
+        fs.fchmodSync(log, PRIVATE_FILE) // as an older start may have left it
         // its own process group: a Ctrl-C or a supervisor's signal to the service's group must not
         // stop the database under requests still in flight; the service stops it last
         return spawn(postgres, ["-D", pgData, ...serverSettings(socketDir)], {
@@ -227,7 +246,7 @@ const startServer = (postgres: string, pgData: string, socketDir: string, logFil
           stdio: ["ignore", log, log],
           uid: user.uid,
           gid: user.gid,
-          env: { ...process.env, LC_MESSAGES: "C" }
+          env: serverEnvironment()
         })
       } finally {
         fs.closeSync(log)
@@ -284,7 +303,7 @@ const initialise = (initdb: string, pgData: string, user: ServerUser, dataDir: s
 /**
  * The embedded PostgreSQL in `DATA_DIR/postgres`, for the scope: created on the first start,
  * recovered from a killed service's leftover server, stopped (fast shutdown) when the scope
- * closes. Answers the URL of its database for the same `PgClient` pool as `DATABASE_URL`.
+ * closes. Answers the URL of its superuser; the service connects as `embeddedDatabase`'s role.
  */
 export const embeddedPostgres = Tracing.fn("Database.startEmbedded")(function*(dataDir: string) {
   const { initdb, postgres } = yield* binaries
@@ -309,3 +328,31 @@ export const embeddedPostgres = Tracing.fn("Database.startEmbedded")(function*(d
   yield* Effect.logInfo(`embedded PostgreSQL (pid ${child.pid}) in ${pgData}`)
   return Redacted.make(`postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`)
 })
+
+/** The role the service's pool connects as on the embedded server. */
+const APPLICATION_ROLE = "hotel"
+
+/**
+ * Makes (once) the login role the service connects as, without superuser rights, so a flaw in a
+ * query reaches the application's data and never the server's files or programs (`COPY … PROGRAM`,
+ * `pg_read_file`). It owns the database the service keeps its tables in (`postgres`, the cluster's
+ * first), so migrations may create tables; tables an older version made as the superuser become
+ * its own. Answers the URL of that role.
+ */
+const asApplicationRole = (superuserUrl: Redacted.Redacted) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const existing = yield* sql`SELECT 1 FROM pg_roles WHERE rolname = ${APPLICATION_ROLE}`
+    if (existing.length === 0) yield* sql`CREATE ROLE ${sql(APPLICATION_ROLE)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE`
+    yield* sql`ALTER DATABASE postgres OWNER TO ${sql(APPLICATION_ROLE)}`
+    const older = yield* sql<{ name: string }>`
+      SELECT relname AS name FROM pg_class
+      WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') AND relowner <> ${APPLICATION_ROLE}::regrole`
+    for (const { name } of older) yield* sql`ALTER TABLE ${sql(name)} OWNER TO ${sql(APPLICATION_ROLE)}`
+    const url = new URL(Redacted.value(superuserUrl))
+    url.username = APPLICATION_ROLE
+    return Redacted.make(url.toString())
+  }).pipe(Effect.provide(PgClient.layer({ url: superuserUrl, maxConnections: 1 })), Tracing.withSpan("Database.applicationRole"))
+
+/** The embedded PostgreSQL for the scope (`embeddedPostgres`), reached as the service's own role: the URL of its database. */
+export const embeddedDatabase = (dataDir: string) => Effect.flatMap(embeddedPostgres(dataDir), asApplicationRole)

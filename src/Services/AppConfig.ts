@@ -15,6 +15,33 @@ const wholeNumber = (name: string, unit: string, min: number, max: number) =>
     Config.validate({ message: `must be a whole number of ${unit} from ${min} to ${max}`, validation: (n) => n >= min && n <= max })
   )
 
+/** The origin of an http(s) URL that is nothing but one (`https://agent.example`), as a browser sends it in `Origin`. */
+const originOf = (text: string): string | undefined => {
+  try {
+    const url = new URL(text)
+    const bare = url.username === "" && url.password === "" && url.pathname === "/" && url.search === "" && url.hash === ""
+    return bare && (url.protocol === "https:" || url.protocol === "http:") ? url.origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Comma-separated origins; none when unset or empty. */
+const origins = (name: string) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((list) =>
+      Either.all(
+        list.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "").map((entry) =>
+          Either.fromNullable(
+            originOf(entry),
+            () => ConfigError.InvalidData([], `${entry} is not an origin: scheme, host and port only, e.g. https://agent.example`)
+          )
+        )
+      )
+    ),
+    Config.withDefault([])
+  )
+
 /** Every setting of the service, read from the environment once, at start. */
 export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly port: number
@@ -25,6 +52,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly smtpUrl: Option.Option<Redacted.Redacted>
   readonly mailFrom: string
   readonly pmsUrl: Option.Option<string>
+  /** Sent to the PMS as `Authorization: Bearer …`. */
+  readonly pmsToken: Option.Option<Redacted.Redacted>
   readonly quoteTtlSeconds: number
   readonly environment: string
   readonly hotelFile: string
@@ -42,6 +71,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly mailLimitPerRecipientPerDay: number
   /** `json` (one object per line) or `pretty` (for a developer's terminal). */
   readonly logFormat: "json" | "pretty"
+  /** Origins besides `publicBaseUrl`'s whose pages may call `/mcp` (browsers send `Origin`). */
+  readonly mcpAllowedOrigins: ReadonlyArray<string>
 }>() {
   static readonly fromEnv = Effect.gen(function*() {
     const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
@@ -60,6 +91,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       smtpUrl: yield* optionalSecret("SMTP_URL"),
       mailFrom: yield* Config.string("MAIL_FROM").pipe(Config.withDefault("Hôtel Belle Rive <reservations@belle-rive-nice.example>")),
       pmsUrl: yield* Config.option(Config.url("PMS_URL").pipe(Config.map((url) => url.toString()))),
+      pmsToken: yield* optionalSecret("PMS_TOKEN"),
       quoteTtlSeconds: yield* wholeNumber("QUOTE_TTL_SECONDS", "seconds", 10, 86_400).pipe(Config.withDefault(900)),
       environment: yield* Config.string("ENVIRONMENT").pipe(Config.withDefault("development")),
       hotelFile: path.resolve(yield* Config.string("HOTEL_FILE").pipe(Config.withDefault("data/hotel.json"))),
@@ -86,7 +118,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       ),
       logFormat: yield* Config.literal("json", "pretty")("LOG_FORMAT").pipe(
         Config.withDefault(process.stdout.isTTY ? "pretty" as const : "json" as const)
-      )
+      ),
+      mcpAllowedOrigins: yield* origins("MCP_ALLOWED_ORIGINS")
     }
   })
 

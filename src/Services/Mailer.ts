@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { type MailMessage, messageIdHeader } from "../Domain/Mail.js"
+import { PRIVATE_FILE, privateFolder } from "../Layers/PrivateFiles.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "./AppConfig.js"
 import { makeRecorder } from "./Recorder.js"
@@ -110,19 +111,20 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
   /**
    * Each message as an RFC 822 file `<dir>/<timestamp>-<id>.eml`, the bytes SMTP would carry:
    * without a mail server, a developer still sees every email. Written to a temporary name and
-   * renamed, so a reader never sees half a file.
+   * renamed, so a reader never sees half a file. The folder and its files are the service user's
+   * alone: an email holds a live manage link.
    */
   static readonly files = (options: { readonly dir: string; readonly from: string }) =>
     Layer.scoped(
       Mailer,
       Effect.gen(function*() {
-        yield* Effect.promise(() => fs.mkdir(options.dir, { recursive: true }))
+        yield* Effect.sync(() => privateFolder(options.dir))
         const transport = yield* lazyTransport({ streamTransport: true, buffer: true, newline: "windows" })
         const write = (file: string, bytes: Buffer) =>
           Effect.tryPromise({
             try: async () => {
               const temporary = `${file}.${randomBytes(6).toString("hex")}.tmp`
-              await fs.writeFile(temporary, bytes)
+              await fs.writeFile(temporary, bytes, { mode: PRIVATE_FILE })
               await fs.rename(temporary, file)
             },
             // a full or read-only disk can be fixed while the outbox keeps retrying

@@ -2,7 +2,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, identity, Layer, Option, type Redacted, Schema } from "effect"
 import {
   PmsAnswer,
   type PmsCancelOutcome,
@@ -26,6 +26,8 @@ export class PmsError extends Schema.TaggedError<PmsError>()("PmsError", {
 }) {}
 
 const TIMEOUT = "10 seconds"
+
+const isRedirect = (status: number) => status >= 300 && status < 400
 
 /** A call the in-memory PMS received (a failed one is not recorded). */
 export type PmsCall =
@@ -51,18 +53,26 @@ export class Pms extends Context.Tag("Pms")<Pms, {
   /** Cancels it; one the PMS does not know (404) counts as cancelled. */
   readonly cancel: (reservationNumber: string, changeId: string) => Effect.Effect<PmsCancelOutcome, PmsError>
 }>() {
-  /** JSON over HTTP: `PUT` and `DELETE {baseUrl}/reservations/{number}` (README, "PMS contract"). */
-  static readonly http = (baseUrl: string) =>
+  /**
+   * JSON over HTTP: `PUT` and `DELETE {baseUrl}/reservations/{number}` (README, "PMS contract"),
+   * with `Authorization: Bearer {token}` when there is one.
+   */
+  static readonly http = (baseUrl: string, token: Option.Option<Redacted.Redacted> = Option.none()) =>
     Layer.effect(
       Pms,
       Effect.gen(function*() {
         const client = yield* HttpClient.HttpClient
+        const authorized: (request: HttpClientRequest.HttpClientRequest) => HttpClientRequest.HttpClientRequest = Option.match(token, {
+          onNone: () => identity,
+          onSome: (secret) => HttpClientRequest.bearerToken(secret)
+        })
         const resource = (number: string) => `${baseUrl.replace(/\/+$/, "")}/reservations/${encodeURIComponent(number)}`
         const request = (method: "PUT" | "DELETE", number: string, changeId: string) =>
           HttpClientRequest.make(method)(resource(number)).pipe(
             HttpClientRequest.acceptJson,
             // the PUT is idempotent anyway; the key lets the PMS tell a retried delivery from a new change
-            HttpClientRequest.setHeader("Idempotency-Key", `${number}-${changeId}`)
+            HttpClientRequest.setHeader("Idempotency-Key", `${number}-${changeId}`),
+            authorized
           )
 
         /** Sends, then reads the answer with `onAnswer`; the whole exchange is bounded by the timeout. */
@@ -86,7 +96,8 @@ export class Pms extends Context.Tag("Pms")<Pms, {
           Effect.flatMap(Effect.orElseSucceed(response.text, () => ""), (body) =>
             new PmsError({
               message: `${what}: the PMS answered ${response.status}${body ? `: ${body.slice(0, 200)}` : ""}`,
-              retryable: response.status >= 500 || response.status === 429 || response.status === 408,
+              // a redirect is never followed (the guest's data would go where it points): a failed attempt, as the PMS's own fault
+              retryable: response.status >= 500 || response.status === 429 || response.status === 408 || isRedirect(response.status),
               status: response.status
             }))
 
@@ -126,8 +137,9 @@ export class Pms extends Context.Tag("Pms")<Pms, {
           })
         }
       })
-    // Node's own fetch: the undici package behind NodeHttpClient is 16 MB more of every instance's memory
-    ).pipe(Layer.provide(FetchHttpClient.layer))
+    // Node's own fetch: the undici package behind NodeHttpClient is 16 MB more of every instance's memory;
+    // "manual": a redirect is answered as it came, never followed
+    ).pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" })))
 
   /** No PMS configured: nothing is sent, every call answers `Disabled`. Says so once, at start. */
   static readonly Disabled = Layer.effect(
@@ -138,9 +150,10 @@ export class Pms extends Context.Tag("Pms")<Pms, {
     })
   )
 
-  /** The HTTP PMS at `PMS_URL`, or `Disabled` when it is unset. */
+  /** The HTTP PMS at `PMS_URL` (with `PMS_TOKEN`), or `Disabled` when it is unset. */
   static readonly Live = Layer.unwrapEffect(
-    Effect.map(AppConfig, ({ pmsUrl }) => Option.match(pmsUrl, { onNone: () => Pms.Disabled, onSome: Pms.http }))
+    Effect.map(AppConfig, ({ pmsToken, pmsUrl }) =>
+      Option.match(pmsUrl, { onNone: () => Pms.Disabled, onSome: (url) => Pms.http(url, pmsToken) }))
   )
 
   /** Records every call; `PmsInMemory` reads them and makes the next calls fail. */

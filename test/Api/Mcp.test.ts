@@ -48,7 +48,16 @@ const stay = {
   rooms: [{ room_type_id: "double", adults: 2, children_ages: [1] }, { room_type_id: "twin", adults: 2, quantity: 2 }]
 }
 
-layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("MCP server at /mcp", (it) => {
+const initialize = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: AGENT }
+})
+
+const ALLOWED_ORIGIN = "https://agent-console.example"
+
+layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("MCP server at /mcp", (it) => {
   it.scoped("the official client connects and lists the booking tools with their input schemas and rules", () =>
     Effect.gen(function*() {
       const client = yield* connect
@@ -224,6 +233,38 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(stream.status).toBe(405)
       expect(stream.headers["allow"]).toBe("POST")
       expect(stream.body.error.code).toBe("method_not_allowed")
+    }))
+
+  it.effect("a web page of another origin is refused, 403 forbidden_origin, whatever the method", () =>
+    Effect.gen(function*() {
+      for (const origin of ["http://evil.example", "null", "http://hotel.test:8080", "https://hotel.test"]) {
+        const refused = yield* post("/mcp", initialize(1), { origin })
+        expect({ origin, status: refused.status, code: refused.body?.error.code }).toEqual({ origin, status: 403, code: "forbidden_origin" })
+        expect(refused.body.error.message).toContain("MCP_ALLOWED_ORIGINS")
+        expect(refused.headers["mcp-session-id"]).toBeUndefined()
+      }
+      expect((yield* get("/mcp", { origin: "http://evil.example" })).status).toBe(403)
+    }))
+
+  it.effect("the service's own origin, MCP_ALLOWED_ORIGINS and a program that sends no Origin are served", () =>
+    Effect.gen(function*() {
+      for (const headers of [{ origin: "http://hotel.test" }, { origin: ALLOWED_ORIGIN }, {}]) {
+        const served = yield* post("/mcp", initialize(7), headers)
+        expect({ headers, status: served.status }).toEqual({ headers, status: 200 })
+        expect(served.body).toMatchObject({ jsonrpc: "2.0", id: 7, result: { serverInfo: { name: "Hôtel Belle Rive Booking API" } } })
+      }
+    }))
+
+  it.effect("a JSON-RPC batch is 400 invalid_request (MCP 2025-06-18 removed them), answered before any of its calls runs", () =>
+    Effect.gen(function*() {
+      const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "quote_stay", arguments: stay } })
+      for (const batch of [[initialize(1), { jsonrpc: "2.0", id: 2, method: "ping" }], [call(1), call(2)], []]) {
+        const refused = yield* post("/mcp", batch)
+        expect(refused.status).toBe(400)
+        expect(refused.body.error).toEqual({ code: "invalid_request", message: expect.stringContaining("MCP 2025-06-18 removed JSON-RPC batches") })
+      }
+      // the same messages one per request are served
+      expect((yield* post("/mcp", { jsonrpc: "2.0", id: 2, method: "ping" })).body).toEqual({ jsonrpc: "2.0", id: 2, result: {} })
     }))
 
   it.effect("/mcp has the request-body limit of the API", () =>

@@ -23,6 +23,8 @@ const start = (url: Redacted.Redacted, config: Partial<typeof AppConfig.Service>
     )
   ).pipe(Effect.map(Context.get(AppSecret)), Effect.scoped)
 
+const modeOf = (file: string) => fs.statSync(file).mode & 0o777
+
 const storedFingerprints = (url: Redacted.Redacted) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ fingerprint: string }>`SELECT fingerprint FROM app_secret`).pipe(
     Effect.map((rows) => rows.map((row) => row.fingerprint)),
@@ -71,5 +73,27 @@ describe("one secret per database", () => {
       fs.rmSync(path.join(dataDir, "app-secret")) // a new secret would be generated: its links would not match the stored ones
       const refused = yield* start(url, embedded).pipe(Effect.flip)
       expect(String(refused)).toContain(`the generated APP_SECRET in ${path.join(dataDir, "app-secret")} is not the secret`)
+    }), { timeout: 60_000 })
+
+  it.scopedLive("the generated secret is a file only the service's user can read", () =>
+    Effect.gen(function*() {
+      const url = yield* testDatabaseUrl
+      const dataDir = yield* temporaryDataDir
+      const secret = yield* start(url, { databaseUrl: Option.none(), appSecret: Option.none(), dataDir })
+      const file = path.join(dataDir, "app-secret")
+      expect(fs.readFileSync(file, "utf8")).toBe(Redacted.value(secret))
+      expect(modeOf(file)).toBe(0o600)
+    }), { timeout: 60_000 })
+
+  it.scopedLive("a generated secret left readable by others by an older start is made the user's alone, and kept", () =>
+    Effect.gen(function*() {
+      const url = yield* testDatabaseUrl
+      const dataDir = yield* temporaryDataDir
+      const file = path.join(dataDir, "app-secret")
+      fs.writeFileSync(file, "an-older-generated-secret-of-43-characters-x", { mode: 0o644 })
+      fs.chmodSync(file, 0o644)
+      const secret = yield* start(url, { databaseUrl: Option.none(), appSecret: Option.none(), dataDir })
+      expect(Redacted.value(secret)).toBe("an-older-generated-secret-of-43-characters-x")
+      expect(modeOf(file)).toBe(0o600)
     }), { timeout: 60_000 })
 })

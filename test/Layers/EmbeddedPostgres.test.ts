@@ -1,12 +1,15 @@
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Data, Effect } from "effect"
+import { Data, Effect, Layer, Option } from "effect"
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { pgClientLayer } from "../../src/Layers/Database.js"
+import { DatabaseLive, pgClientLayer } from "../../src/Layers/Database.js"
 import { embeddedPostgres } from "../../src/Layers/EmbeddedPostgres.js"
+import { MigrationsLive } from "../../src/Layers/Migrations.js"
+import { AppConfig } from "../../src/Services/AppConfig.js"
 import { temporaryDataDir } from "../support/database.js"
 
 const holderScript = fileURLToPath(new URL("../support/embedded-holder.ts", import.meta.url))
@@ -94,6 +97,66 @@ describe("embedded PostgreSQL", () => {
       expect(yield* keptValues(dir)).toEqual(["before the crash"])
       expect(isAlive(orphan)).toBe(false)
     }).pipe(Effect.scoped), 60_000)
+
+  it.live("the server's environment is what it needs and none of the service's secrets; its log is the user's alone", () =>
+    Effect.gen(function*() {
+      const secrets = {
+        APP_SECRET: "app-secret-that-signs-every-token-0123456789",
+        SMTP_URL: "smtp://hotel:smtp-password-0123@mail.example:587",
+        DATABASE_URL: "postgres://hotel:db-password-0123@db.example/hotel",
+        PMS_TOKEN: "pms-token-0123456789"
+      }
+      yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const before = Object.fromEntries(Object.keys(secrets).map((name) => [name, process.env[name]]))
+          Object.assign(process.env, secrets)
+          return before
+        }),
+        (before) =>
+          Effect.sync(() => {
+            for (const [name, value] of Object.entries(before)) {
+              if (value === undefined) delete process.env[name]
+              else process.env[name] = value
+            }
+          })
+      )
+      const dir = yield* temporaryDataDir
+      const log = path.join(dir, "postgres.log")
+      fs.writeFileSync(log, "", { mode: 0o644 }) // as an older start left it
+      fs.chmodSync(log, 0o644)
+      yield* embeddedPostgres(dir)
+      const environment = fs.readFileSync(`/proc/${postmasterPid(dir)}/environ`, "utf8").split("\0").filter((entry) => entry !== "")
+      const names = environment.map((entry) => entry.slice(0, entry.indexOf("=")))
+      expect(names.filter((name) => !["PATH", "TZ", "LC_ALL"].includes(name))).toEqual([])
+      expect(environment).toContain("LC_ALL=C")
+      for (const secret of Object.values(secrets)) expect(environment.join("\n")).not.toContain(secret)
+      expect(fs.statSync(log).mode & 0o777).toBe(0o600)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("the service connects as a role of its own that is not a superuser, owns its database and migrates it", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
+      // a table made as the superuser, as before this role
+      yield* query(dir, (sql) => sql`CREATE TABLE kept (value text)`.pipe(Effect.zipRight(sql`INSERT INTO kept VALUES ('older')`)))
+      const service = MigrationsLive.pipe(
+        Layer.provideMerge(DatabaseLive),
+        Layer.provideMerge(AppConfig.layerTest({ dataDir: dir, databaseUrl: Option.none(), hotelFile: path.resolve("data/hotel.json") })),
+        Layer.provide(NodeContext.layer)
+      )
+      for (const start of ["first", "second"]) {
+        const seen = yield* Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const [role] = yield* sql<{ name: string; superuser: boolean }>`
+            SELECT rolname AS name, rolsuper AS superuser FROM pg_roles WHERE rolname = current_user`
+          yield* sql`INSERT INTO kept VALUES (${start})`
+          const owners = yield* sql<{ owner: string }>`SELECT DISTINCT tableowner AS owner FROM pg_tables WHERE schemaname = 'public'`
+          const [reservations] = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM reservations`
+          return { role, owners: owners.map((row) => row.owner), reservations: reservations?.count }
+        }).pipe(Effect.provide(service), Effect.scoped)
+        expect(seen).toEqual({ role: { name: "hotel", superuser: false }, owners: ["hotel"], reservations: 0 })
+      }
+      expect(yield* keptValues(dir)).toEqual(["first", "older", "second"])
+    }).pipe(Effect.scoped), 90_000)
 
   it.live.skipIf(!asRoot)("run as root, runs the server as the postgres user, and names a folder that user cannot enter", () =>
     Effect.gen(function*() {

@@ -45,8 +45,18 @@ describe("AppConfig", () => {
       expect(config).toMatchObject({ bookingLimitPerHour: 0, mailLimitPerRecipientPerDay: 5 })
     }))
 
-  for (const [name, value] of [["PORT", "abc"], ["PORT", "70000"], ["QUOTE_TTL_SECONDS", "5"], ["PUBLIC_BASE_URL", "not a url"], ["PMS_URL", "::"], ["OUTBOX_MAX_ATTEMPTS", "0"], ["OUTBOX_CONCURRENCY", "0"], ["APP_SECRET", "x".repeat(31)], ["PENDING_RETENTION_DAYS", "0"], ["BOOKING_LIMIT_PER_HOUR", "-1"], ["MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "1.5"]]) {
-    it.effect(`a wrong ${name} stops the start with a message naming it`, () =>
+  it.effect("PMS_TOKEN is a redacted secret; MCP_ALLOWED_ORIGINS a list of origins as browsers send them", () =>
+    Effect.gen(function*() {
+      const config = yield* withEnv({ PMS_TOKEN: "pms-secret", MCP_ALLOWED_ORIGINS: "https://Agent.example, http://127.0.0.1:6274/ ,," })
+      expect(Redacted.value(Option.getOrThrow(config.pmsToken))).toBe("pms-secret")
+      expect(String(config.pmsToken)).not.toContain("pms-secret")
+      expect(config.mcpAllowedOrigins).toEqual(["https://agent.example", "http://127.0.0.1:6274"])
+      expect((yield* withEnv({})).mcpAllowedOrigins).toEqual([])
+      expect((yield* withEnv({ MCP_ALLOWED_ORIGINS: "" })).mcpAllowedOrigins).toEqual([])
+    }))
+
+  for (const [name, value] of [["PORT", "abc"], ["PORT", "70000"], ["QUOTE_TTL_SECONDS", "5"], ["PUBLIC_BASE_URL", "not a url"], ["PMS_URL", "::"], ["OUTBOX_MAX_ATTEMPTS", "0"], ["OUTBOX_CONCURRENCY", "0"], ["APP_SECRET", "x".repeat(31)], ["PENDING_RETENTION_DAYS", "0"], ["BOOKING_LIMIT_PER_HOUR", "-1"], ["MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "1.5"], ["MCP_ALLOWED_ORIGINS", "https://agent.example/mcp"], ["MCP_ALLOWED_ORIGINS", "https://ok.example,*"], ["MCP_ALLOWED_ORIGINS", "null"], ["MCP_ALLOWED_ORIGINS", "file:///tmp"]]) {
+    it.effect(`a wrong ${name} (${value}) stops the start with a message naming it`, () =>
       Effect.gen(function*() {
         const error = yield* withEnv({ [name!]: value! }).pipe(Effect.flip)
         expect(String(error)).toContain(name)

@@ -112,6 +112,24 @@ describe("Mailer.files", () => {
       yield* Effect.promise(async () => expectConfirmation(await fs.readFile(path.join(dir, files[0]!))))
     }))
 
+  it.scopedLive("the folder is 0700 and each .eml 0600, also where an older start left them readable by others", () =>
+    Effect.gen(function*() {
+      const dir = path.join(yield* temporaryDataDir, "mail")
+      yield* Effect.promise(async () => {
+        await fs.mkdir(dir, { mode: 0o755 })
+        await fs.chmod(dir, 0o755)
+        await fs.writeFile(path.join(dir, "older.eml"), "a live manage link", { mode: 0o644 })
+        await fs.chmod(path.join(dir, "older.eml"), 0o644)
+      })
+      yield* send(message).pipe(Effect.provide(Mailer.files({ dir, from })))
+      const modes = yield* Effect.promise(async () => {
+        const files = await fs.readdir(dir)
+        const modeOf = async (file: string) => (await fs.stat(file)).mode & 0o777
+        return { folder: await modeOf(dir), files: await Promise.all(files.sort().map(async (file) => [file, await modeOf(path.join(dir, file))])) }
+      })
+      expect(modes).toEqual({ folder: 0o700, files: [[expect.stringMatching(/-job-42\.eml$/), 0o600], ["older.eml", 0o600]] })
+    }))
+
   it.scopedLive("Mailer.Live writes under DATA_DIR/mail when SMTP_URL is unset", () =>
     Effect.gen(function*() {
       const dataDir = yield* temporaryDataDir

@@ -252,6 +252,22 @@ describe("the outbox, on PostgreSQL", () => {
       expect(push).toMatchObject({ state: "done", attempts: 3 })
     }), 60_000)
 
+  it.scopedLive("a PMS answering a redirect: the attempt failed and is retried, never sent to the redirect's target", () =>
+    Effect.gen(function*() {
+      const elsewhere = yield* pmsStub({ status: 200, body: "{\"reference\":\"ELSEWHERE-1\"}" })
+      const pms = yield* pmsStub((n) =>
+        // 303: a client that follows redirects would go on to the target at once
+        n === 0 ? { status: 303, headers: { location: elsewhere.url } } : { status: 200, body: "{\"reference\":\"PMS-43\"}" }
+      )
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(noMail, Pms.http(pms.url)), Option.some(fast)))
+      const done = yield* completeOne(on, 30)
+      yield* eventually(Effect.map(pmsOf(on, done.reservation_id), (r) => r.pms_status === "SYNCED"))
+      expect(yield* pmsOf(on, done.reservation_id)).toEqual({ pms_status: "SYNCED", pms_reference: "PMS-43" })
+      expect(pms.requests).toHaveLength(2)
+      expect(elsewhere.requests).toEqual([])
+    }), 60_000)
+
   it.scopedLive("a PMS answering 500 forever: the job fails after its last attempt, kept, and the reservation is FAILED", () =>
     Effect.gen(function*() {
       const pms = yield* pmsStub({ status: 500, body: "{\"error\":\"down\"}" })

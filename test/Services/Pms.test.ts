@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { PmsOutcome, PmsReservation, pmsReservation } from "../../src/Domain/Pms.js"
 import { AppConfig } from "../../src/Services/AppConfig.js"
 import { Pms, PmsError, PmsInMemory } from "../../src/Services/Pms.js"
@@ -12,7 +12,8 @@ const payload = pmsReservation(demoHotel, completedReservation("fr"), {
   updated_at: "2026-11-22T10:19:42+01:00"
 })
 
-const live = (url: string) => Pms.Live.pipe(Layer.provide(AppConfig.layerTest({ pmsUrl: Option.some(url) })))
+const live = (url: string, token?: string) =>
+  Pms.Live.pipe(Layer.provide(AppConfig.layerTest({ pmsUrl: Option.some(url), pmsToken: Option.map(Option.fromNullable(token), Redacted.make) })))
 const push = Effect.flatMap(Pms, (pms) => pms.push(payload, "job-7"))
 const cancel = Effect.flatMap(Pms, (pms) => pms.cancel("BR-7K3Q9X", "job-8"))
 
@@ -63,6 +64,34 @@ describe("Pms over HTTP", () => {
       expect({ retryable: error.retryable, status: error.status }).toEqual({ retryable, status })
       if (status === 400) expect(error.message).toContain("guest.phone is invalid")
     }))
+
+  it.scopedLive("with PMS_TOKEN, every call carries it as a bearer token; without, no Authorization header", () =>
+    Effect.gen(function*() {
+      const stub = yield* pmsStub({ status: 200, body: JSON.stringify({ reference: "PMS-991" }) })
+      yield* Effect.zip(push, cancel).pipe(Effect.provide(live(stub.url, "pms-token-42")))
+      yield* push.pipe(Effect.provide(live(stub.url)))
+      expect(stub.requests.map((r) => [r.method, r.headers.authorization])).toEqual([
+        ["PUT", "Bearer pms-token-42"],
+        ["DELETE", "Bearer pms-token-42"],
+        ["PUT", undefined]
+      ])
+    }))
+
+  it.scopedLive.each([301, 302, 303, 307, 308])(
+    "a PMS answering %i is a failed attempt, retried later; the redirect is never followed, so the guest's data stays home",
+    (status) =>
+      Effect.gen(function*() {
+        const elsewhere = yield* pmsStub({ status: 200, body: JSON.stringify({ reference: "ELSEWHERE-1" }) })
+        const stub = yield* pmsStub({ status, headers: { location: `${elsewhere.url}/reservations/BR-7K3Q9X` } })
+        const pushed = yield* push.pipe(Effect.provide(live(stub.url, "pms-token-42")), Effect.flip)
+        expect(pushed).toMatchObject({ _tag: "PmsError", retryable: true, status })
+        expect(pushed.message).toContain(`answered ${status}`)
+        const cancelled = yield* cancel.pipe(Effect.provide(live(stub.url, "pms-token-42")), Effect.flip)
+        expect(cancelled).toMatchObject({ _tag: "PmsError", retryable: true, status })
+        expect(stub.requests.map((r) => r.method)).toEqual(["PUT", "DELETE"])
+        expect(elsewhere.requests).toEqual([])
+      })
+  )
 
   it.scopedLive("a PMS that does not listen is a retryable PmsError", () =>
     Effect.gen(function*() {

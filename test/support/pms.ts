@@ -11,6 +11,7 @@ export interface PmsRequest {
 export interface PmsAnswer {
   readonly status: number
   readonly body?: string
+  readonly headers?: Record<string, string>
 }
 
 /** A PMS on a free port, under `/pms`, answering each request with `answer` (or what it gives for the nth request, from 0). */
@@ -21,9 +22,9 @@ export const pmsStub = (answer: PmsAnswer | ((n: number) => PmsAnswer)) =>
       const server = createServer((request, response) => {
         let body = ""
         request.on("data", (chunk) => (body += chunk)).on("end", () => {
-          const { body: answerBody, status } = typeof answer === "function" ? answer(requests.length) : answer
+          const { body: answerBody, headers = {}, status } = typeof answer === "function" ? answer(requests.length) : answer
           requests.push({ method: request.method!, url: request.url!, headers: request.headers, body })
-          response.writeHead(status, answerBody === undefined ? {} : { "content-type": "application/json" })
+          response.writeHead(status, answerBody === undefined ? headers : { "content-type": "application/json", ...headers })
           response.end(answerBody)
         })
       })
