@@ -304,9 +304,14 @@ const decodeAnalytics = Schema.decodeUnknownOption(AnalyticsHeaders)
 const agentLabel = (label: string): Option.Option<string> =>
   Option.flatMap(decodeAnalytics({ "x-ai-agent": label }), (headers) => Option.fromNullable(headers["x-ai-agent"]))
 
+/** The longest session id this server gives: an agent label of 200 characters of 4 UTF-8 bytes, base64url, a dot, 22 random characters. */
+const MAX_SESSION_ID_LENGTH = 1100
+
 const agentOfSession = (sessionId: string): Option.Option<string> => {
   const dot = sessionId.lastIndexOf(".")
-  return dot <= 0 ? Option.none() : agentLabel(Buffer.from(sessionId.slice(0, dot), "base64url").toString("utf8"))
+  return dot <= 0 || sessionId.length > MAX_SESSION_ID_LENGTH
+    ? Option.none()
+    : agentLabel(Buffer.from(sessionId.slice(0, dot), "base64url").toString("utf8"))
 }
 
 const InitializeRequest = Schema.Struct({

@@ -2,12 +2,15 @@ import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
-import { MissingToken } from "../Domain/Errors.js"
+import { InvalidToken, MissingToken } from "../Domain/Errors.js"
 import { InvalidTokenBody, MissingTokenBody } from "./Errors.js"
 import { withResponseHeader } from "./ResponseHeaders.js"
 
 /** The `X-Reservation-Token` presented with the request (its purpose is checked by the service). */
 export class PresentedToken extends Context.Tag("PresentedToken")<PresentedToken, string>() {}
+
+/** A token is 43 characters (32 bytes, base64url); a longer header value is no token, refused before any work. */
+const MAX_TOKEN_LENGTH = 64
 
 /** Responses that carry or answer a secret link must never be cached. */
 export const noStore = withResponseHeader("cache-control", "no-store")
@@ -20,7 +23,8 @@ export class ReservationTokenAuth extends HttpApiMiddleware.Tag<ReservationToken
     reservationToken: HttpApiSecurity.apiKey({ in: "header", key: "X-Reservation-Token" }).pipe(
       HttpApiSecurity.annotate(
         OpenApi.Description,
-        "The secure token of a reservation link: the guest link's for a pending reservation, the management link's after completion."
+        "The secure token of a reservation link: the guest link's for a pending reservation, the management link's after completion " +
+          `(at most ${MAX_TOKEN_LENGTH} characters).`
       )
     )
   }
@@ -29,9 +33,11 @@ export class ReservationTokenAuth extends HttpApiMiddleware.Tag<ReservationToken
 export const ReservationTokenAuthLive = Layer.succeed(ReservationTokenAuth, {
   reservationToken: (token) => {
     const value = Redacted.value(token).trim()
-    return Effect.zipRight(
-      noStore,
-      value === "" ? Effect.fail(new MissingToken({ message: "the X-Reservation-Token header is required" })) : Effect.succeed(value)
-    )
+    const presented: Effect.Effect<string, MissingToken | InvalidToken> = value === ""
+      ? Effect.fail(new MissingToken({ message: "the X-Reservation-Token header is required" }))
+      : value.length > MAX_TOKEN_LENGTH
+      ? Effect.fail(new InvalidToken({ message: `X-Reservation-Token is at most ${MAX_TOKEN_LENGTH} characters` }))
+      : Effect.succeed(value)
+    return Effect.zipRight(noStore, presented)
   }
 })

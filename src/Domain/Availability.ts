@@ -1,25 +1,33 @@
 import { Schema } from "effect"
 import { RoomTypeId } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
+import { MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 
-const IntFromString = Schema.NumberFromString.pipe(Schema.int())
+/** An integer from min to max in the URL's text; the document shows it as the integer it is. */
+const urlCount = (min: number, max: number): Schema.Schema<number, string> =>
+  Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max)).annotations({
+    jsonSchema: { type: "integer", minimum: min, maximum: max }
+  })
 
-/** The fields of an availability query, with its counts encoded as `count` (URL text or JSON numbers). */
-const availabilityFields = <I>(count: Schema.Schema<number, I>) => ({
+/** An integer from min to max in JSON. */
+const jsonCount = (min: number, max: number): Schema.Schema<number> => Schema.Int.pipe(Schema.between(min, max))
+
+/** The fields of an availability query, with its counts encoded by `count` (URL text or JSON numbers). */
+const availabilityFields = <I>(count: (min: number, max: number) => Schema.Schema<number, I>) => ({
   checkin: LocalDate,
   checkout: LocalDate,
-  adults: Schema.optionalWith(count.pipe(Schema.between(1, 2)), { default: () => 2 }).annotations({
+  adults: Schema.optionalWith(count(1, 2), { default: () => 2 }).annotations({
     description: "Adults per room, 1 to 2 (default 2)"
   }),
-  children: Schema.optionalWith(count.pipe(Schema.nonNegative()), { default: () => 0 }).annotations({
-    description: "Children per room (default 0); without ages they count as standard guests"
+  children: Schema.optionalWith(count(0, MAX_CHILDREN_PER_ROOM), { default: () => 0 }).annotations({
+    description: `Children per room, 0 to ${MAX_CHILDREN_PER_ROOM} (default 0); without ages they count as standard guests`
   })
 })
 
 /** GET /v1/availability's query string. */
-export const AvailabilityQuery = Schema.Struct(availabilityFields(IntFromString))
+export const AvailabilityQuery = Schema.Struct(availabilityFields(urlCount))
 /** The same query as JSON (the MCP tool `check_availability`): the same fields, counts as integers. */
-export const AvailabilityParams = Schema.Struct(availabilityFields(Schema.Int))
+export const AvailabilityParams = Schema.Struct(availabilityFields(jsonCount))
 export type AvailabilityQuery = typeof AvailabilityQuery.Type
 
 export const RoomTypeAvailability = Schema.Struct({

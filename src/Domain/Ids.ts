@@ -1,16 +1,18 @@
 import { Schema } from "effect"
 
-const brandedString = (pattern: RegExp) => (brand: string, description: string, example: string) =>
+const brandedString = (pattern: RegExp, maxLength: number) => (brand: string, description: string, example: string) =>
   Schema.String.pipe(
+    // the length first: a long text is refused before the pattern reads it
+    Schema.maxLength(maxLength),
     Schema.pattern(pattern),
     Schema.brand(brand),
     Schema.annotations({ identifier: brand, description, examples: [example as never] })
   )
 
 /** Codes of the hotel file: room types, rate plans, promotions. */
-const code = brandedString(/^[A-Za-z0-9_-]{1,40}$/)
+const code = brandedString(/^[A-Za-z0-9_-]{1,40}$/, 40)
 /** Identifiers the service issues. */
-const token = brandedString(/^[A-Za-z0-9_.-]{1,64}$/)
+const token = brandedString(/^[A-Za-z0-9_.-]{1,64}$/, 64)
 
 export const HotelId = code("HotelId", "Hotel identifier", "belle-rive-nice")
 export type HotelId = typeof HotelId.Type
@@ -26,6 +28,7 @@ export type PromotionCode = typeof PromotionCode.Type
 
 /** Time of day, `HH:MM`. */
 export const TimeOfDay = Schema.String.pipe(
+  Schema.maxLength(5, { message: () => "must be a time of day HH:MM" }),
   Schema.pattern(/^([01]\d|2[0-3]):[0-5]\d$/, { message: () => "must be a time of day HH:MM" }),
   Schema.annotations({ identifier: "TimeOfDay", description: "Time of day, HH:MM", examples: ["14:00"] })
 )

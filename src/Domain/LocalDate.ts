@@ -13,13 +13,14 @@ const isCalendarDate = (s: string): boolean => {
 
 /** A calendar date in the hotel's own time, `YYYY-MM-DD`; never a `Date` shifted to UTC. */
 export const LocalDate = Schema.String.pipe(
+  Schema.maxLength(10, { message: () => "must be a date YYYY-MM-DD" }),
   Schema.pattern(/^\d{4}-\d{2}-\d{2}$/, { message: () => "must be a date YYYY-MM-DD" }),
   Schema.filter(isCalendarDate, { message: () => "must be a real calendar date" }),
   Schema.brand("LocalDate"),
   Schema.annotations({
     identifier: "LocalDate",
     description: "A calendar date, YYYY-MM-DD, in the hotel's local time",
-    jsonSchema: { type: "string", format: "date" },
+    jsonSchema: { type: "string", format: "date", maxLength: 10 },
     examples: ["2027-03-12" as never]
   })
 )

@@ -16,9 +16,12 @@ export const sum = (amounts: Iterable<number>): Cents => {
 export const percentOf = (amount: number, percent: number): Cents =>
   Math.floor((amount * percent + 50) / 100) as Cents
 
+/** The most an amount on the wire may be: far above any stay the hotel sells, and exact in cents. */
+export const MAX_AMOUNT = 10_000_000
+
 /** Money on the wire: a JSON number with at most two decimals, exact in cents inside. */
 export const Amount = Schema.transform(
-  Schema.Number.annotations({ description: "An amount of money in major units, two decimals" }),
+  Schema.Number.pipe(Schema.between(0, MAX_AMOUNT)).annotations({ description: "An amount of money in major units, two decimals" }),
   Cents,
   {
     strict: true,

@@ -3,6 +3,12 @@ import type { RoomTypeDefinition } from "./Hotel.js"
 /** Age below which a child is an infant that may stay beyond standard occupancy. */
 export const INFANT_AGE_LIMIT = 2
 
+/**
+ * Children a request may name for one room: 2 standard guests plus 1 infant is the most any room
+ * takes, so more can never fit; a request beyond it is refused before any work is sized by it.
+ */
+export const MAX_CHILDREN_PER_ROOM = 3
+
 export interface RoomOccupancy {
   readonly adults: number
   readonly childrenAges: ReadonlyArray<number>

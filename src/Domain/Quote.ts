@@ -3,17 +3,21 @@ import { GroupBooking } from "./BookingLimits.js"
 import { PackageCode, PromotionCode, QuoteId, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency } from "./Money.js"
+import { MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { Text } from "./Text.js"
 
 export const ChildAge = Schema.Int.pipe(Schema.between(0, 17)).annotations({ description: "Age on the check-in date, 0 to 17" })
+const ChildrenAges = Schema.Array(ChildAge).pipe(Schema.maxItems(MAX_CHILDREN_PER_ROOM))
 const Adults = Schema.Int.pipe(Schema.between(1, 2)).annotations({ description: "Adults (18+) in the room, 1 to 2" })
 
 export const SingleRoomQuoteRequest = Schema.Struct({
   checkin: LocalDate,
   checkout: LocalDate,
   adults: Adults,
-  children: Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "Children under 18 in the room" }),
-  children_ages: Schema.optional(Schema.Array(ChildAge)).annotations({ description: "Required when children > 0: one age per child" }),
+  children: Schema.Int.pipe(Schema.between(0, MAX_CHILDREN_PER_ROOM)).annotations({
+    description: `Children under 18 in the room, 0 to ${MAX_CHILDREN_PER_ROOM}`
+  }),
+  children_ages: Schema.optional(ChildrenAges).annotations({ description: "Required when children > 0: one age per child" }),
   room_type_id: RoomTypeId,
   rate_code: Schema.optional(RateCode).annotations({ description: "Omit to receive all eligible active rate plans" })
 }).annotations({
@@ -35,7 +39,7 @@ export const RoomRequest = Schema.Struct({
     description: "Rooms of this kind, 1 to 10 (default 1)"
   }),
   adults: Adults,
-  children_ages: Schema.optionalWith(Schema.Array(ChildAge), { default: () => [] }).annotations({
+  children_ages: Schema.optionalWith(ChildrenAges, { default: () => [] }).annotations({
     description: "Children assigned to each of these rooms; standard occupancy is 2, plus one infant under 2"
   }),
   rate_code: Schema.optional(RateCode)

@@ -71,10 +71,11 @@ const Email = Text.pipe(
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
 )
 export const Phone = Text.pipe(
+  Schema.maxLength(26),
   Schema.pattern(/^\+?[0-9][0-9 ().-]{5,24}$/, { message: () => "must be a phone number, e.g. +33 4 93 00 12 34" })
 )
 const Name = Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
-const Country = Schema.String.pipe(Schema.pattern(/^[A-Z]{2}$/, { message: () => "must be an ISO 3166-1 alpha-2 code" }))
+const Country = Schema.String.pipe(Schema.maxLength(2), Schema.pattern(/^[A-Z]{2}$/, { message: () => "must be an ISO 3166-1 alpha-2 code" }))
 export const SpecialRequests = Text.pipe(Schema.maxLength(1000))
 
 export const GuestDetails = Schema.Struct({
@@ -103,7 +104,7 @@ export const CompletionRequest = Schema.Struct({
   early_check_in_request: Schema.optional(Schema.Boolean),
   late_check_out_request: Schema.optional(Schema.Boolean),
   accept_terms: Schema.Boolean.annotations({ description: "Must be true" }),
-  terms_version: Text.annotations({ description: "The terms_version the guest accepted (from GET /v1/reservation-public)" }),
+  terms_version: Text.pipe(Schema.maxLength(40)).annotations({ description: "The terms_version the guest accepted (from GET /v1/reservation-public)" }),
   expected_total: Amount.annotations({ description: "The total the guest saw; completion fails with 409 price_changed if the live total differs" })
 }).annotations({ identifier: "ReservationCompletionRequest" })
 export type CompletionRequest = typeof CompletionRequest.Type

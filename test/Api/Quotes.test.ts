@@ -118,6 +118,7 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 } } }).pipe(Layer.provide(cl
       ["quantity 0", "/v1/quotes", { ...base, rooms: [{ room_type_id: "double", adults: 1, quantity: 0 }] }, "invalid_request", "quantity"],
       ["session_id of 81 characters", "/v1/quotes", { ...base, session_id: "s".repeat(81) }, "invalid_request", "session_id"],
       ["3 adults", "/v1/quotes", { ...base, rooms: [{ room_type_id: "double", adults: 3 }] }, "invalid_request", "adults"],
+      ["4 children in a room", "/v1/quotes", { ...base, rooms: [{ room_type_id: "double", adults: 1, children_ages: [1, 2, 3, 4] }] }, "invalid_request", "children_ages"],
       ["a child of 18", "/v1/quotes", { ...base, rooms: [{ room_type_id: "double", adults: 1, children_ages: [18] }] }, "invalid_request", "children_ages"],
       ["no checkin", "/v1/quotes", { checkout: stay.checkout, rooms: base.rooms }, "invalid_request", "checkin"],
       ["checkout before checkin", "/v1/quotes", { ...base, checkout: "2026-12-09" }, "invalid_dates", "checkout"],
@@ -130,6 +131,7 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 } } }).pipe(Layer.provide(cl
       ["unknown rate code", "/v1/quotes", { ...base, rooms: [{ room_type_id: "double", adults: 2, rate_code: "HALF_BOARD" }] }, "unknown_rate_code", "rate_code"],
       ["children without ages", "/v1/quote", { ...stay, adults: 1, children: 1, room_type_id: "double" }, "children_ages_mismatch", "children_ages"],
       ["more ages than children", "/v1/quote", { ...stay, adults: 1, children: 0, children_ages: [4], room_type_id: "double" }, "children_ages_mismatch", "children"],
+      ["4 children", "/v1/quote", { ...stay, adults: 1, children: 4, children_ages: [1, 2, 3, 4], room_type_id: "double" }, "invalid_request", "children"],
       ["negative children", "/v1/quote", { ...stay, adults: 1, children: -1, room_type_id: "double" }, "invalid_request", "children"],
       ["a body that is an array", "/v1/quote", [], "invalid_request", "request"]
     ]

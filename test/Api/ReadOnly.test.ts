@@ -132,6 +132,9 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
       ["checkin=2027-01-10&checkout=2027-01-12&adults=3", "invalid_request", "adults"],
       ["checkin=2027-01-10&checkout=2027-01-12&adults=0", "invalid_request", "adults"],
       ["checkin=2027-01-10&checkout=2027-01-12&children=-1", "invalid_request", "children"],
+      ["checkin=2027-01-10&checkout=2027-01-12&children=4", "invalid_request", "children"],
+      // it once sized an array and took the process down
+      ["checkin=2027-01-10&checkout=2027-01-12&children=668097797", "invalid_request", "children"],
       ["checkin=2027-01-10&checkout=2027-01-12&adults=two", "invalid_request", "adults"]
     ]
     for (const [query, code, field] of badAvailability) {

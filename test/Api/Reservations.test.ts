@@ -148,6 +148,19 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(invalid.body.error.code).toBe("invalid_token")
       const completeMissing = yield* post("/v1/reservation-complete", { ...guest, expected_total: 1 })
       expect(completeMissing.body.error.code).toBe("missing_token")
+      // no token is longer than 64 characters: refused before any lookup
+      const long = yield* get("/v1/reservation-public", { "x-reservation-token": "x".repeat(65) })
+      expect(long.status).toBe(401)
+      expect(long.body.error).toEqual({ code: "invalid_token", message: "X-Reservation-Token is at most 64 characters" })
+    }))
+
+  it.effect("an expected_total beyond any price is 400 naming expected_total", () =>
+    Effect.gen(function*() {
+      const { token } = yield* pendingReservation("2027-03-20", "2027-03-22", [{ room_type_id: "double", adults: 2 }])
+      const huge = yield* completeWith(token, 1_000_000_000)
+      expect(huge.status).toBe(400)
+      expect(huge.body.error.code).toBe("invalid_request")
+      expect(huge.body.error.message).toContain("expected_total")
     }))
 
   it.effect("an expired guest link is 401 and the reservation becomes EXPIRED", () =>

@@ -1,14 +1,20 @@
 /**
  * Fuzzing from the contract: requests generated from the served `/openapi.json` (valid values,
  * boundaries, wrong types, missing and extra fields, huge and odd Unicode strings, odd headers,
- * wrong content types), sent on the wire to the in-process app, and each answer checked against
- * the document: never a 5xx; a status the operation declares; a 2xx valid against its schema; a
- * non-2xx an `Error` body whose `error.code` the document lists for that operation and status.
+ * wrong content types), and each schema's edges (its bounds, one past them, 2^31, 2^53, 1e308,
+ * -1, huge arrays and strings: one field at a time in an otherwise valid request), sent on the
+ * wire to a running server, and each answer checked against the document: never a 5xx; a status
+ * the operation declares; a 2xx valid against its schema; a non-2xx an `Error` body whose
+ * `error.code` the document lists for that operation and status. The MCP tools are called the
+ * same way (`tools/call` on `/mcp`, arguments from each tool's `inputSchema`): never an
+ * `internal_error`. After every batch the server must still answer `GET /v1/health`, and every
+ * integer, string or array a request can carry without an upper bound in the document (or in a
+ * tool's `inputSchema`) is a failure of its own.
  *
- * Used by the sample in `npm test` (test/Api/Fuzz.test.ts) and the full run (`npm run fuzz`,
- * test/fuzz.ts).
+ * Used by the sample in `npm test` (test/Api/Fuzz.test.ts, the app in process) and the full run
+ * (`npm run fuzz`, test/fuzz.ts, the service spawned as `npm start` runs it).
  */
-import { HttpClientRequest, HttpServer } from "@effect/platform"
+import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
 import { Context, Effect, Layer, Option } from "effect"
@@ -19,7 +25,7 @@ import { addDays, type LocalDate, todayIn } from "../../src/Domain/LocalDate.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { completeWith, get, post, tokenOf } from "./flow.js"
 import { makeTestClock } from "./clock.js"
-import { request, TestApp } from "./TestApp.js"
+import { baseUrl, request, TestApp } from "./TestApp.js"
 
 // ---------------------------------------------------------------------------------------------
 // The document
@@ -168,6 +174,57 @@ const checkResponse = (op: Operation, validate: ReturnType<typeof makeValidator>
 }
 
 // ---------------------------------------------------------------------------------------------
+// The MCP tools
+
+interface McpTool {
+  /** e.g. `MCP quote_stay` */
+  readonly id: string
+  readonly name: string
+  /** Its own root too: its `$ref`s point into its `$defs`. */
+  readonly inputSchema: Doc
+}
+
+const MCP_HEADERS: ReadonlyArray<readonly [string, string]> = [["content-type", "application/json"], ["accept", "application/json, text/event-stream"]]
+
+const jsonRpc = (id: number, method: string, params: unknown) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, method, params }), "utf8")
+
+/**
+ * A `tools/call` answer: a JSON-RPC result (a JSON-RPC error only for what is not a call, never
+ * an internal one); a tool error carries the REST API's `Error` body, never `internal_error`.
+ * Counted as `200 <error.code>` when the tool answered an error. A body over the limit is a 413
+ * as anywhere.
+ */
+const checkToolAnswer = (response: WireResponse): Verdict => {
+  const status = response.status
+  const text = response.body.toString("utf8")
+  const verdict = (problem: string | undefined, code?: string): Verdict => ({ status, code, problem })
+  let body: any
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return verdict(`status ${status}, not JSON: ${text.slice(0, 200)}`)
+  }
+  if (status === 413 && body?.error?.code === "payload_too_large") return verdict(undefined, "payload_too_large")
+  if (status !== 200) return verdict(`status ${status}: ${text.slice(0, 300)}`)
+  if (body?.error !== undefined) {
+    const code = `jsonrpc ${body.error.code}`
+    return verdict(body.error.code === -32603 ? `JSON-RPC internal error: ${text.slice(0, 300)}` : undefined, code)
+  }
+  const result = body?.result
+  if (result === undefined) return verdict(`no result: ${text.slice(0, 200)}`)
+  if (result.isError !== true) return verdict(undefined)
+  const code = result.structuredContent?.error?.code
+  if (typeof code !== "string") return verdict(`tool error without error.code: ${text.slice(0, 200)}`)
+  return verdict(code === "internal_error" ? `internal_error: ${text.slice(0, 300)}` : undefined, code)
+}
+
+/** A tool's arguments: valid, or spoilt one way, as a body is. */
+const toolArguments = (tool: McpTool, vocabulary: Vocabulary): fc.Arbitrary<{ label: string; value: unknown }> => {
+  const valid = validValue(tool.inputSchema, vocabulary, tool.inputSchema)
+  return fc.oneof(valid.map((value) => ({ label: "valid", value })), valid.chain(spoil))
+}
+
+// ---------------------------------------------------------------------------------------------
 // Generating requests
 
 /** A value resolved when the request is sent, from the state its token belongs to. */
@@ -209,6 +266,8 @@ interface RequestPlan {
 /** Realistic values of the running app, keyed by property name or component name. */
 interface Vocabulary {
   readonly today: LocalDate
+  /** A stay that passes every rule, for the base value edges are set into. */
+  readonly stay: { readonly checkin: LocalDate; readonly checkout: LocalDate }
   readonly byName: Readonly<Record<string, ReadonlyArray<Json | Slot>>>
 }
 
@@ -346,6 +405,190 @@ const stringValue = (vocabulary: Vocabulary, flat: Flat): fc.Arbitrary<string> =
     { weight: 4, arbitrary: fc.string({ unit: "grapheme", minLength: min, maxLength: Math.min(max, 30) }) },
     { weight: 1, arbitrary: fc.constantFrom("x".repeat(Math.max(min, 1)), "é".repeat(max), "😀".repeat(Math.floor(max / 2)) + "a".repeat(max % 2)) }
   ).filter(fits)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bounds and edges
+
+/**
+ * Where a request schema lets a value grow without bound: an integer or number without a maximum,
+ * a string without maxLength, an array without maxItems (an enum or a constant is bounded).
+ */
+export const unboundedFields = (root: Doc, schema: Doc, at: string): Array<string> => {
+  const found: Array<string> = []
+  const visit = (node: Doc, at: string, depth: number): void => {
+    if (node === null || typeof node !== "object" || depth > 12) return
+    const flat = flatten(root, node)
+    const s = flat.schema
+    if (Array.isArray(s.enum) || "const" in s) return
+    const union: ReadonlyArray<Doc> | undefined = s.anyOf ?? s.oneOf
+    if (flat.types.length === 0 && union === undefined) found.push(`${at}: any value, without bounds`)
+    for (const type of flat.types) {
+      const missing = type === "integer" || type === "number"
+        ? (s.maximum === undefined && s.exclusiveMaximum === undefined ? "maximum" : undefined)
+        : type === "string"
+        ? (s.maxLength === undefined ? "maxLength" : undefined)
+        : type === "array"
+        ? (s.maxItems === undefined ? "maxItems" : undefined)
+        : undefined
+      if (missing !== undefined) found.push(`${at}: ${type} without ${missing}`)
+    }
+    for (const member of union ?? []) visit(member, at, depth + 1)
+    for (const [key, sub] of Object.entries<Doc>(s.properties ?? {})) visit(sub, `${at}.${key}`, depth + 1)
+    if (s.items !== undefined) visit(s.items, `${at}[]`, depth + 1)
+  }
+  visit(schema, at, 0)
+  return found
+}
+
+/**
+ * The value of a schema with only what it requires, each field from the vocabulary where it has
+ * one: a request that passes validation, which edges are set into one field at a time.
+ */
+const baseValue = (root: Doc, vocabulary: Vocabulary, schema: Doc, name?: string): unknown => {
+  const flat = flatten(root, schema)
+  const s = flat.schema
+  if (name === "checkin" || name === "checkout") return vocabulary.stay[name]
+  const known = [...(name === undefined ? [] : vocabulary.byName[name] ?? []), ...(flat.ref === undefined ? [] : vocabulary.byName[flat.ref] ?? [])]
+  if (known.length > 0) return known[0]
+  if (Array.isArray(s.enum)) return s.enum[0]
+  if ("const" in s) return s.const
+  if (Array.isArray(s.examples) && s.examples.length > 0 && !flat.types.includes("object")) return s.examples[0]
+  const union: ReadonlyArray<Doc> | undefined = s.anyOf ?? s.oneOf
+  if (union !== undefined) {
+    return baseValue(root, vocabulary, union.find((member) => !flatten(root, member).types.includes("null")) ?? union[0]!, name)
+  }
+  switch (flat.types[0]) {
+    case "object":
+      return Object.fromEntries((s.required ?? []).map((key: string) => [key, baseValue(root, vocabulary, s.properties?.[key] ?? {}, key)]))
+    case "array":
+      return Array.from({ length: s.minItems ?? 0 }, () => baseValue(root, vocabulary, s.items ?? {}))
+    case "integer":
+    case "number":
+      return s.minimum ?? 0
+    case "string":
+      if (s.format === "date") return vocabulary.stay.checkin
+      return flat.patterns.length > 0
+        ? fc.sample(stringValue(vocabulary, flat), { seed: 1, numRuns: 1 })[0]
+        : "x".repeat(Math.max(1, s.minLength ?? 0))
+    case "boolean":
+      return true
+    default:
+      return null
+  }
+}
+
+/** The JSON types a value has, as a schema names them. */
+const jsonTypes = (value: unknown): ReadonlyArray<string> =>
+  value === null
+    ? ["null"]
+    : Array.isArray(value)
+    ? ["array"]
+    : typeof value === "number"
+    ? (Number.isInteger(value) ? ["integer", "number"] : ["number"])
+    : [typeof value]
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof Slot)
+
+/** Whether a value may be of the schema, as far as its types, constants and properties tell: enough to pick a union's member. */
+const admits = (root: Doc, schema: Doc, value: unknown): boolean => {
+  if (value === undefined || value instanceof Slot) return true
+  const { schema: s, types } = flatten(root, schema)
+  if (Array.isArray(s.enum)) return s.enum.includes(value)
+  if ("const" in s) return s.const === value
+  const union: ReadonlyArray<Doc> | undefined = s.anyOf ?? s.oneOf
+  if (union !== undefined) return union.some((member) => admits(root, member, value))
+  if (types.length > 0 && !jsonTypes(value).some((type) => types.includes(type))) return false
+  return !isRecord(value) ||
+    Object.entries(value).every(([key, item]) =>
+      s.properties?.[key] === undefined ? s.additionalProperties !== false : admits(root, s.properties[key], item)
+    )
+}
+
+/** Numbers far beyond any bound a hotel sets, for every numeric field. */
+const FAR_NUMBERS: ReadonlyArray<readonly [string, number]> = [["2^31", 2 ** 31], ["2^53", 2 ** 53], ["1e308", 1e308], ["-1", -1]]
+
+/** Where an edge goes: a JSON body, or text (a URL's query or a header, where a number is text too). */
+interface Place {
+  /** The longest text an edge puts there. */
+  readonly huge: number
+  readonly text: boolean
+}
+/** Under the 64 KiB body limit. */
+const IN_BODY: Place = { huge: 60_000, text: false }
+/** Under Node's 16 KiB of request head. */
+const IN_TEXT: Place = { huge: 8_000, text: true }
+
+/** A schema's edges: its bounds and one past them, and values far beyond any bound. */
+const edgeValues = (root: Doc, vocabulary: Vocabulary, flat: Flat, place: Place): Array<readonly [string, unknown]> => {
+  const s = flat.schema
+  if (Array.isArray(s.enum) || "const" in s) return []
+  const edges: Array<readonly [string, unknown]> = []
+  for (const type of flat.types) {
+    if (type === "integer" || type === "number") {
+      if (typeof s.minimum === "number") edges.push(["min-1", s.minimum - 1], ["min", s.minimum])
+      if (typeof s.maximum === "number") edges.push(["max", s.maximum], ["max+1", s.maximum + 1])
+      edges.push(...FAR_NUMBERS)
+    } else if (type === "string") {
+      if ((s.minLength ?? 0) > 0) edges.push(["minLength-1", "a".repeat(s.minLength - 1)])
+      if (typeof s.maxLength === "number") edges.push(["maxLength", "a".repeat(s.maxLength)], ["maxLength+1", "a".repeat(s.maxLength + 1)])
+      edges.push([`${place.huge} characters`, "a".repeat(place.huge)])
+      // a text parameter may be read as a number whatever its schema says
+      if (place.text) edges.push(...FAR_NUMBERS.map(([name, n]) => [`"${name}"`, String(n)] as const))
+    } else if (type === "array") {
+      const item = baseValue(root, vocabulary, s.items ?? {})
+      const items = (n: number) => Array.from({ length: n }, () => item)
+      if ((s.minItems ?? 0) > 0) edges.push(["minItems-1", items(s.minItems - 1)])
+      if (typeof s.maxItems === "number") edges.push(["maxItems", items(s.maxItems)], ["maxItems+1", items(s.maxItems + 1)])
+      const many = Math.floor(place.huge / ((JSON.stringify(item) ?? "null").length + 1))
+      edges.push([`${many} items`, items(many)])
+    }
+  }
+  return edges
+}
+
+interface Edge {
+  readonly label: string
+  readonly value: unknown
+}
+
+/**
+ * Every edge of every field under `schema`, each set alone into `base` through `put` (which
+ * builds the whole request value around the field), so that the rest of the request stays valid
+ * and an edge the schema lets through reaches the code behind it.
+ */
+const edgesOf = (
+  root: Doc,
+  vocabulary: Vocabulary,
+  schema: Doc,
+  base: unknown,
+  at: string,
+  place: Place,
+  put: (value: unknown) => unknown
+): Array<Edge> => {
+  const edges: Array<Edge> = []
+  const walk = (node: Doc, value: unknown, at: string, put: (value: unknown) => unknown, depth: number): void => {
+    if (depth > 8) return
+    const flat = flatten(root, node)
+    const s = flat.schema
+    for (const [name, edge] of edgeValues(root, vocabulary, flat, place)) edges.push({ label: `edge ${at} ${name}`, value: put(edge) })
+    const union: ReadonlyArray<Doc> | undefined = s.anyOf ?? s.oneOf
+    for (const member of union ?? []) if (admits(root, member, value)) walk(member, value, at, put, depth + 1)
+    if (flat.types.includes("object") && (value === undefined || isRecord(value))) {
+      const object = value ?? {}
+      for (const [key, sub] of Object.entries<Doc>(s.properties ?? {})) {
+        walk(sub, object[key], `${at}.${key}`, (item) => put({ ...object, [key]: item }), depth + 1)
+      }
+    }
+    if (flat.types.includes("array") && s.items !== undefined) {
+      const array: ReadonlyArray<unknown> = Array.isArray(value) ? value : []
+      const first = array.length > 0 ? array[0] : baseValue(root, vocabulary, s.items)
+      walk(s.items, first, `${at}[0]`, (item) => put([item, ...array.slice(1)]), depth + 1)
+    }
+  }
+  walk(schema, base, at, put, 0)
+  return edges
 }
 
 /** Paths to every node of a JSON value, the root first. */
@@ -493,7 +736,7 @@ const tokenChoice = (secured: boolean): fc.Arbitrary<TokenChoice> => {
   return fc.oneof(
     { weight: secured ? 2 : 20, arbitrary: fc.constant<TokenChoice>({ kind: "absent" }) },
     { weight: 2, arbitrary: fc.oneof(
-      fc.constantFrom("", " ", "\t", "x".repeat(43), "null", "undefined", "Bearer x"),
+      fc.constantFrom("", " ", "\t", "x".repeat(43), "x".repeat(65), "x".repeat(IN_TEXT.huge), "null", "undefined", "Bearer x"),
       fc.base64String({ maxLength: 60 }),
       oddString(6_000).map(headerText)
     ).map((value) => ({ kind: "literal", value }) as TokenChoice) },
@@ -595,6 +838,54 @@ const requestArbitrary = (spec: Doc, op: Operation, vocabulary: Vocabulary): fc.
   }))
 }
 
+/** The link whose token an operation takes: the manage link's endpoints are named so. */
+const linkOf = (op: Operation) => /manage|document/.test(op.path) ? "manage" : "guest"
+
+/** A parameter's value as URL or header text. */
+const asText = (value: unknown) => typeof value === "string" ? value : JSON.stringify(value)
+
+/**
+ * The edges of every parameter and body field of an operation, each alone in an otherwise valid
+ * request (with a live token of the link the operation takes), in a fixed order.
+ */
+const edgePlans = (spec: Doc, op: Operation, vocabulary: Vocabulary): Array<RequestPlan> => {
+  const params = op.parameters.filter((p) => p.in === "query" || p.in === "header")
+  const baseParams: Record<string, unknown> = Object.fromEntries(
+    params.filter((p) => p.required).map((p) => [p.name, baseValue(spec, vocabulary, p.schema, p.name)])
+  )
+  const baseBody = op.body === undefined ? undefined : baseValue(spec, vocabulary, op.body)
+  const token: TokenChoice = op.tokenHeader === undefined ? { kind: "absent" } : { kind: `${linkOf(op)}-pool`, pick: 0 }
+  const plan = (label: string, values: Record<string, unknown>, body: unknown): RequestPlan => {
+    const where = (place: Parameter["in"]) =>
+      params.filter((p) => p.in === place && values[p.name] !== undefined).map((p) => [p.name, asText(values[p.name])] as const)
+    return {
+      label,
+      path: op.path,
+      query: where("query"),
+      rawQuery: "",
+      headers: where("header"),
+      contentType: op.body === undefined ? undefined : "application/json",
+      body: op.body === undefined ? { kind: "none" } : { kind: "json", value: body },
+      chunked: false,
+      token
+    }
+  }
+  const tokenEdges = op.tokenHeader === undefined ? [] : [65, IN_TEXT.huge].map((length): RequestPlan => ({
+    ...plan(`edge ${op.tokenHeader} ${length} characters`, baseParams, baseBody),
+    token: { kind: "literal", value: "x".repeat(length) }
+  }))
+  return [
+    ...tokenEdges,
+    ...params.flatMap((p) =>
+      edgesOf(spec, vocabulary, p.schema, baseParams[p.name], p.name, IN_TEXT, (value) => ({ ...baseParams, [p.name]: value }))
+        .map((edge) => plan(edge.label, edge.value as Record<string, unknown>, baseBody))
+    ),
+    ...(op.body === undefined
+      ? []
+      : edgesOf(spec, vocabulary, op.body, baseBody, "body", IN_BODY, (value) => value).map((edge) => plan(edge.label, baseParams, edge.value)))
+  ]
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sending
 
@@ -605,7 +896,8 @@ const send = (
   target: string,
   headers: ReadonlyArray<readonly [string, string]>,
   body: Buffer | undefined,
-  chunked: boolean
+  chunked: boolean,
+  timeoutMs = 30_000
 ): Promise<WireResponse> =>
   new Promise((resolve, reject) => {
     const outgoing: Record<string, string | Array<string>> = {}
@@ -629,7 +921,7 @@ const send = (
     })
     // a body the server refused before reading all of it: the answer came, the rest of the write fails
     req.on("error", (error) => answered ? undefined : reject(error))
-    req.setTimeout(30_000, () => req.destroy(new Error("no answer within 30 s")))
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)))
     if (body === undefined) return void req.end()
     if (chunked) {
       for (let i = 0; i < body.length; i += 16 * 1024) req.write(body.subarray(i, i + 16 * 1024))
@@ -645,13 +937,25 @@ interface LiveReservation {
   readonly total: number
 }
 
+/** The server under the fuzzer: in this process (the sample in `npm test`) or a process of its own (`npm run fuzz`). */
+export class FuzzTarget extends Context.Tag("FuzzTarget")<FuzzTarget, {
+  readonly port: number
+  /** The server's time, in milliseconds. */
+  readonly now: () => number
+  /** Lets a quote and a reservation's guest link lapse. */
+  readonly expire: (quoteId: string, reservationId: ReservationId) => Effect.Effect<void>
+  /** The manage link's token of a completed reservation, as its confirmation email gives it. */
+  readonly manageToken: (reservationId: ReservationId) => Effect.Effect<string>
+  /** Why the server is gone (its process ended, with the tail of its output), if it is. */
+  readonly gone: () => string | undefined
+}>() {}
+
 const ROOM_TYPES = ["double", "twin", "deluxe"] as const
 
 /** Realistic states of the app a request can use: made before the run and while it runs. */
 const makeStates = Effect.gen(function*() {
-  const tokens = yield* Tokens
-  const clock = yield* FuzzClock
-  const todayNow = Effect.sync(() => todayIn("Europe/Paris", new Date(clock.now())))
+  const target = yield* FuzzTarget
+  const todayNow = Effect.sync(() => todayIn("Europe/Paris", new Date(target.now())))
   let made = 0
   /** A stay of 1–3 nights, spread over the year so the inventory lasts. */
   const nextStay = Effect.map(todayNow, (today) => {
@@ -673,7 +977,11 @@ const makeStates = Effect.gen(function*() {
       Effect.flatMap(({ offer, quote }) =>
         Effect.flatMap(post("/v1/reservation-intents", { quote_id: quote.quote_id, package_code: offer.package_code }), (intent) =>
           intent.status === 200
-            ? Effect.succeed({ token: tokenOf(intent.body.continue_url), total: offer.price.total as number })
+            ? Effect.succeed({
+              id: intent.body.reservation_id as ReservationId,
+              token: tokenOf(intent.body.continue_url),
+              total: offer.price.total as number
+            })
             : Effect.dieMessage(`intent failed: ${intent.text}`))
       ),
       Effect.orDie
@@ -683,7 +991,7 @@ const makeStates = Effect.gen(function*() {
       const guest = yield* pending(rateCode)
       const done = yield* completeWith(guest.token, guest.total)
       if (done.status !== 200) return yield* Effect.dieMessage(`completion failed: ${done.text}`)
-      const token = yield* tokens.reveal(done.body.reservation_id as ReservationId, "manage").pipe(Effect.map(Option.getOrThrow))
+      const token = yield* target.manageToken(done.body.reservation_id as ReservationId)
       return { token, total: guest.total }
     }).pipe(Effect.orDie)
   const quoteIds: Array<string> = []
@@ -697,7 +1005,7 @@ const makeStates = Effect.gen(function*() {
   // Made first and then left to lapse: an expired quote and an expired guest link.
   const expiredQuote = yield* post("/v1/quotes", { ...(yield* nextStay), rooms: [{ room_type_id: "double", adults: 2 }] })
   const expiredGuest = yield* pending()
-  clock.advance(25 * 60 * 60 * 1000)
+  yield* target.expire(expiredQuote.body.quote_id, expiredGuest.id)
   const today = yield* todayNow
 
   for (const [days, nights, rooms] of [
@@ -718,13 +1026,22 @@ const makeStates = Effect.gen(function*() {
   const publicView = yield* get("/v1/reservation-public", { "x-reservation-token": guestPool[0]!.token })
   const termsVersion: string = publicView.body.terms.version
 
+  const ids = {
+    RoomTypeId: [...ROOM_TYPES, "suite"],
+    RateCode: ["FLEX", "FLEX_BB", "NRF", "UNKNOWN"],
+    QuoteId: [...quoteIds, expiredQuote.body.quote_id, "q_unknown"],
+    PackageCode: [...packageCodes, "NONE"]
+  }
   const vocabulary: Vocabulary = {
     today,
+    stay: { checkin: addDays(today, 40), checkout: addDays(today, 42) },
     byName: {
-      RoomTypeId: [...ROOM_TYPES, "suite"],
-      RateCode: ["FLEX", "FLEX_BB", "NRF", "UNKNOWN"],
-      QuoteId: [...quoteIds, expiredQuote.body.quote_id, "q_unknown"],
-      PackageCode: [...packageCodes, "NONE"],
+      ...ids,
+      // the tools' input schemas inline the ids: known by their field names there
+      room_type_id: ids.RoomTypeId,
+      rate_code: ids.RateCode,
+      quote_id: ids.QuoteId,
+      package_code: ids.PackageCode,
       terms_version: [termsVersion, "2020-01"],
       accept_terms: [true, true, false],
       expected_total: [new Slot("expected_total"), new Slot("expected_total"), new Slot("expected_total"), 0],
@@ -771,38 +1088,52 @@ const makeStates = Effect.gen(function*() {
   return { vocabulary, resolveToken }
 })
 
-/** The app's clock, which the fuzzer reads and moves (to let a quote and a guest link lapse). */
-class FuzzClock extends Context.Tag("FuzzClock")<FuzzClock, {
-  readonly now: () => number
-  readonly advance: (ms: number) => void
-}>() {}
-
-/** The whole app in memory on a clock of its own (today is Sunday 2026-11-22), with that clock. */
+/** The whole app served in this process on a clock of its own (today is Sunday 2026-11-22), as the fuzzer's target. */
 export const FuzzApp = () => {
   const clock = makeTestClock("2026-11-22T10:00:00Z")
-  return Layer.merge(
-    // the run completes many reservations from one address: BOOKING_LIMIT_PER_HOUR off, or its 429s would hide the flow
-    TestApp({ config: { bookingLimitPerHour: 0 } }).pipe(Layer.provide(clock.layer)),
-    Layer.succeed(FuzzClock, { now: clock.now, advance: clock.advance })
+  const target = Layer.effect(
+    FuzzTarget,
+    Effect.gen(function*() {
+      const tokens = yield* Tokens
+      return {
+        port: Number(new URL(yield* baseUrl).port),
+        now: clock.now,
+        // a day later, the day's quotes and guest links have lapsed
+        expire: () => Effect.sync(() => clock.advance(25 * 60 * 60 * 1000)),
+        manageToken: (reservationId) => Effect.map(tokens.reveal(reservationId, "manage"), Option.getOrThrow),
+        // a server in this process that dies takes the run with it
+        gone: () => undefined
+      }
+    })
   )
+  // the run completes many reservations from one address: BOOKING_LIMIT_PER_HOUR off, or its 429s would hide the flow
+  return target.pipe(Layer.provideMerge(TestApp({ config: { bookingLimitPerHour: 0 } }).pipe(Layer.provide(clock.layer))))
 }
 
 // ---------------------------------------------------------------------------------------------
 // Running
 
-interface OperationReport {
+export interface OperationReport {
+  /** e.g. `POST /v1/quotes`, `MCP quote_stay` */
   readonly id: string
   requests: number
+  /** Requests among them that set an edge into one field. */
+  edges: number
   ok: number
-  /** `status code` → count, for every non-2xx answer */
+  /** `status code` → count, for every answer that is not a success */
   readonly errors: Map<string, number>
-  /** label → count */
-  readonly labels: Map<string, number>
   serverErrors: number
   invalid: number
   readonly problems: Array<string>
-  generationMs: number
   elapsedMs: number
+}
+
+export interface FuzzResult {
+  readonly reports: ReadonlyArray<OperationReport>
+  /** Fields of `/openapi.json` and of the tools' input schemas without an upper bound. */
+  readonly unbounded: ReadonlyArray<string>
+  /** Why the server stopped answering `GET /v1/health`, and after what; undefined while it answered every check. */
+  readonly down: string | undefined
 }
 
 interface FuzzOptions {
@@ -810,7 +1141,17 @@ interface FuzzOptions {
   readonly seed: number
   /** Run only the operations whose id contains this. */
   readonly only?: string | undefined
+  /** Told of each operation once it is done (a long run shows its progress). */
+  readonly done?: (report: OperationReport) => void
 }
+
+/** Requests between two checks that the server still answers `GET /v1/health`. */
+const BATCH = 50
+
+/** Whether a run found nothing wrong and sent at least `runs` requests per operation. */
+export const passed = (result: FuzzResult, options: FuzzOptions) =>
+  result.down === undefined && result.unbounded.length === 0 && result.reports.length > 0 &&
+  result.reports.every((r) => r.serverErrors === 0 && r.invalid === 0 && r.requests >= options.runs)
 
 const materialize = (value: unknown, total: number): unknown =>
   value instanceof Slot
@@ -821,104 +1162,208 @@ const materialize = (value: unknown, total: number): unknown =>
     ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, materialize(v, total)]))
     : value
 
+const shorten = (text: string, max: number) => text.length > max ? `${text.slice(0, max)}…(${text.length})` : text
+
 const describePlan = (op: Operation, plan: RequestPlan, target: string) =>
   JSON.stringify({
     op: op.id,
     label: plan.label,
-    target: target.length > 300 ? `${target.slice(0, 300)}…` : target,
+    target: shorten(target, 300),
     contentType: plan.contentType,
     chunked: plan.chunked,
-    token: plan.token.kind,
-    headers: plan.headers.map(([k, v]) => [k, v.length > 80 ? `${v.slice(0, 80)}…(${v.length})` : v]),
+    token: plan.token.kind === "literal" ? `literal ${shorten(plan.token.value, 20)}` : plan.token.kind,
+    headers: plan.headers.map(([k, v]) => [k, shorten(v, 80)]),
     body: plan.body.kind === "json"
-      ? (JSON.stringify(plan.body.value) ?? "").slice(0, 400)
+      ? shorten(JSON.stringify(plan.body.value) ?? "", 400)
       : plan.body.kind === "text"
-      ? plan.body.text.slice(0, 200)
+      ? shorten(plan.body.text, 200)
       : plan.body.kind
   })
 
+/** One request of a run: how to send it and judge the answer, with a description of what was sent. */
+interface Case {
+  readonly run: Effect.Effect<{ readonly verdict: Verdict; readonly sent: string }, never, HttpClient.HttpClient>
+}
+
+/** Why the server does not answer `GET /v1/health` with 200 within 10 s, if it does not. */
+const unhealthy = (port: number, gone: () => string | undefined) =>
+  Effect.promise(async () => {
+    const agent = new http.Agent({ keepAlive: false })
+    const answer = await send(agent, port, "GET", "/v1/health", [], undefined, false, 10_000).then(
+      (response) => response.status === 200 ? undefined : `GET /v1/health answered ${response.status}: ${response.body.toString("utf8").slice(0, 200)}`,
+      (error: unknown) => `GET /v1/health had no answer: ${String(error)}`
+    )
+    agent.destroy()
+    if (answer === undefined) return undefined
+    // the process' own account of its end says more than a refused connection, once its exit is seen
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    return gone() ?? answer
+  })
+
+/** The served document and MCP tools, with every field a request can carry without an upper bound. */
+export const readContract = Effect.gen(function*() {
+  const target = yield* FuzzTarget
+  const spec = (yield* request(HttpClientRequest.get("/openapi.json"))).body as Doc
+  const listed = yield* Effect.promise(() => send(new http.Agent(), target.port, "POST", "/mcp", MCP_HEADERS, jsonRpc(1, "tools/list", {}), false))
+  const tools: ReadonlyArray<McpTool> = JSON.parse(listed.body.toString("utf8")).result.tools.map((tool: Doc) => ({
+    id: `MCP ${tool.name}`,
+    name: tool.name,
+    inputSchema: tool.inputSchema
+  }))
+  const operations = operationsOf(spec)
+  const unbounded = [
+    ...operations.flatMap((op) => [
+      ...op.parameters.flatMap((p) => unboundedFields(spec, p.schema, `${op.id} ${p.in} ${p.name}`)),
+      ...(op.body === undefined ? [] : unboundedFields(spec, op.body, `${op.id} body`))
+    ]),
+    ...tools.flatMap((tool) => unboundedFields(tool.inputSchema, tool.inputSchema, `${tool.id} arguments`))
+  ]
+  return { spec, operations, tools, unbounded }
+})
+
 /**
- * Fuzzes every operation of the served document with `runs` requests each. Needs the whole app
- * served (TestApp) with the fuzz clock.
+ * Fuzzes every operation of the served document and every MCP tool with `runs` generated
+ * requests each, after the edges of each of their fields; checks the server's health after
+ * every batch and stops at the first failed check.
  */
 export const fuzz = (options: FuzzOptions) =>
   Effect.gen(function*() {
-    const spec = (yield* request(HttpClientRequest.get("/openapi.json"))).body as Doc
+    const target = yield* FuzzTarget
+    const { operations, spec, tools, unbounded } = yield* readContract
     const validate = makeValidator(spec)
-    const server = yield* HttpServer.HttpServer
-    if (server.address._tag !== "TcpAddress") return yield* Effect.dieMessage("the fuzzer needs a TCP server")
-    const port = server.address.port
     const { resolveToken, vocabulary } = yield* makeStates
     const reports: Array<OperationReport> = []
-    let previous = ""
-    for (const [index, op] of operationsOf(spec).entries()) {
-      if (options.only !== undefined && !op.id.includes(options.only)) continue
-      const report: OperationReport = { id: op.id, requests: 0, ok: 0, errors: new Map(), labels: new Map(), serverErrors: 0, invalid: 0, problems: [], generationMs: 0, elapsedMs: 0 }
-      reports.push(report)
-      const generating = Date.now()
-      const plans = fc.sample(requestArbitrary(spec, op, vocabulary), { seed: options.seed + index * 7919, numRuns: options.runs })
-      report.generationMs = Date.now() - generating
-      // a connection of its own: one left idle while the plans were generated may have been closed meanwhile
+    const selected = <A extends { readonly id: string }>(items: ReadonlyArray<A>) =>
+      items.filter((item) => options.only === undefined || item.id.includes(options.only))
+
+    /** Sends the cases of one operation on a connection of its own; the reason the server went down, if it did. */
+    const runOperation = (id: string, edges: number, cases: ReadonlyArray<Case>) =>
+      Effect.gen(function*() {
+        const started = Date.now()
+        const report: OperationReport = { id, requests: 0, edges, ok: 0, errors: new Map(), serverErrors: 0, invalid: 0, problems: [], elapsedMs: 0 }
+        reports.push(report)
+        let last = ""
+        for (const [index, next] of cases.entries()) {
+          const { sent, verdict } = yield* next.run
+          report.requests += 1
+          const success = verdict.status >= 200 && verdict.status < 300 && verdict.code === undefined
+          if (success) report.ok += 1
+          else if (verdict.status !== 0) {
+            const key = `${verdict.status} ${verdict.code ?? "-"}`
+            report.errors.set(key, (report.errors.get(key) ?? 0) + 1)
+          }
+          if (verdict.status >= 500 || verdict.code === "internal_error") report.serverErrors += 1
+          if (verdict.problem !== undefined) {
+            report.invalid += 1
+            if (report.problems.length < 5) report.problems.push(`${verdict.problem}\n      request: ${sent}`)
+          }
+          last = sent
+          // a request without an answer is checked at once: on a hung server, each of the batch would wait its timeout
+          if ((index + 1) % BATCH === 0 || index === cases.length - 1 || verdict.status === 0) {
+            const down = yield* unhealthy(target.port, target.gone)
+            if (down !== undefined) {
+              report.elapsedMs = Date.now() - started
+              return `${down}\n  after the batch of ${id} that ended with: ${last}`
+            }
+          }
+        }
+        report.elapsedMs = Date.now() - started
+        options.done?.(report)
+        return undefined
+      })
+
+    for (const [index, op] of selected(operations).entries()) {
+      const plans = [
+        ...edgePlans(spec, op, vocabulary),
+        ...fc.sample(requestArbitrary(spec, op, vocabulary), { seed: options.seed + index * 7919, numRuns: options.runs })
+      ]
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-      for (const plan of plans) {
-        const token = yield* resolveToken(plan.token)
-        const headers: Array<readonly [string, string]> = [...plan.headers]
-        if (op.tokenHeader !== undefined || plan.token.kind !== "absent") {
-          for (const value of token.values) headers.push([(op.tokenHeader ?? "X-Reservation-Token").toLowerCase(), value])
-        }
-        if (plan.contentType !== undefined) headers.push(["content-type", plan.contentType])
-        const body = plan.body.kind === "none"
-          ? undefined
-          : plan.body.kind === "json"
-          ? Buffer.from(JSON.stringify(materialize(plan.body.value, token.total)) ?? "null", "utf8")
-          : plan.body.kind === "text"
-          ? Buffer.from(plan.body.text, "utf8")
-          : plan.body.kind === "bytes"
-          ? Buffer.from(plan.body.bytes)
-          : Buffer.from(JSON.stringify({ padding: "a".repeat(plan.body.bytes) }), "utf8")
-        const search = [
-          ...plan.query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`),
-          ...(plan.rawQuery === "" ? [] : [plan.rawQuery])
-        ].join("&")
-        const target = search === "" ? plan.path : `${plan.path}?${search}`
-        const outcome = yield* Effect.either(Effect.tryPromise(() => send(agent, port, op.method, target, headers, body, plan.chunked)))
-        report.requests += 1
-        report.labels.set(plan.label, (report.labels.get(plan.label) ?? 0) + 1)
-        const verdict: Verdict = outcome._tag === "Left"
-          ? { status: 0, code: undefined, problem: `no answer: ${String(outcome.left.cause)} (after ${previous})` }
-          : checkResponse(op, validate, outcome.right)
-        if (verdict.status >= 200 && verdict.status < 300) report.ok += 1
-        else if (verdict.status !== 0) {
-          const key = `${verdict.status} ${verdict.code ?? "-"}`
-          report.errors.set(key, (report.errors.get(key) ?? 0) + 1)
-        }
-        if (verdict.status >= 500) report.serverErrors += 1
-        previous = `${describePlan(op, plan, target)} → ${verdict.status}`
-        if (verdict.problem !== undefined) {
-          report.invalid += 1
-          if (report.problems.length < 5) report.problems.push(`${verdict.problem}\n      request: ${describePlan(op, plan, target)}`)
-        }
-      }
+      let previous = ""
+      const cases = plans.map((plan): Case => ({
+        run: Effect.gen(function*() {
+          const token = yield* resolveToken(plan.token)
+          const headers: Array<readonly [string, string]> = [...plan.headers]
+          if (op.tokenHeader !== undefined || plan.token.kind !== "absent") {
+            for (const value of token.values) headers.push([(op.tokenHeader ?? "X-Reservation-Token").toLowerCase(), value])
+          }
+          if (plan.contentType !== undefined) headers.push(["content-type", plan.contentType])
+          const body = plan.body.kind === "none"
+            ? undefined
+            : plan.body.kind === "json"
+            ? Buffer.from(JSON.stringify(materialize(plan.body.value, token.total)) ?? "null", "utf8")
+            : plan.body.kind === "text"
+            ? Buffer.from(plan.body.text, "utf8")
+            : plan.body.kind === "bytes"
+            ? Buffer.from(plan.body.bytes)
+            : Buffer.from(JSON.stringify({ padding: "a".repeat(plan.body.bytes) }), "utf8")
+          const search = [
+            ...plan.query.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`),
+            ...(plan.rawQuery === "" ? [] : [plan.rawQuery])
+          ].join("&")
+          const url = search === "" ? plan.path : `${plan.path}?${search}`
+          const outcome = yield* Effect.either(Effect.tryPromise(() => send(agent, target.port, op.method, url, headers, body, plan.chunked)))
+          const verdict: Verdict = outcome._tag === "Left"
+            ? { status: 0, code: undefined, problem: `no answer: ${String(outcome.left.cause)} (after ${previous})` }
+            : checkResponse(op, validate, outcome.right)
+          const sent = describePlan(op, plan, url)
+          previous = `${sent} → ${verdict.status}`
+          return { verdict, sent }
+        })
+      }))
+      const down = yield* runOperation(op.id, plans.length - options.runs, cases)
       agent.destroy()
-      report.elapsedMs = Date.now() - generating
+      if (down !== undefined) return { reports, unbounded, down }
     }
-    return reports
+
+    for (const [index, tool] of selected(tools).entries()) {
+      const base = baseValue(tool.inputSchema, vocabulary, tool.inputSchema)
+      const calls = [
+        ...edgesOf(tool.inputSchema, vocabulary, tool.inputSchema, base, "arguments", IN_BODY, (value) => value),
+        ...fc.sample(toolArguments(tool, vocabulary), { seed: options.seed + (operations.length + index) * 7919, numRuns: options.runs })
+      ]
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+      const cases = calls.map((call, id): Case => ({
+        run: Effect.gen(function*() {
+          const args = materialize(call.value, 0)
+          const outcome = yield* Effect.either(
+            Effect.tryPromise(() => send(agent, target.port, "POST", "/mcp", MCP_HEADERS, jsonRpc(id, "tools/call", { name: tool.name, arguments: args }), false))
+          )
+          const verdict: Verdict = outcome._tag === "Left"
+            ? { status: 0, code: undefined, problem: `no answer: ${String(outcome.left.cause)}` }
+            : checkToolAnswer(outcome.right)
+          return { verdict, sent: JSON.stringify({ tool: tool.name, label: call.label, arguments: shorten(JSON.stringify(args) ?? "", 400) }) }
+        })
+      }))
+      const down = yield* runOperation(tool.id, calls.length - options.runs, cases)
+      agent.destroy()
+      if (down !== undefined) return { reports, unbounded, down }
+    }
+    const result: FuzzResult = { reports, unbounded, down: undefined }
+    return result
   })
 
-/** The table of a run: requests, 2xx, non-2xx by status and code, 5xx, invalid answers. */
-export const formatReport = (reports: ReadonlyArray<OperationReport>, options: FuzzOptions): string => {
+/** The table of a run: requests (edges among them), successes, the rest by status and code, 5xx, invalid answers; then what failed. */
+export const formatReport = (result: FuzzResult, options: FuzzOptions): string => {
+  const { reports } = result
   const lines = [
-    `fuzz: seed ${options.seed}, ${options.runs} requests per operation (replay: FUZZ_SEED=${options.seed} FUZZ_RUNS=${options.runs})`,
+    `fuzz: seed ${options.seed}, ${options.runs} generated requests per operation after its edges (replay: FUZZ_SEED=${options.seed} FUZZ_RUNS=${options.runs})`,
     "",
-    "| operation | requests | 2xx | non-2xx by status and code | 5xx | invalid | seconds |",
-    "|---|---:|---:|---|---:|---:|---:|"
+    "| operation | requests | edges | success | others by status and code | 5xx | invalid | seconds |",
+    "|---|---:|---:|---:|---|---:|---:|---:|"
   ]
   for (const r of reports) {
     const errors = [...r.errors.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}: ${n}`).join(", ")
-    lines.push(`| ${r.id} | ${r.requests} | ${r.ok} | ${errors} | ${r.serverErrors} | ${r.invalid} | ${(r.elapsedMs / 1000).toFixed(1)} |`)
+    lines.push(`| ${r.id} | ${r.requests} | ${r.edges} | ${r.ok} | ${errors} | ${r.serverErrors} | ${r.invalid} | ${(r.elapsedMs / 1000).toFixed(1)} |`)
   }
   const total = reports.reduce((n, r) => n + r.requests, 0)
-  lines.push("", `total: ${total} requests, ${reports.reduce((n, r) => n + r.serverErrors, 0)} 5xx, ${reports.reduce((n, r) => n + r.invalid, 0)} invalid`)
+  lines.push(
+    "",
+    `total: ${total} requests, ${reports.reduce((n, r) => n + r.serverErrors, 0)} 5xx or internal_error, ` +
+      `${reports.reduce((n, r) => n + r.invalid, 0)} invalid, ${result.unbounded.length} unbounded fields, ` +
+      `health checked every ${BATCH} requests: ${result.down === undefined ? "always answered" : "DOWN"}`
+  )
+  if (result.down !== undefined) lines.push("", `server down: ${result.down}`)
+  if (result.unbounded.length > 0) lines.push("", "fields without an upper bound:", ...result.unbounded.map((u) => `  - ${u}`))
   for (const r of reports.filter((r) => r.problems.length > 0)) {
     lines.push("", `${r.id}:`, ...r.problems.map((p) => `  - ${p}`))
   }
