@@ -1,4 +1,5 @@
-FROM node:20-bookworm-slim
+# Node 24 LTS on Debian 13 (trixie), slim
+FROM node:24-trixie-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund

@@ -9,7 +9,9 @@ import { daysFromToday } from "./support/clock.js"
 /** The service as `npm start` runs it: the compiled JavaScript, on the embedded database of a data folder of its own. */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hotel-main-"))
 fs.chmodSync(dataDir, 0o755)
-const port = 20_000 + Math.floor(Math.random() * 20_000)
+// below Linux's ephemeral ports (32768 and up), where the suite's own connections and port-0 servers
+// take theirs: a port there can be in use, and the service then cannot listen
+const port = 20_000 + Math.floor(Math.random() * 12_000)
 const base = `http://127.0.0.1:${port}`
 
 /** Started in a process group of its own, as a supervisor runs it (the group is `-pid`). */

@@ -1,9 +1,9 @@
 import { HttpClientRequest } from "@effect/platform"
-import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
 import type { Page } from "playwright-core"
 import { GUEST_PAGE_CSP } from "../../src/Api/GuestPages.js"
-import { baseUrl, ChromiumLive, onPage, onTestServer } from "../support/browser.js"
+import { baseUrl, layerWithChromium, onPage, onTestServer } from "../support/browser.js"
 import { daysFromToday } from "../support/clock.js"
 import { completeWith, pendingReservation, quote } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
@@ -51,7 +51,7 @@ const FORM_NAMES = [
   "accept_terms"
 ]
 
-layer(Layer.merge(TestApp(), ChromiumLive), { excludeTestServices: true })("guest-completion page", (it) => {
+layerWithChromium(TestApp())("guest-completion page", (it) => {
   it.effect("is served with its CSP, no-store, and only allow-listed assets", () =>
     Effect.gen(function*() {
       const page = yield* request(HttpClientRequest.get("/complete"))

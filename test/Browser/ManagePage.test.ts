@@ -1,6 +1,6 @@
 import { HttpClientRequest } from "@effect/platform"
-import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
 import * as fs from "node:fs"
 import type { Page } from "playwright-core"
 import { GUEST_PAGE_CSP } from "../../src/Api/GuestPages.js"
@@ -9,8 +9,8 @@ import type { Language } from "../../src/Domain/Language.js"
 import {
   axeViolations,
   baseUrl,
-  ChromiumLive,
   DESKTOP,
+  layerWithChromium,
   onPage,
   onTestServer,
   pageWords,
@@ -147,7 +147,7 @@ const journey = (language: Language, viewport: typeof PHONE | typeof DESKTOP, da
 const LANGUAGES: ReadonlyArray<Language> = ["en", "fr", "ru"]
 const axeSummary: Record<string, string> = {}
 
-layer(Layer.merge(MailingTestApp, ChromiumLive), { excludeTestServices: true, timeout: 60_000 })("manage page", (it) => {
+layerWithChromium(MailingTestApp, { timeout: 60_000 })("manage page", (it) => {
   it.effect("is served like /complete: its CSP, no-store, allow-listed scripts", () =>
     Effect.gen(function*() {
       const page = yield* request(HttpClientRequest.get("/manage"))

@@ -1,9 +1,5 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { execFileSync } from "node:child_process"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { PDFDocument, PDFName, PDFString } from "pdf-lib"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
@@ -11,6 +7,7 @@ import type { ReservationView } from "../../src/Domain/Reservation.js"
 import { reservationView } from "../../src/Domain/ReservationViews.js"
 import { Documents } from "../../src/Services/Documents.js"
 import { demoHotel } from "../support/hotel.js"
+import { pdfText } from "../support/pdfText.js"
 import { sampleReservation } from "../support/reservation.js"
 
 const MANAGE_URL = "https://belle-rive-nice.example/manage#token=QuvYn1pAQmivYoiZLfuZt2OM23Fs98LMd8xAzGXSpLo"
@@ -18,20 +15,11 @@ const CREATED_AT = "2026-12-01T09:05:00.000Z"
 
 const viewIn = (language: Language) => reservationView(demoHotel, sampleReservation({ language }))
 
-/** The PDF's text as `pdftotext -layout` reads it (poppler), spaces made plain and runs of them single. */
-const pdfText = (pdf: Uint8Array): string => {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "confirmation-")), "confirmation.pdf")
-  fs.writeFileSync(file, pdf)
-  return execFileSync("pdftotext", ["-layout", "-enc", "UTF-8", file, "-"], { encoding: "utf8" })
-    .replace(/[\u00a0\u202f]/g, " ")
-    .replace(/ +/g, " ")
-}
-
 const confirmation = (view: ReservationView) =>
   Effect.gen(function*() {
     yield* TestClock.setTime(Date.parse(CREATED_AT))
     const pdf = yield* (yield* Documents).confirmationPdf(demoHotel, view, MANAGE_URL)
-    return { pdf, text: pdfText(pdf) }
+    return { pdf, text: yield* Effect.promise(() => pdfText(pdf)) }
   })
 
 layer(Documents.Default)("confirmation PDF", (it) => {

@@ -1,16 +1,27 @@
 import { baseUrl } from "./TestApp.js"
-import { Context, Effect, Layer } from "effect"
+import { layer, type Vitest } from "@effect/vitest"
+import { Context, Duration, Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core"
+import { describe, inject } from "vitest"
 
-/** Debian's chromium, headless; never a downloaded browser. One per test file. */
+/** The developer's Chromium, or why there is none: test/support/globalSetup.ts looked for it. */
+const CHROMIUM = inject("chromium")
+
+/** Its path; with REQUIRE_BROWSER=1 and none, the browser tests fail here, saying why. */
+const chromiumPath = () => {
+  if (CHROMIUM.found) return CHROMIUM.path
+  throw new Error(`REQUIRE_BROWSER=1 but ${CHROMIUM.why}: apt-get install chromium, or set CHROMIUM_PATH`)
+}
+
+/** That Chromium, headless; never a downloaded browser. One per test file. */
 class Chromium extends Context.Tag("test/Chromium")<Chromium, Browser>() {}
-export const ChromiumLive = Layer.scoped(
+const ChromiumLive = Layer.scoped(
   Chromium,
   Effect.acquireRelease(
     Effect.promise(() =>
       chromium.launch({
-        executablePath: "/usr/bin/chromium",
+        executablePath: chromiumPath(),
         args: [
           "--headless",
           "--no-sandbox",
@@ -26,6 +37,16 @@ export const ChromiumLive = Layer.scoped(
     (browser) => Effect.promise(() => browser.close())
   )
 )
+
+/**
+ * The tests of `name` on `app` and Chromium. Without a Chromium they are skipped (the global setup
+ * said why, once for the run), or fail when REQUIRE_BROWSER=1; skipped, the layer is never built.
+ */
+export const layerWithChromium =
+  <R, E>(app: Layer.Layer<R, E>, options?: { readonly timeout?: Duration.DurationInput }) =>
+  (name: string, tests: (it: Vitest.MethodsNonLive<R | Chromium, true>) => void) =>
+    describe.skipIf(!CHROMIUM.found && !CHROMIUM.required)(name, () =>
+      layer(Layer.merge(app, ChromiumLive), { ...options, excludeTestServices: true })(tests))
 
 export { baseUrl } from "./TestApp.js"
 
