@@ -209,7 +209,7 @@ layerWithChromium(TestApp())("guest-completion page", (it) => {
     }))
 })
 
-layer(Layer.merge(TestApp({ config: { bookingLimitPerHour: 1 } }), ChromiumLive), { excludeTestServices: true })(
+layerWithChromium(TestApp({ config: { bookingLimitPerHour: 1 } }))(
   "guest-completion page beyond BOOKING_LIMIT_PER_HOUR (1)",
   (it) => {
     it.effect("says in the reservation's language when to try again, and whom to call", () =>
