@@ -53,6 +53,7 @@ import {
   QuoteNotReservableBody,
   ValidationErrorBody
 } from "./Errors.js"
+import { refusal as refusalOf } from "./McpMessage.js"
 
 // --- tools -------------------------------------------------------------------
 
@@ -324,21 +325,6 @@ const decodeInitialize = Schema.decodeUnknownOption(InitializeRequest)
 const initializingAgent = (message: unknown) =>
   Option.flatMap(decodeInitialize(message), ({ params: { clientInfo } }) => agentLabel(`${clientInfo.name}/${clientInfo.version}`))
 
-const refusal = Schema.encodeSync(Schema.Union(ForbiddenOriginBody, ValidationErrorBody))
-
-/**
- * A JSON-RPC batch (an array of messages) is refused: MCP 2025-06-18 removed batches, and the
- * protocol would run its calls all at once, counted by the rate limiter as one request.
- */
-const batchRefused = HttpServerResponse.unsafeJson(
-  refusal(
-    new ValidationError({
-      code: "invalid_request",
-      message: `${MCP_PATH} takes one JSON-RPC message per request: MCP 2025-06-18 removed JSON-RPC batches (an array body)`
-    })
-  ),
-  { status: 400 }
-)
 
 /** The protocol's HTTP application, with the caller in its context and a session id given at initialization. */
 const withCaller = (app: HttpApp.Default<never, Scope.Scope>): HttpApp.Default<never, Scope.Scope> =>
@@ -346,7 +332,8 @@ const withCaller = (app: HttpApp.Default<never, Scope.Scope>): HttpApp.Default<n
     const request = yield* HttpServerRequest.HttpServerRequest
     // an unreadable body is answered by the protocol, which reads it again (it is read once)
     const message = yield* Effect.option(request.json)
-    if (Option.exists(message, Array.isArray)) return batchRefused
+    const refused = Option.flatMapNullable(message, refusalOf)
+    if (Option.isSome(refused)) return refused.value
     const headers = Option.getOrElse(decodeAnalytics(request.headers), () => ({} as AnalyticsHeaders))
     const sessionId = request.headers[SESSION_HEADER]
     const initializing = sessionId === undefined ? Option.flatMap(message, initializingAgent) : Option.none()
@@ -368,7 +355,7 @@ const noStream: ErrorBody = {
 const methodNotAllowed = HttpServerResponse.json(noStream, { status: 405, headers: { allow: "POST" } })
 
 const originRefused = HttpServerResponse.unsafeJson(
-  refusal(
+  Schema.encodeSync(ForbiddenOriginBody)(
     new ForbiddenOrigin({
       message: `a web page of this origin may not call ${MCP_PATH}: only the service's own origin and MCP_ALLOWED_ORIGINS may`
     })

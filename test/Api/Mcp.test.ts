@@ -267,6 +267,37 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
       expect((yield* post("/mcp", { jsonrpc: "2.0", id: 2, method: "ping" })).body).toEqual({ jsonrpc: "2.0", id: 2, result: {} })
     }))
 
+  it.effect("a body that is not one JSON-RPC message of MCP is 400 invalid_request, never a 500 or a defect", () =>
+    Effect.gen(function*() {
+      for (const body of [5, "x", null, { foo: 1 }, { jsonrpc: "1.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 1, result: {} }]) {
+        const refused = yield* post("/mcp", body)
+        expect({ body, status: refused.status, code: refused.body?.error?.code }).toEqual({ body, status: 400, code: "invalid_request" })
+      }
+      for (const id of ["abc", 1.5, 2 ** 53, { a: 1 }]) {
+        const refused = yield* post("/mcp", { jsonrpc: "2.0", id, method: "ping" })
+        expect(refused.status).toBe(400)
+        expect(refused.body.error.message).toContain("id: must be a whole number")
+      }
+    }))
+
+  it.effect("a call of a method MCP has not, or with params its method does not take, is a JSON-RPC error under its own id", () =>
+    Effect.gen(function*() {
+      const answer = (message: object) => Effect.map(post("/mcp", message), (r) => ({ status: r.status, body: r.body }))
+      expect(yield* answer({ jsonrpc: "2.0", id: 41, method: "tools/explode" })).toEqual({
+        status: 200,
+        body: { jsonrpc: "2.0", id: 41, error: { code: -32601, message: "Method not found: tools/explode" } }
+      })
+      for (const params of [{ name: "check_availability", arguments: 5 }, { name: "check_availability", arguments: [1] }, { name: 7 }, {}]) {
+        const { status, body } = yield* answer({ jsonrpc: "2.0", id: 42, method: "tools/call", params })
+        expect({ params, status, id: body.id, code: body.error?.code }).toEqual({ params, status: 200, id: 42, code: -32602 })
+        expect(body.error.message).toMatch(/^Invalid params of tools\/call: (arguments|name)/)
+      }
+      // a notification is answered by no message, even a wrong one; the RPC layer's own are not for clients
+      for (const method of ["notifications/unknown", "@effect/rpc/Interrupt"]) {
+        expect(yield* answer({ jsonrpc: "2.0", method, params: { requestId: "1" } })).toEqual({ status: 202, body: undefined })
+      }
+    }))
+
   it.effect("/mcp has the request-body limit of the API", () =>
     Effect.gen(function*() {
       const big = yield* post("/mcp", { jsonrpc: "2.0", id: 1, method: "ping", params: { padding: "x".repeat(70 * 1024) } })

@@ -188,13 +188,16 @@ const MCP_HEADERS: ReadonlyArray<readonly [string, string]> = [["content-type", 
 
 const jsonRpc = (id: number, method: string, params: unknown) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, method, params }), "utf8")
 
+/** JSON-RPC's codes for a message the server refuses: parse error, invalid request, method not found, invalid params. */
+const JSON_RPC_REFUSALS = new Set([-32700, -32600, -32601, -32602])
+
 /**
- * A `tools/call` answer: a JSON-RPC result (a JSON-RPC error only for what is not a call, never
- * an internal one); a tool error carries the REST API's `Error` body, never `internal_error`.
- * Counted as `200 <error.code>` when the tool answered an error. A body over the limit is a 413
- * as anywhere.
+ * A `tools/call` answer: a JSON-RPC result, or a JSON-RPC refusal under the call's own id (never
+ * an internal error, nor a defect of the RPC layer); a tool error carries the REST API's `Error`
+ * body, never `internal_error`. Counted as `200 <error.code>` when the tool answered an error. A
+ * body over the limit is a 413 as anywhere.
  */
-const checkToolAnswer = (response: WireResponse): Verdict => {
+const checkToolAnswer = (id: number, response: WireResponse): Verdict => {
   const status = response.status
   const text = response.body.toString("utf8")
   const verdict = (problem: string | undefined, code?: string): Verdict => ({ status, code, problem })
@@ -208,7 +211,8 @@ const checkToolAnswer = (response: WireResponse): Verdict => {
   if (status !== 200) return verdict(`status ${status}: ${text.slice(0, 300)}`)
   if (body?.error !== undefined) {
     const code = `jsonrpc ${body.error.code}`
-    return verdict(body.error.code === -32603 ? `JSON-RPC internal error: ${text.slice(0, 300)}` : undefined, code)
+    const refused = JSON_RPC_REFUSALS.has(body.error.code) && body.id === id
+    return verdict(refused ? undefined : `JSON-RPC error that is no refusal of this call: ${text.slice(0, 300)}`, code)
   }
   const result = body?.result
   if (result === undefined) return verdict(`no result: ${text.slice(0, 200)}`)
@@ -1330,7 +1334,7 @@ export const fuzz = (options: FuzzOptions) =>
           )
           const verdict: Verdict = outcome._tag === "Left"
             ? { status: 0, code: undefined, problem: `no answer: ${String(outcome.left.cause)}` }
-            : checkToolAnswer(outcome.right)
+            : checkToolAnswer(id, outcome.right)
           return { verdict, sent: JSON.stringify({ tool: tool.name, label: call.label, arguments: shorten(JSON.stringify(args) ?? "", 400) }) }
         })
       }))
