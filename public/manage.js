@@ -31,7 +31,7 @@ const api = apiWith(token)
 
 /** What update_guest may change, in the order the form asks them. */
 const EDITABLE = [
-  { name: "phone", type: "tel", required: true, max_length: 25 },
+  { name: "phone", type: "tel", required: true, max_length: 26 },
   { name: "arrival_time", type: "time", required: false },
   { name: "special_requests", type: "textarea", required: false, max_length: 1000 },
   { name: "baby_cot", type: "checkbox", required: false },

@@ -70,8 +70,10 @@ const Email = Text.pipe(
   Schema.maxLength(254),
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
 )
+/** The longest phone number the pattern below takes: `+`, a digit and 24 more characters. */
+export const PHONE_MAX_LENGTH = 26
 export const Phone = Text.pipe(
-  Schema.maxLength(26),
+  Schema.maxLength(PHONE_MAX_LENGTH),
   Schema.pattern(/^\+?[0-9][0-9 ().-]{5,24}$/, { message: () => "must be a phone number, e.g. +33 4 93 00 12 34" })
 )
 const Name = Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))

@@ -9,7 +9,7 @@ import type {
   ReservationStatus,
   ReservationView
 } from "./Reservation.js"
-import { WORKFLOW_VERSION } from "./Reservation.js"
+import { PHONE_MAX_LENGTH, WORKFLOW_VERSION } from "./Reservation.js"
 
 type FieldSpec = Omit<GuestField, "label">
 
@@ -18,7 +18,7 @@ const FIELDS: ReadonlyArray<FieldSpec> = [
   { name: "first_name", type: "text", required: true, max_length: 100 },
   { name: "last_name", type: "text", required: true, max_length: 100 },
   { name: "email", type: "email", required: true, max_length: 254 },
-  { name: "phone", type: "tel", required: true, max_length: 25 },
+  { name: "phone", type: "tel", required: true, max_length: PHONE_MAX_LENGTH },
   { name: "country", type: "country", required: false, max_length: 2 },
   { name: "arrival_time", type: "time", required: false },
   { name: "special_requests", type: "textarea", required: false, max_length: 1000 },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
+import { Schema } from "effect"
 import type { HotelDefinition } from "../../src/Domain/Hotel.js"
 import type { LocalizedText } from "../../src/Domain/Language.js"
+import { Phone } from "../../src/Domain/Reservation.js"
 import { publicReservation, reservationView } from "../../src/Domain/ReservationViews.js"
 import { demoHotel } from "../support/hotel.js"
 import { sampleReservation } from "../support/reservation.js"
@@ -38,6 +40,14 @@ describe("reservation views", () => {
     const reservation = sampleReservation({ language })
     const shown = JSON.stringify(publicReservation(demoHotel, reservation, "2026-12-02T10:00:00+01:00"))
     for (const english of englishTexts(demoHotel)) expect(shown).not.toContain(english)
+  })
+
+  it("the form lets the guest type the longest phone number the API takes, and no longer", () => {
+    const longest = "+3" + "3".repeat(24)
+    expect(Schema.is(Phone)(longest)).toBe(true)
+    expect(Schema.is(Phone)(longest + "3")).toBe(false)
+    const phone = publicReservation(demoHotel, sampleReservation(), "2026-12-02T10:00:00+01:00").guest_fields.find((f) => f.name === "phone")
+    expect(phone?.max_length).toBe(longest.length)
   })
 
   it("shows room names, package and policies in the reservation's language", () => {
