@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
+import * as os from "node:os"
 import { parentPort, threadId } from "node:worker_threads"
 import type { ConfirmationDocument } from "../Domain/ConfirmationDocument.js"
 import { type FontFiles, renderPdf } from "./ConfirmationPdf.js"
@@ -34,6 +35,10 @@ const readFont = (file: string) => {
 
 // DejaVu Sans covers French and Cyrillic, which the PDF standard fonts cannot encode
 const fonts: FontFiles = { regular: readFont("DejaVuSans.ttf"), bold: readFont("DejaVuSans-Bold.ttf") }
+
+// On Linux the nice value belongs to the thread: this one yields the CPU to the requests' thread
+// (and the database) when they want it, and draws at full speed when they do not.
+if (process.platform === "linux") os.setPriority(os.constants.priority.PRIORITY_BELOW_NORMAL)
 
 const port = parentPort
 if (port === null) throw new Error("ConfirmationPdfWorker.ts is the entry of a worker thread (see PdfWorkers.ts)")

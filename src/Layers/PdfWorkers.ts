@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
 import type { ConfirmationDocument } from "../Domain/ConfirmationDocument.js"
 import type { DrawRequest, DrawResponse } from "./ConfirmationPdfWorker.js"
+import * as Tracing from "./Tracing.js"
 
 /** A PDF was not drawn: its worker thread stopped (or never started), or it took far too long. */
 export class PdfWorkerError extends Data.TaggedError("PdfWorkerError")<{ readonly message: string }> {}
@@ -34,6 +35,9 @@ export const DEFAULT_ENTRY = new URL(`./ConfirmationPdfWorker${path.extname(new 
 
 /** A draw takes some 30 ms: one still running after this is stuck, and its thread is stopped. */
 const DRAW_TIMEOUT = Duration.seconds(30)
+
+/** The threads run in real time, whatever clock the caller keeps (a test's). */
+const realClock = Clock.make()
 
 /**
  * tsx's ESM API, resolved from here as an `import` would (its `require` build cannot register the
@@ -117,14 +121,16 @@ const make = (options: PdfWorkersOptions) =>
             onTimeout: () => new PdfWorkerError({ message: `the PDF worker took over ${Duration.format(DRAW_TIMEOUT)}: stopped` })
           }),
           Effect.tapErrorTag("PdfWorkerError", () => Effect.promise(() => thread.worker.terminate())),
-          // the thread runs in real time, whatever clock the caller keeps (a test's)
-          Effect.withClock(Clock.make())
+          Effect.withClock(realClock)
         )
       })
 
     return {
-      draw: (document: ConfirmationDocument, createdAt: Date) =>
-        Effect.acquireUseRelease(free.take, (slot) => drawIn(slot, document, createdAt), (slot) => free.offer(slot))
+      draw: Tracing.fn("PdfWorkers.draw")(function*(document: ConfirmationDocument, createdAt: Date) {
+        const drawn = yield* Effect.acquireUseRelease(free.take, (slot) => drawIn(slot, document, createdAt), (slot) => free.offer(slot))
+        yield* Tracing.annotate({ "pdf.worker.thread_id": drawn.threadId, "pdf.bytes": drawn.pdf.length })
+        return drawn
+      })
     }
   })
 

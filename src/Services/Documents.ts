@@ -36,17 +36,15 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
     /** The current version's PDF of each reservation (drawn, or being drawn), least recently asked first. */
     const kept = new Map<string, Kept>()
 
-    const draw = Tracing.fn("Documents.draw")(function*(document: ConfirmationDocument, createdAt: Date) {
-      const { pdf, threadId } = yield* workers.draw(document, createdAt).pipe(
+    const draw = (document: ConfirmationDocument, createdAt: Date) =>
+      workers.draw(document, createdAt).pipe(
+        Effect.map(({ pdf }) => pdf),
         Effect.catchTag("PdfWorkerError", (error) =>
           Effect.zipRight(
             Effect.logError("the confirmation PDF was not drawn", error),
             new ServiceUnavailable({ message: "the confirmation PDF could not be drawn just now: try again in a moment" })
           ))
       )
-      yield* Tracing.annotate({ "pdf.worker.thread_id": threadId, "pdf.bytes": pdf.length })
-      return pdf
-    })
 
     /** The kept PDF of this version, or a drawing started for it: the first asker may leave, the next ones still get it. */
     const pdfOf = (reservationId: string, document: ConfirmationDocument) =>

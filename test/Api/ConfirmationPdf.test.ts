@@ -45,7 +45,7 @@ describe("the confirmation PDF over HTTP, with its email", () => {
       const spans = spansOf(collector.bodies)
       const asked = spans.filter((s) => s.name === "Documents.confirmationPdf")
       expect(asked.map((s) => s.attributes["pdf.cached"]).sort()).toEqual([false, false, true, true])
-      const drawn = spans.filter((s) => s.name === "Documents.draw")
+      const drawn = spans.filter((s) => s.name === "PdfWorkers.draw")
       expect(drawn).toHaveLength(2)
       for (const drawing of drawn) expect(drawing.attributes["pdf.worker.thread_id"]).not.toBe(threadId)
     }), 90_000)

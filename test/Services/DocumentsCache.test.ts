@@ -93,6 +93,17 @@ describe("confirmation PDFs kept per reservation version", () => {
       expect(yield* drawings).toBe(1)
     }).pipe(Effect.provide(documentsOn("closed"))))
 
+  it.effect("an ask that leaves while its version is drawn does not stop the drawing: the next ask gets it", () =>
+    Effect.gen(function*() {
+      const r = record("gggggg")
+      const left = yield* Effect.fork(confirmation(r))
+      yield* Effect.repeat(left.status, { until: (status) => status._tag === "Suspended" })
+      yield* Fiber.interrupt(left)
+      yield* Deferred.succeed((yield* Drawings).open, undefined)
+      expect(yield* confirmation(r)).toBe("BR-GGGGGG en #1")
+      expect(yield* drawings).toBe(1)
+    }).pipe(Effect.provide(documentsOn("closed"))))
+
   it.effect("a drawing that failed is not kept: the ask fails as unavailable, the next one draws again", () =>
     Effect.gen(function*() {
       const { failing } = yield* Drawings
