@@ -185,22 +185,24 @@ export const temporaryDataDir = () => {
 
 /**
  * The service as `npm start` runs it, on a fresh database and DATA_DIR, once it answers
- * /v1/health; `env` adds settings. `startupMs`: from the spawn to the first healthy answer.
+ * /v1/health; `env` adds settings. `startupMs`: from the spawn to the first healthy answer. Without
+ * SMTP_URL in `env`, its emails are .eml files under `dataDir`/mail.
  */
 export const startService = async (env: Record<string, string> = {}) => {
   const databaseUrl = await freshDatabase()
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
+  const dataDir = temporaryDataDir()
   const spawnedAt = performance.now()
   const service = startNode(startArguments(), {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     HOST: "127.0.0.1",
-    DATA_DIR: temporaryDataDir(),
+    DATA_DIR: dataDir,
     ...env
   })
   await waitHealthy(`${base}/v1/health`, service.child, service.tail)
-  return { ...service, base, databaseUrl, startupMs: performance.now() - spawnedAt }
+  return { ...service, base, databaseUrl, dataDir, startupMs: performance.now() - spawnedAt }
 }
 
 /** The version of the terms a guest accepts, from the public view of a pending reservation. */
