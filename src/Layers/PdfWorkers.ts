@@ -28,7 +28,7 @@ export interface PdfWorkersOptions {
  * One thread per core but the one the requests run on, and at most two: PDFs are rare beside the
  * other requests, and a third thread would only take CPU from them.
  */
-export const DEFAULT_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1))
+const DEFAULT_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1))
 
 /** The thread entry beside this module: .js in dist/, .ts under tsx and vitest. */
 export const DEFAULT_ENTRY = new URL(`./ConfirmationPdfWorker${path.extname(new URL(import.meta.url).pathname)}`, import.meta.url)
