@@ -6,9 +6,9 @@ import type { ConfirmationDocument } from "../Domain/ConfirmationDocument.js"
 import { type FontFiles, renderPdf } from "./ConfirmationPdf.js"
 
 /**
- * The entry of a PDF worker thread (`PdfWorkers`): it draws each confirmation it is sent, one
- * after another, and answers with the PDF. Drawing is some 30 ms of CPU that would otherwise
- * hold up every request on the main thread.
+ * The entry of a PDF worker thread (`PdfWorkers`): it draws each confirmation it is sent and
+ * answers with the PDF. Drawing is some 30 ms of CPU that would otherwise hold up every request
+ * on the main thread.
  */
 
 export interface DrawRequest {
