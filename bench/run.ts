@@ -17,6 +17,12 @@
  * "spread", 400 single-room stays each on a night of its own (double/twin/deluxe in turn),
  * 20 in flight; "contended", 50 completions for the same night's 5 deluxe rooms, all at once.
  * Prints completions/s (settled calls per second), p50/p99 of a completion and the outcomes.
+ * Then the PDFs (bench/pdfs.ts): once the outbox has sent every confirmation, GET /v1/hotel is timed
+ * one request after another, alone for 2 s, then while the confirmation PDFs of 20 of those
+ * reservations are downloaded at once (their manage links read from the .eml files): BENCH_PDF_ROUNDS
+ * (default 5) rounds, each after a change of the 20 reservations (their arrival time), so that every
+ * PDF is of a new version and drawn; then once more with no change (a service that keeps PDFs per
+ * version draws none). Prints p50, p99 and max of GET /v1/hotel, and of the downloads.
  * Exits 1 if a service target answered non-2xx or had connection errors, if a "spread"
  * completion failed, or if "contended" did not book exactly 5 rooms.
  * The database, the child processes and the temporary DATA_DIR are removed at the end, also on
@@ -24,6 +30,17 @@
  */
 import autocannon from "autocannon"
 import { readFileSync } from "node:fs"
+import {
+  changeArrivalTimes,
+  manageTokens,
+  outboxIdle,
+  PDF_DOWNLOADS,
+  PDF_HEADER,
+  pdfRow,
+  type PdfRun,
+  probeAlone,
+  probeWhileDownloading
+} from "./pdfs.js"
 import {
   complete,
   freePort,
@@ -43,6 +60,7 @@ import {
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? "10")
 const CONNECTIONS = 50
 const WARMUP_SECONDS = 2
+const PDF_ROUNDS = Number(process.env["BENCH_PDF_ROUNDS"] ?? "5")
 
 const rssMiB = (pid: number) => {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1])
@@ -212,7 +230,24 @@ const main = async () => {
     }
   }
 
-  // 6. The report.
+  // 6. The PDFs: GET /v1/hotel timed while confirmation PDFs download.
+  console.error(`PDFs: waiting for the outbox to send every confirmation…`)
+  await outboxIdle(service.databaseUrl)
+  const tokens = await manageTokens(service.dataDir, PDF_DOWNLOADS)
+  const pdfRuns: Array<PdfRun> = [await probeAlone(base, 2000)]
+  const fresh = { probe: [] as Array<number>, downloads: [] as Array<number> }
+  for (let round = 0; round < PDF_ROUNDS; round++) {
+    await changeArrivalTimes(base, tokens, `1${round % 10}:00`)
+    await outboxIdle(service.databaseUrl)
+    console.error(`PDFs: round ${round + 1} of ${PDF_ROUNDS}, ${PDF_DOWNLOADS} new versions downloaded at once…`)
+    const measured = await probeWhileDownloading(base, tokens)
+    fresh.probe.push(...measured.probe)
+    fresh.downloads.push(...measured.downloads)
+  }
+  pdfRuns.push({ name: `while ${PDF_DOWNLOADS} PDFs of new versions download at once (${PDF_ROUNDS} rounds)`, ...fresh })
+  pdfRuns.push({ name: `while the same ${PDF_DOWNLOADS} versions download again`, ...await probeWhileDownloading(base, tokens) })
+
+  // 7. The report.
   const bareRps = results[0]!.measured.rps
   const header = ["target", "req/s (avg)", "p50 (ms)", "p99 (ms)", "non-2xx", "errors", "vs bare"]
   const rows = results.map(({ measured: m, target }) => [
@@ -229,12 +264,14 @@ const main = async () => {
     ["completions", "calls", "concurrency", "time (ms)", "completions/s", "p50 (ms)", "p99 (ms)", "succeeded", "409 sold out", "repriced", "other"],
     completions
   )
+  const pdfs = table(PDF_HEADER, pdfRuns.map(pdfRow))
   const summary = `${CONNECTIONS} connections, ${SECONDS} s per target after ${WARMUP_SECONDS} s warm-up; ` +
     `start-up ${(startupMs / 1000).toFixed(2)} s (spawn to first healthy /v1/health); idle RSS ${idleRss.toFixed(1)} MiB. ` +
     `Completions: completions/s counts every settled call; a completion's latency includes its one retry after a 409 ` +
-    `price_changed ("repriced"); "other" is any answer but 200 and 409 availability_changed.`
-  console.log(`\n${load.text}\n\n${reservations.text}\n\n${summary}\n`)
-  console.log(`${load.markdown}\n\n${reservations.markdown}\n\n${summary}`)
+    `price_changed ("repriced"); "other" is any answer but 200 and 409 availability_changed. ` +
+    `PDFs: GET /v1/hotel one request after another (p99 and max over every round), while the PDFs download.`
+  console.log(`\n${load.text}\n\n${reservations.text}\n\n${pdfs.text}\n\n${summary}\n`)
+  console.log(`${load.markdown}\n\n${reservations.markdown}\n\n${pdfs.markdown}\n\n${summary}`)
 
   if (results.some(({ measured, target }) => target.service && (measured.non2xx > 0 || measured.result.errors > 0))) process.exitCode = 1
   if (completionsFailed) process.exitCode = 1

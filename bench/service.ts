@@ -189,24 +189,26 @@ export const temporaryDataDir = () => {
  * The benches complete hundreds of reservations from one address, most for one guest's email:
  * `BOOKING_LIMIT_PER_HOUR` and `MAIL_LIMIT_PER_RECIPIENT_PER_DAY` are off (0), so that every
  * completion is made and every email sent, as before these limits, and the figures compare.
+ * Without SMTP_URL in `env`, its emails are .eml files under `dataDir`/mail.
  */
 export const startService = async (env: Record<string, string> = {}) => {
   const databaseUrl = await freshDatabase()
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
+  const dataDir = temporaryDataDir()
   const spawnedAt = performance.now()
   const service = startNode(startArguments(), {
     DATABASE_URL: databaseUrl,
     APP_SECRET: randomBytes(32).toString("base64url"), // required with DATABASE_URL
     PORT: String(port),
     HOST: "127.0.0.1",
-    DATA_DIR: temporaryDataDir(),
+    DATA_DIR: dataDir,
     BOOKING_LIMIT_PER_HOUR: "0",
     MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "0",
     ...env
   })
   await waitHealthy(`${base}/v1/health`, service.child, service.tail)
-  return { ...service, base, databaseUrl, startupMs: performance.now() - spawnedAt }
+  return { ...service, base, databaseUrl, dataDir, startupMs: performance.now() - spawnedAt }
 }
 
 /** The version of the terms a guest accepts, from the public view of a pending reservation. */

@@ -4,7 +4,7 @@ import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { ManageRequest } from "../Domain/Management.js"
 import { ReservationView } from "../Domain/Reservation.js"
-import { AlreadyCancelledBody, CancellationNotAllowedBody, RateLimitedBody, ValidationErrorBody } from "./Errors.js"
+import { AlreadyCancelledBody, CancellationNotAllowedBody, RateLimitedBody, ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
 import { ReservationTokenAuth } from "./ReservationToken.js"
 
 /** Endpoints 12 to 14: a completed reservation, managed with the manage link's token. */
@@ -44,6 +44,7 @@ export class ManageGroup extends HttpApiGroup.make("manage")
         description: "The confirmation PDF in the reservation's language (Content-Disposition gives its file name)"
       }))
       .addError(AlreadyCancelledBody, { status: 409 })
+      .addError(ServiceUnavailableBody, { status: 503 })
       .annotate(OpenApi.Summary, "The confirmation PDF of a completed reservation (manage link token)")
   )
   .middleware(ReservationTokenAuth)

@@ -5,8 +5,8 @@ import type { ConfirmationDocument, DocumentLine } from "../Domain/ConfirmationD
 import { GUEST_TEXTS } from "../Domain/GuestTexts.js"
 
 /**
- * The confirmation document drawn as a PDF with pdf-lib. A module of its own, imported at the
- * first document: pdf-lib and fontkit are about 40 MB of memory that most instances rarely need.
+ * The confirmation document drawn as a PDF with pdf-lib, in a worker thread (`ConfirmationPdfWorker`)
+ * started at the first document: pdf-lib and fontkit, about 40 MB of memory, live only there.
  */
 
 export interface FontFiles {

@@ -115,7 +115,8 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
     const send = Effect.fnUntraced(function*(job: ClaimedJob, { hotel, manageUrl, record, view }: Loaded) {
       switch (job.kind) {
         case "confirmation_email": {
-          const pdf = yield* documents.confirmationPdf(hotel, view, manageUrl)
+          // a PDF not drawn just now (its worker stopped) is a defect, which the outbox retries
+          const pdf = yield* documents.confirmationPdf(hotel, view, manageUrl).pipe(Effect.orDie)
           yield* email(job, confirmationEmail(hotel, view, manageUrl, { filename: confirmationPdfFilename(view), content: pdf }))
           return yield* finish(job, Option.none())
         }

@@ -1,36 +1,89 @@
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import { Clock, Effect } from "effect"
-import { createRequire } from "node:module"
-import { confirmationDocument } from "../Domain/ConfirmationDocument.js"
+import { Clock, Deferred, Effect, Exit, FiberId } from "effect"
+import { createHash } from "node:crypto"
+import { type ConfirmationDocument, confirmationDocument } from "../Domain/ConfirmationDocument.js"
+import { ServiceUnavailable } from "../Domain/Errors.js"
 import type { HotelDefinition } from "../Domain/Hotel.js"
 import type { ReservationView } from "../Domain/Reservation.js"
-import type { FontFiles } from "../Layers/ConfirmationPdf.js"
+import { PdfWorkers } from "../Layers/PdfWorkers.js"
 import * as Tracing from "../Layers/Tracing.js"
 
-// through the package, not a path relative to this file: the same from src/ and from a bundle in dist/
-const fontPath = (file: string) => createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${file}`)
+/**
+ * Reservations whose confirmation an instance keeps: a PDF is some 30 KB, so about 8 MB. The
+ * confirmation email and the guest's downloads come soon after a change; an older one is drawn again.
+ */
+export const KEPT_CONFIRMATIONS = 256
 
-/** Guest documents as PDF, in the reservation's language. */
+/** Changes whenever anything the document shows changes: guest, stay, status, language, the hotel's texts, the link. */
+const versionOf = (document: ConfirmationDocument) => createHash("sha256").update(JSON.stringify(document)).digest("base64url")
+
+interface Kept {
+  readonly version: string
+  readonly pdf: Deferred.Deferred<Uint8Array, ServiceUnavailable>
+}
+
+/**
+ * Guest documents as PDF, in the reservation's language: drawn off the main thread (`PdfWorkers`)
+ * and kept per reservation version, so the confirmation email and every download of the same
+ * version share one drawing.
+ *
+ * Kept in this instance's memory, not in the database: the PDF carries the manage link, a live
+ * token that the database never holds (only its hash), and a copy of the guest's personal data.
+ */
 export class Documents extends Effect.Service<Documents>()("Documents", {
-  effect: Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    // DejaVu Sans covers French and Cyrillic, which the PDF standard fonts cannot encode
-    const fonts: FontFiles = yield* Effect.all({
-      regular: fs.readFile(fontPath("DejaVuSans.ttf")),
-      bold: fs.readFile(fontPath("DejaVuSans-Bold.ttf"))
-    }).pipe(Effect.orDieWith((error) => new Error(`cannot read the PDF fonts of dejavu-fonts-ttf: ${error.message}`)))
-    const renderer = yield* Effect.cached(Effect.promise(() => import("../Layers/ConfirmationPdf.js")))
+  scoped: Effect.gen(function*() {
+    const workers = yield* PdfWorkers
+    const scope = yield* Effect.scope
+    /** The current version's PDF of each reservation (drawn, or being drawn), least recently asked first. */
+    const kept = new Map<string, Kept>()
+
+    const draw = (document: ConfirmationDocument, createdAt: Date) =>
+      workers.draw(document, createdAt).pipe(
+        Effect.map(({ pdf }) => pdf),
+        Effect.catchTag("PdfWorkerError", (error) =>
+          Effect.zipRight(
+            Effect.logError("the confirmation PDF was not drawn", error),
+            new ServiceUnavailable({ message: "the confirmation PDF could not be drawn just now: try again in a moment" })
+          ))
+      )
+
+    /** The kept PDF of this version, or a drawing started for it: the first asker may leave, the next ones still get it. */
+    const pdfOf = (reservationId: string, document: ConfirmationDocument) =>
+      Effect.suspend(() => {
+        const version = versionOf(document)
+        const found = kept.get(reservationId)
+        kept.delete(reservationId)
+        if (found?.version === version) {
+          kept.set(reservationId, found)
+          return Effect.succeed({ pdf: found.pdf, cached: true })
+        }
+        // a new version replaces the old one, which nobody will ask for again
+        const entry: Kept = { version, pdf: Deferred.unsafeMake(FiberId.none) }
+        kept.set(reservationId, entry)
+        if (kept.size > KEPT_CONFIRMATIONS) kept.delete(kept.keys().next().value!)
+        return Effect.flatMap(Clock.currentTimeMillis, (now) => draw(document, new Date(now))).pipe(
+          Effect.onExit((exit) =>
+            Effect.zipRight(
+              // a failure is not kept: the next ask draws again
+              Effect.sync(() => Exit.isFailure(exit) && kept.get(reservationId) === entry && kept.delete(reservationId)),
+              Deferred.done(entry.pdf, exit)
+            )
+          ),
+          Effect.ignore, // its outcome goes to the askers
+          Effect.forkIn(scope),
+          Effect.as({ pdf: entry.pdf, cached: false })
+        )
+      })
+
     return {
       /** The confirmation: hotel, reservation, guest, stay, rooms, package, price, cancellation, manage link. */
       confirmationPdf: Tracing.fn("Documents.confirmationPdf")(
         function*(hotel: HotelDefinition, view: ReservationView, manageUrl: string) {
-          const createdAt = new Date(yield* Clock.currentTimeMillis)
-          const { renderPdf } = yield* renderer
-          return yield* Effect.promise(() => renderPdf(confirmationDocument(hotel, view, manageUrl), fonts, createdAt))
+          const { cached, pdf } = yield* pdfOf(view.reservation_id, confirmationDocument(hotel, view, manageUrl))
+          yield* Tracing.annotate({ "pdf.cached": cached })
+          return yield* Deferred.await(pdf)
         }
       )
     }
   }),
-  dependencies: [NodeFileSystem.layer]
+  dependencies: [PdfWorkers.Default]
 }) {}
