@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { HttpClient } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
-import { type RequestEntry, RequestLog } from "../src/Layers/Logging.js"
+import { type RequestEntry, RequestLog } from "../src/Layers/Platform/Logging.js"
 import { Inbox, mailingTestApp } from "./support/MailingTestApp.js"
 import { completeWith, get, guest, pendingReservation } from "./support/flow.js"
 import { otlpCollector, type ReceivedSpan, spansOf } from "./support/otlp.js"

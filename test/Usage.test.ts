@@ -7,10 +7,10 @@ import * as path from "node:path"
 import type { LocalDate } from "../src/Domain/LocalDate.js"
 import { cents } from "../src/Domain/Money.js"
 import { formatUsage, type UsageRow } from "../src/Domain/Usage.js"
-import { AppSecret } from "../src/Layers/AppSecret.js"
+import { AppSecret } from "../src/Layers/Platform/AppSecret.js"
 import { Repositories } from "../src/Layers/Live.js"
-import { UsageRepo } from "../src/Layers/UsageRepo.js"
-import { AppConfig } from "../src/Services/AppConfig.js"
+import { UsageRepo } from "../src/Layers/Persistence/UsageRepo.js"
+import { AppConfig } from "../src/Layers/Platform/AppConfig.js"
 import { poolOn, testDatabaseUrl } from "./support/database.js"
 
 /** Known traffic: instants in UTC; the hotel (Europe/Paris) is an hour ahead in November. */

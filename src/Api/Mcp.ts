@@ -35,7 +35,7 @@ import {
 import { Hotel, RoomTypes } from "../Domain/Hotel.js"
 import { AnalyticsHeaders, type ClientInfo, clientInfo, MultiRoomQuoteRequest, MultiRoomQuoteResponse } from "../Domain/Quote.js"
 import { IdempotencyKey, IntentRequest, IntentResponse } from "../Domain/Reservation.js"
-import { AppConfig } from "../Services/AppConfig.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { HotelCatalog } from "../Services/HotelCatalog.js"
 import { Inventory } from "../Services/Inventory.js"
 import { Quotes } from "../Services/Quotes.js"

@@ -15,9 +15,9 @@ import {
   llmsText,
   MCP_PATH
 } from "../Domain/Discovery.js"
-import { AppConfig } from "./AppConfig.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { HotelCatalog } from "./HotelCatalog.js"
-import * as Tracing from "../Layers/Tracing.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /** Every public endpoint of the API, read off its own definition so the index never drifts. */
 const publicEndpoints = (): ReadonlyArray<EndpointSummary> => {

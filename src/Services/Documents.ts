@@ -4,8 +4,8 @@ import { type ConfirmationDocument, confirmationDocument } from "../Domain/Confi
 import { ServiceUnavailable } from "../Domain/Errors.js"
 import type { HotelDefinition } from "../Domain/Hotel.js"
 import type { ReservationView } from "../Domain/Reservation.js"
-import { PdfWorkers } from "../Layers/PdfWorkers.js"
-import * as Tracing from "../Layers/Tracing.js"
+import { PdfWorkers } from "../Layers/Pdf/PdfWorkers.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /**
  * Reservations whose confirmation an instance keeps: a PDF is some 30 KB, so about 8 MB. The

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { ServiceUnavailable } from "../Domain/Errors.js"
-import { DatabasePing } from "../Layers/Database.js"
-import * as Tracing from "../Layers/Tracing.js"
+import { DatabasePing } from "../Layers/Persistence/Database.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /** Whether the service can answer: the database must take a query within two seconds. */
 export class Health extends Effect.Service<Health>()("Health", {

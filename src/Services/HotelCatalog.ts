@@ -1,8 +1,8 @@
 import { Clock, Duration, Effect } from "effect"
 import { type HotelDefinition, hotelView, roomTypeView } from "../Domain/Hotel.js"
 import { todayIn } from "../Domain/LocalDate.js"
-import { HotelRepo } from "../Layers/HotelRepo.js"
-import * as Tracing from "../Layers/Tracing.js"
+import { HotelRepo } from "../Layers/Persistence/HotelRepo.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /**
  * How long an instance keeps the hotel definition before reading it again: a re-import reaches

@@ -1,8 +1,8 @@
 import { Clock, Effect, Layer, Schedule } from "effect"
 import { COMPLETION_WINDOW_MS } from "../Domain/BookingLimits.js"
-import { HousekeepingRepo } from "../Layers/HousekeepingRepo.js"
-import * as Tracing from "../Layers/Tracing.js"
-import { AppConfig } from "./AppConfig.js"
+import { HousekeepingRepo } from "../Layers/Persistence/HousekeepingRepo.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
 
 /** Rows per statement: short transactions that never hold many row locks. */
 const BATCH = 500

@@ -1,8 +1,8 @@
 import { Clock, Effect, Option } from "effect"
 import { createHash } from "node:crypto"
 import { IdempotencyInProgress, IdempotencyKeyReused } from "../Domain/Errors.js"
-import { IdempotencyRepo } from "../Layers/IdempotencyRepo.js"
-import * as Tracing from "../Layers/Tracing.js"
+import { IdempotencyRepo } from "../Layers/Persistence/IdempotencyRepo.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /** How long a key is remembered. */
 const RETENTION_MS = 24 * 3_600_000

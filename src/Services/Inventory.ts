@@ -2,9 +2,9 @@ import { Effect } from "effect"
 import type { Availability, AvailabilityQuery } from "../Domain/Availability.js"
 import { fitsRoom, INFANT_AGE_LIMIT } from "../Domain/Occupancy.js"
 import { validateStay } from "../Domain/Stay.js"
-import { InventoryRepo } from "../Layers/InventoryRepo.js"
+import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { HotelCatalog } from "./HotelCatalog.js"
-import * as Tracing from "../Layers/Tracing.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /** Live room availability: the inventory minus the rooms that reservations hold. */
 export class Inventory extends Effect.Service<Inventory>()("Inventory", {

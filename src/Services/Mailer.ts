@@ -4,9 +4,9 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { type MailMessage, messageIdHeader } from "../Domain/Mail.js"
-import { PRIVATE_FILE, privateFolder } from "../Layers/PrivateFiles.js"
-import * as Tracing from "../Layers/Tracing.js"
-import { AppConfig } from "./AppConfig.js"
+import { PRIVATE_FILE, privateFolder } from "../Layers/Platform/PrivateFiles.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { makeRecorder } from "./Recorder.js"
 
 /** An email was not delivered; `retryable` says whether the same message may go through later. */

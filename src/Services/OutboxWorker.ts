@@ -1,7 +1,7 @@
 import { Cause, Effect, Fiber, FiberSet, Layer, Option, Queue, Random, Ref, Stream } from "effect"
 import { type ClaimedJob, defaultOutboxWorkerOptions, type JobChannel, jobChannel, type OutboxWorkerOptions, retryDelayMs } from "../Domain/Outbox.js"
-import { OutboxRepo } from "../Layers/OutboxRepo.js"
-import { AppConfig } from "./AppConfig.js"
+import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { Deliveries, isRetryable } from "./Deliveries.js"
 
 /** Failures in a row after which a channel counts as having been down (a mail server, the PMS). */

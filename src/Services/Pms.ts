@@ -10,8 +10,8 @@ import {
   type PmsPushOutcome,
   PmsReservation
 } from "../Domain/Pms.js"
-import * as Tracing from "../Layers/Tracing.js"
-import { AppConfig } from "./AppConfig.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { makeRecorder } from "./Recorder.js"
 
 /**

@@ -11,12 +11,12 @@ import type {
   SingleRoomQuoteRequest
 } from "../Domain/Quote.js"
 import { validateStay } from "../Domain/Stay.js"
-import { InventoryRepo } from "../Layers/InventoryRepo.js"
-import { QuoteRepo, type StoredQuote } from "../Layers/QuoteRepo.js"
-import { AppConfig } from "./AppConfig.js"
-import { randomId } from "./RandomId.js"
+import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
+import { QuoteRepo, type StoredQuote } from "../Layers/Persistence/QuoteRepo.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
+import { randomId } from "../Layers/Platform/RandomId.js"
 import { HotelCatalog } from "./HotelCatalog.js"
-import * as Tracing from "../Layers/Tracing.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
 
 const newQuoteId = Effect.sync(() => randomId("q_") as QuoteId)
 

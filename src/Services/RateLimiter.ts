@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import * as Tracing from "../Layers/Tracing.js"
-import { AppConfig } from "./AppConfig.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
 
 /** Where a client stands in the current window (the IETF RateLimit draft's quota, remaining, reset). */
 export interface RateDecision {

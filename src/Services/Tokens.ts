@@ -2,9 +2,9 @@ import { Clock, Effect, Option, Redacted } from "effect"
 import { createHash, createHmac, randomBytes } from "node:crypto"
 import { InvalidToken } from "../Domain/Errors.js"
 import type { ReservationId } from "../Domain/Ids.js"
-import { AppSecret } from "../Layers/AppSecret.js"
-import { TokenRepo, type TokenPurpose } from "../Layers/TokenRepo.js"
-import * as Tracing from "../Layers/Tracing.js"
+import { AppSecret } from "../Layers/Platform/AppSecret.js"
+import { TokenRepo, type TokenPurpose } from "../Layers/Persistence/TokenRepo.js"
+import * as Tracing from "../Layers/Platform/Tracing.js"
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 

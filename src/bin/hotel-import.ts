@@ -2,11 +2,11 @@
 // database (DATABASE_URL, or the embedded one in DATA_DIR), replacing the hotel there.
 import { Effect, Layer } from "effect"
 import * as path from "node:path"
-import { readHotelFile } from "../Layers/HotelFile.js"
-import { runEntry } from "../Layers/Entry.js"
-import { HotelRepo } from "../Layers/HotelRepo.js"
-import { CommandDatabaseLive } from "../Layers/Migrations.js"
-import { AppConfig } from "../Services/AppConfig.js"
+import { readHotelFile } from "../Layers/Persistence/HotelFile.js"
+import { runEntry } from "../Layers/Platform/Entry.js"
+import { HotelRepo } from "../Layers/Persistence/HotelRepo.js"
+import { CommandDatabaseLive } from "../Layers/Persistence/Migrations.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
 
 const program = Effect.gen(function*() {
   const config = yield* AppConfig

@@ -5,10 +5,10 @@
 import { Effect, FiberRef, HashSet, Layer, Logger, Schema } from "effect"
 import { LocalDate } from "../Domain/LocalDate.js"
 import { formatUsage, UsageFormat } from "../Domain/Usage.js"
-import { runEntry } from "../Layers/Entry.js"
-import { HotelRepo } from "../Layers/HotelRepo.js"
-import { CommandDatabaseLive } from "../Layers/Migrations.js"
-import { UsageRepo } from "../Layers/UsageRepo.js"
+import { runEntry } from "../Layers/Platform/Entry.js"
+import { HotelRepo } from "../Layers/Persistence/HotelRepo.js"
+import { CommandDatabaseLive } from "../Layers/Persistence/Migrations.js"
+import { UsageRepo } from "../Layers/Persistence/UsageRepo.js"
 
 class UsageArguments extends Schema.TaggedError<UsageArguments>()("UsageArguments", { message: Schema.String }) {}
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import { type AddressInfo, connect } from "node:net"
 import { createHttpServer, logRequestsOf } from "../../src/Api/Http.js"
-import type { RequestEntry } from "../../src/Layers/Logging.js"
+import type { RequestEntry } from "../../src/Layers/Platform/Logging.js"
 
 describe("the Node server", () => {
   it("answers a request that arrived before the application attached its handler", async () => {

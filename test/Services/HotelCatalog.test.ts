@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, TestClock } from "effect"
-import { HotelRepo } from "../../src/Layers/HotelRepo.js"
+import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
 import { HotelCatalog } from "../../src/Services/HotelCatalog.js"
 import { demoHotel } from "../support/hotel.js"
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Layer, Ref, TestClock } from "effect"
-import { IdempotencyRepo } from "../../src/Layers/IdempotencyRepo.js"
+import { IdempotencyRepo } from "../../src/Layers/Persistence/IdempotencyRepo.js"
 import { Idempotency } from "../../src/Services/Idempotency.js"
 
 const TestIdempotency = Idempotency.Default.pipe(Layer.provideMerge(IdempotencyRepo.InMemory))

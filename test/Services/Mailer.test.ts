@@ -6,7 +6,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from "node:n
 import * as path from "node:path"
 import { confirmationEmail } from "../../src/Domain/GuestEmails.js"
 import type { MailMessage } from "../../src/Domain/Mail.js"
-import { AppConfig } from "../../src/Services/AppConfig.js"
+import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { MailDeliveryError, Mailer, MailerInMemory } from "../../src/Services/Mailer.js"
 import { temporaryDataDir } from "../support/database.js"
 import { demoHotel } from "../support/hotel.js"

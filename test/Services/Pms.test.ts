@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { PmsOutcome, PmsReservation, pmsReservation } from "../../src/Domain/Pms.js"
-import { AppConfig } from "../../src/Services/AppConfig.js"
+import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { Pms, PmsError, PmsInMemory } from "../../src/Services/Pms.js"
 import { demoHotel } from "../support/hotel.js"
 import { pmsStub } from "../support/pms.js"

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Option, Redacted } from "effect"
 import type { ReservationId } from "../../src/Domain/Ids.js"
-import { AppSecret } from "../../src/Layers/AppSecret.js"
-import { TokenRepo } from "../../src/Layers/TokenRepo.js"
+import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
+import { TokenRepo } from "../../src/Layers/Persistence/TokenRepo.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 
 const TestTokens = Tokens.Default.pipe(Layer.provideMerge(Layer.merge(TokenRepo.InMemory, AppSecret.Test)))

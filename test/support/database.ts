@@ -5,8 +5,8 @@ import { Effect, Exit, Layer, Redacted, Runtime, Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { pgClientLayer } from "../../src/Layers/Database.js"
-import { embeddedPostgres } from "../../src/Layers/EmbeddedPostgres.js"
+import { pgClientLayer } from "../../src/Layers/Persistence/Database.js"
+import { embeddedPostgres } from "../../src/Layers/Persistence/EmbeddedPostgres.js"
 
 /**
  * A fresh data folder for the scope, removed afterwards. Readable by others, as an ordinary folder

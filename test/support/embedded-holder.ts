@@ -2,8 +2,8 @@
 // the value given, prints READY and holds the server until it is killed.
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { pgClientLayer } from "../../src/Layers/Database.js"
-import { embeddedPostgres } from "../../src/Layers/EmbeddedPostgres.js"
+import { pgClientLayer } from "../../src/Layers/Persistence/Database.js"
+import { embeddedPostgres } from "../../src/Layers/Persistence/EmbeddedPostgres.js"
 
 const [dataDir, value] = process.argv.slice(2)
 

@@ -1,7 +1,7 @@
 import { Effect, Option, Schedule } from "effect"
 import { simpleParser } from "mailparser"
 import type { ReservationId } from "../../src/Domain/Ids.js"
-import { ReservationRepo } from "../../src/Layers/ReservationRepo.js"
+import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { Inbox } from "./MailingTestApp.js"
 
 /**

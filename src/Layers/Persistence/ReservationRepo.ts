@@ -1,0 +1,171 @@
+import { SqlClient } from "@effect/sql"
+import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import type { ReservationId } from "../../Domain/Ids.js"
+import type { Cents } from "../../Domain/Money.js"
+import type { PackageOffer } from "../../Domain/Quote.js"
+import { type GuestDetails, type PmsStatus, ReservationRecord } from "../../Domain/Reservation.js"
+import * as Tracing from "../Platform/Tracing.js"
+
+export interface Completion {
+  readonly number: string
+  readonly guest: GuestDetails
+  readonly terms_version: string
+  readonly offer: PackageOffer
+  readonly line_totals: ReadonlyArray<Cents>
+  readonly completed_at: string
+}
+
+/** The advisory lock space of completions per client address (with a hash of the address as the second key). */
+const COMPLETIONS_LOCK_SPACE = 7_240_007
+
+const JSON_COLUMNS = ["rooms", "offer", "line_totals", "guest", "client"] as const
+const decodeRow = Schema.decodeUnknown(ReservationRecord)
+
+export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationRepo, {
+  readonly insert: (record: ReservationRecord) => Effect.Effect<void>
+  readonly find: (id: ReservationId) => Effect.Effect<Option.Option<ReservationRecord>>
+  /** Inside a transaction: the reservation, locked until the transaction ends. */
+  readonly findForUpdate: (id: ReservationId) => Effect.Effect<Option.Option<ReservationRecord>>
+  /** A pending reservation whose guest link lapsed. */
+  readonly markExpired: (id: ReservationId) => Effect.Effect<void>
+  readonly complete: (id: ReservationId, completion: Completion) => Effect.Effect<void>
+  /** A completed reservation's new guest details. */
+  readonly updateGuest: (id: ReservationId, guest: GuestDetails) => Effect.Effect<void>
+  /** A completed reservation cancelled at `cancelledAt`, with the PMS status that follows. */
+  readonly cancel: (id: ReservationId, cancelledAt: string, pmsStatus: PmsStatus | null) => Effect.Effect<void>
+  /** The PMS's view of the reservation; its reference replaced when one is given, else kept. */
+  readonly setPmsStatus: (id: ReservationId, status: PmsStatus, reference: Option.Option<string>) => Effect.Effect<void>
+  /**
+   * Inside a transaction: when the completions from a client address since `since` were made,
+   * oldest first. The address's completions stay locked until the transaction ends: a concurrent
+   * completion from it, on any instance, waits until this one has counted and committed.
+   */
+  readonly lockCompletionsFrom: (address: string, since: Date) => Effect.Effect<ReadonlyArray<Date>>
+  /** A completion from a client address, counted by `lockCompletionsFrom` from now on. */
+  readonly recordCompletionFrom: (id: ReservationId, address: string, at: Date) => Effect.Effect<void>
+}>() {
+  static readonly Live = Layer.effect(
+    ReservationRepo,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const columns = sql.unsafe(
+        `id, number, status, pms_status, language, quote_id, checkin, checkout, rooms::text, offer::text,
+         line_totals::text, guest::text, terms_version, client::text, guest_link_expires_at, created_at, completed_at`
+      )
+      const parse = (rows: ReadonlyArray<Record<string, unknown>>) =>
+        Effect.forEach(rows, (row) => {
+          const parsed: Record<string, unknown> = { ...row }
+          for (const column of JSON_COLUMNS) parsed[column] = row[column] === null ? null : JSON.parse(row[column] as string)
+          return decodeRow(parsed)
+        }).pipe(Effect.map((records) => Option.fromNullable(records[0])))
+      const select = (id: ReservationId, forUpdate: boolean) =>
+        sql`SELECT ${columns} FROM reservations WHERE id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`.pipe(
+          Effect.flatMap(parse),
+          Effect.orDie
+        )
+      return {
+        insert: (record) =>
+          sql`INSERT INTO reservations ${
+            sql.insert({
+              ...record,
+              rooms: JSON.stringify(record.rooms),
+              offer: JSON.stringify(record.offer),
+              line_totals: JSON.stringify(record.line_totals),
+              guest: record.guest === null ? null : JSON.stringify(record.guest),
+              client: JSON.stringify(record.client)
+            })
+          }`.pipe(Effect.asVoid, Effect.orDie, Tracing.withSpan("ReservationRepo.insert")),
+        find: (id) => select(id, false).pipe(Tracing.withSpan("ReservationRepo.find")),
+        findForUpdate: (id) => select(id, true).pipe(Tracing.withSpan("ReservationRepo.findForUpdate")),
+        markExpired: (id) =>
+          sql`UPDATE reservations SET status = 'EXPIRED', updated_at = now() WHERE id = ${id} AND status = 'PENDING_GUEST'`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.markExpired")
+          ),
+        complete: (id, c) =>
+          sql`
+            UPDATE reservations SET status = 'GUEST_COMPLETED', pms_status = 'PENDING', number = ${c.number},
+              guest = ${JSON.stringify(c.guest)}::jsonb, terms_version = ${c.terms_version},
+              offer = ${JSON.stringify(c.offer)}::jsonb, line_totals = ${JSON.stringify(c.line_totals)}::jsonb,
+              completed_at = ${c.completed_at}::timestamptz, updated_at = now()
+            WHERE id = ${id} AND status = 'PENDING_GUEST'`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.complete")
+          ),
+        updateGuest: (id, guest) =>
+          sql`
+            UPDATE reservations SET guest = ${JSON.stringify(guest)}::jsonb, updated_at = now()
+            WHERE id = ${id} AND status = 'GUEST_COMPLETED'`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.updateGuest")
+          ),
+        cancel: (id, cancelledAt, pmsStatus) =>
+          sql`
+            UPDATE reservations SET status = 'CANCELLED', cancelled_at = ${cancelledAt}::timestamptz,
+              pms_status = ${pmsStatus}, updated_at = now()
+            WHERE id = ${id} AND status = 'GUEST_COMPLETED'`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.cancel")
+          ),
+        setPmsStatus: (id, status, reference) =>
+          sql`
+            UPDATE reservations SET pms_status = ${status},
+              pms_reference = COALESCE(${Option.getOrNull(reference)}, pms_reference)
+            WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie, Tracing.withSpan("ReservationRepo.setPmsStatus")),
+        lockCompletionsFrom: (address, since) =>
+          Effect.gen(function*() {
+            // two 32-bit keys: a space of its own, apart from the single-key locks of start-up and housekeeping
+            yield* sql`SELECT pg_advisory_xact_lock(${COMPLETIONS_LOCK_SPACE}, hashtext(${address}))`
+            const rows = yield* sql<{ completed_at: string }>`
+              SELECT completed_at FROM completions_by_address
+              WHERE client_address = ${address} AND completed_at > ${since}
+              ORDER BY completed_at`
+            return rows.map((row) => new Date(row.completed_at))
+          }).pipe(Effect.orDie, Tracing.withSpan("ReservationRepo.lockCompletionsFrom")),
+        recordCompletionFrom: (id, address, at) =>
+          sql`INSERT INTO completions_by_address ${sql.insert({ reservation_id: id, client_address: address, completed_at: at })}`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.recordCompletionFrom")
+          )
+      }
+    })
+  )
+
+  static readonly InMemory = Layer.effect(
+    ReservationRepo,
+    Effect.gen(function*() {
+      const store = yield* Ref.make(new Map<string, ReservationRecord>())
+      // the in-memory transactions run one at a time: that is the lock
+      const completions = yield* Ref.make<ReadonlyArray<{ readonly address: string; readonly at: Date }>>([])
+      const find = (id: ReservationId) => Effect.map(Ref.get(store), (all) => Option.fromNullable(all.get(id)))
+      const update = (id: ReservationId, change: (r: ReservationRecord) => ReservationRecord) =>
+        Ref.update(store, (all) => {
+          const current = all.get(id)
+          return current === undefined ? all : new Map(all).set(id, change(current))
+        })
+      return {
+        insert: (record) => Ref.update(store, (all) => new Map(all).set(record.id, record)),
+        find,
+        findForUpdate: find,
+        markExpired: (id) => update(id, (r) => r.status === "PENDING_GUEST" ? { ...r, status: "EXPIRED" } : r),
+        complete: (id, c) =>
+          update(id, (r) =>
+            r.status !== "PENDING_GUEST" ? r : { ...r, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" }),
+        updateGuest: (id, guest) => update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, guest } : r),
+        cancel: (id, _cancelledAt, pmsStatus) =>
+          update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, status: "CANCELLED", pms_status: pmsStatus } : r),
+        // the record has no PMS reference: only the database keeps it
+        setPmsStatus: (id, status) => update(id, (r) => ({ ...r, pms_status: status })),
+        lockCompletionsFrom: (address, since) =>
+          Effect.map(Ref.get(completions), (all) =>
+            all.filter((c) => c.address === address && c.at > since).map((c) => c.at).sort((a, b) => a.getTime() - b.getTime())),
+        recordCompletionFrom: (_id, address, at) => Ref.update(completions, (all) => [...all, { address, at }])
+      }
+    })
+  )
+}

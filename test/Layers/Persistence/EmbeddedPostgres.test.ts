@@ -1,0 +1,174 @@
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Data, Effect, Layer, Option } from "effect"
+import { execFileSync, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { DatabaseLive, pgClientLayer } from "../../../src/Layers/Persistence/Database.js"
+import { embeddedPostgres } from "../../../src/Layers/Persistence/EmbeddedPostgres.js"
+import { MigrationsLive } from "../../../src/Layers/Persistence/Migrations.js"
+import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
+import { temporaryDataDir } from "../../support/database.js"
+
+const holderScript = fileURLToPath(new URL("../../support/embedded-holder.ts", import.meta.url))
+const asRoot = process.getuid?.() === 0
+
+/** Runs statements on the embedded server of `dataDir`, started for them and stopped after. */
+const query = <A>(dataDir: string, statement: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+  Effect.gen(function*() {
+    const url = yield* embeddedPostgres(dataDir)
+    return yield* Effect.flatMap(SqlClient.SqlClient, statement).pipe(Effect.provide(pgClientLayer(url, 4)))
+  }).pipe(Effect.scoped)
+
+const keptValues = (dataDir: string) =>
+  query(dataDir, (sql) => sql<{ value: string }>`SELECT value FROM kept ORDER BY value`).pipe(Effect.map((rows) => rows.map((r) => r.value)))
+
+class HolderExited extends Data.TaggedError("HolderExited")<{ readonly message: string }> {}
+
+/** A service stand-in in a process of its own, holding the server of `dataDir` after storing `value`. */
+const startHolder = (dataDir: string, value: string) =>
+  Effect.async<ReturnType<typeof spawn>, HolderExited>((resume) => {
+    const child = spawn(process.execPath, ["--import", "tsx", holderScript, dataDir, value], { stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    const collect = (chunk: Buffer) => {
+      output += chunk
+      if (output.includes("READY")) resume(Effect.succeed(child))
+    }
+    child.stdout.on("data", collect)
+    child.stderr.on("data", collect)
+    child.once("exit", (code) => resume(Effect.fail(new HolderExited({ message: `holder exited (${code}): ${output}` }))))
+  })
+
+const postmasterPid = (dataDir: string) => Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0])
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe("embedded PostgreSQL", () => {
+  it.live("creates its cluster on the first start and keeps the data across a restart", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
+      yield* query(dir, (sql) => sql`CREATE TABLE kept (value text)`.pipe(Effect.zipRight(sql`INSERT INTO kept VALUES ('first')`)))
+      expect(fs.existsSync(path.join(dir, "postgres", "PG_VERSION"))).toBe(true)
+      expect(yield* keptValues(dir)).toEqual(["first"])
+      // stopped cleanly: no server and no claim left behind
+      expect(fs.existsSync(path.join(dir, "postgres", "postmaster.pid"))).toBe(false)
+      expect(fs.existsSync(path.join(dir, "service.pid"))).toBe(false)
+      // a log grown past 10 MiB is set aside at the next start
+      fs.appendFileSync(path.join(dir, "postgres.log"), Buffer.alloc(11 * 1024 * 1024, "x"))
+      expect(yield* keptValues(dir)).toEqual(["first"])
+      expect(fs.statSync(path.join(dir, "postgres.log.1")).size).toBeGreaterThan(10 * 1024 * 1024)
+      expect(fs.statSync(path.join(dir, "postgres.log")).size).toBeLessThan(1024 * 1024)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("serves several connections at once", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
+      const backends = yield* query(dir, (sql) =>
+        Effect.all(
+          Array.from({ length: 4 }, () => sql<{ pid: number }>`SELECT pg_backend_pid() AS pid, pg_sleep(0.2)`),
+          { concurrency: "unbounded" }
+        ))
+      expect(new Set(backends.map(([row]) => row!.pid)).size).toBe(4)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("refuses a data folder a live service holds, and recovers the server of a killed one with its data", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
+      const holder = yield* startHolder(dir, "before the crash")
+      const error = yield* embeddedPostgres(dir).pipe(Effect.scoped, Effect.flip)
+      expect(error.message).toBe(
+        `DATA_DIR ${dir} is in use by the service process ${holder.pid}: stop that one, or start this one with another DATA_DIR`
+      )
+
+      const orphan = postmasterPid(dir)
+      holder.kill("SIGKILL")
+      yield* Effect.async<void>((resume) => void holder.once("exit", () => resume(Effect.void)))
+      expect(isAlive(orphan)).toBe(true) // the server outlives its service
+
+      expect(yield* keptValues(dir)).toEqual(["before the crash"])
+      expect(isAlive(orphan)).toBe(false)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("the server's environment is what it needs and none of the service's secrets; its log is the user's alone", () =>
+    Effect.gen(function*() {
+      const secrets = {
+        APP_SECRET: "app-secret-that-signs-every-token-0123456789",
+        SMTP_URL: "smtp://hotel:smtp-password-0123@mail.example:587",
+        DATABASE_URL: "postgres://hotel:db-password-0123@db.example/hotel",
+        PMS_TOKEN: "pms-token-0123456789"
+      }
+      yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const before = Object.fromEntries(Object.keys(secrets).map((name) => [name, process.env[name]]))
+          Object.assign(process.env, secrets)
+          return before
+        }),
+        (before) =>
+          Effect.sync(() => {
+            for (const [name, value] of Object.entries(before)) {
+              if (value === undefined) delete process.env[name]
+              else process.env[name] = value
+            }
+          })
+      )
+      const dir = yield* temporaryDataDir
+      const log = path.join(dir, "postgres.log")
+      fs.writeFileSync(log, "", { mode: 0o644 }) // as an older start left it
+      fs.chmodSync(log, 0o644)
+      yield* embeddedPostgres(dir)
+      const environment = fs.readFileSync(`/proc/${postmasterPid(dir)}/environ`, "utf8").split("\0").filter((entry) => entry !== "")
+      const names = environment.map((entry) => entry.slice(0, entry.indexOf("=")))
+      expect(names.filter((name) => !["PATH", "TZ", "LC_ALL"].includes(name))).toEqual([])
+      expect(environment).toContain("LC_ALL=C")
+      for (const secret of Object.values(secrets)) expect(environment.join("\n")).not.toContain(secret)
+      expect(fs.statSync(log).mode & 0o777).toBe(0o600)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("the service connects as a role of its own that is not a superuser, owns its database and migrates it", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
+      // a table made as the superuser, as before this role
+      yield* query(dir, (sql) => sql`CREATE TABLE kept (value text)`.pipe(Effect.zipRight(sql`INSERT INTO kept VALUES ('older')`)))
+      const service = MigrationsLive.pipe(
+        Layer.provideMerge(DatabaseLive),
+        Layer.provideMerge(AppConfig.layerTest({ dataDir: dir, databaseUrl: Option.none(), hotelFile: path.resolve("data/hotel.json") })),
+        Layer.provide(NodeContext.layer)
+      )
+      for (const start of ["first", "second"]) {
+        const seen = yield* Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const [role] = yield* sql<{ name: string; superuser: boolean }>`
+            SELECT rolname AS name, rolsuper AS superuser FROM pg_roles WHERE rolname = current_user`
+          yield* sql`INSERT INTO kept VALUES (${start})`
+          const owners = yield* sql<{ owner: string }>`SELECT DISTINCT tableowner AS owner FROM pg_tables WHERE schemaname = 'public'`
+          const [reservations] = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM reservations`
+          return { role, owners: owners.map((row) => row.owner), reservations: reservations?.count }
+        }).pipe(Effect.provide(service), Effect.scoped)
+        expect(seen).toEqual({ role: { name: "hotel", superuser: false }, owners: ["hotel"], reservations: 0 })
+      }
+      expect(yield* keptValues(dir)).toEqual(["first", "older", "second"])
+    }).pipe(Effect.scoped), 90_000)
+
+  it.live.skipIf(!asRoot)("run as root, runs the server as the postgres user, and names a folder that user cannot enter", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
+      yield* embeddedPostgres(dir)
+      const status = fs.readFileSync(`/proc/${postmasterPid(dir)}/status`, "utf8")
+      expect(/^Uid:\s+(\d+)/m.exec(status)?.[1]).toBe(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim())
+
+      const locked = path.join(dir, "locked")
+      fs.mkdirSync(path.join(locked, "data"), { recursive: true, mode: 0o700 })
+      fs.chmodSync(locked, 0o700)
+      const error = yield* embeddedPostgres(path.join(locked, "data")).pipe(Effect.scoped, Effect.flip)
+      expect(error.message).toContain(`cannot enter ${locked} on the way to DATA_DIR ${path.join(locked, "data")}`)
+    }).pipe(Effect.scoped), 60_000)
+})

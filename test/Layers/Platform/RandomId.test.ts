@@ -1,0 +1,16 @@
+import { describe, expect, it } from "@effect/vitest"
+import { randomId } from "../../../src/Layers/Platform/RandomId.js"
+
+describe("randomId", () => {
+  it("is the prefix and 20 base64url characters", () => {
+    expect(randomId("q_")).toMatch(/^q_[A-Za-z0-9_-]{20}$/)
+  })
+
+  it("never repeats, across many refills of its pool", () => {
+    // 4 KiB serve 273 ids: 5000 ids refill the pool 18 times
+    const ids = Array.from({ length: 5000 }, () => randomId("r_"))
+    expect(new Set(ids).size).toBe(ids.length)
+    // no id is cut short at the end of the pool
+    expect(ids.every((id) => /^r_[A-Za-z0-9_-]{20}$/.test(id))).toBe(true)
+  })
+})
