@@ -15,7 +15,7 @@ const Main = DrainOnShutdown.pipe(
   Layer.provide(ServicesLive),
   redactSecretHeaders,
   // the log format, for everything from the start on
-  Layer.provide(LoggingLive.pipe(Layer.provide(AppConfig.layer)))
+  Layer.provide(LoggingLive.pipe(Layer.provide(AppConfig.Default)))
 )
 
 runEntry(Layer.launch(Main))

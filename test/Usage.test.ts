@@ -79,10 +79,10 @@ describe("usage report", () => {
       const rows = yield* Effect.gen(function*() {
         yield* traffic
         return yield* (yield* UsageRepo).report("2026-11-24" as LocalDate, "2026-11-25" as LocalDate)
-      }).pipe(Effect.provide(UsageRepo.Live.pipe(
+      }).pipe(Effect.provide(UsageRepo.Default.pipe(
         Layer.provideMerge(Repositories),
         Layer.provideMerge(poolOn(url)),
-        Layer.provideMerge(Layer.mergeAll(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.Test))
+        Layer.provideMerge(Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory))
       )))
       expect(rows).toEqual(expected)
 

@@ -58,7 +58,7 @@ const spawnedTarget = (service: Awaited<ReturnType<typeof startService>>, appSec
     })
   ).pipe(
     Layer.provide(Tokens.Default),
-    Layer.provide(TokenRepo.Live),
+    Layer.provide(TokenRepo.Default),
     Layer.provide(Layer.succeed(AppSecret, Redacted.make(appSecret))),
     Layer.provideMerge(pgClientLayer(Redacted.make(service.databaseUrl), 2))
   )

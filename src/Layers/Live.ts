@@ -23,16 +23,16 @@ import { TracingLive, untracedWithoutCollector } from "./Platform/Tracing.js"
 
 /** The repositories on the SQL client provided, after the schema is brought up to date. */
 export const Repositories = Layer.mergeAll(
-  HotelRepo.Live,
-  InventoryRepo.Live,
-  QuoteRepo.Live,
-  ReservationRepo.Live,
-  TokenRepo.Live,
-  OutboxRepo.Live,
-  HousekeepingRepo.Live,
-  IdempotencyRepo.Live,
-  Transactions.Live,
-  DatabasePing.Live
+  HotelRepo.Default,
+  InventoryRepo.Default,
+  QuoteRepo.Default,
+  ReservationRepo.Default,
+  TokenRepo.Default,
+  OutboxRepo.Default,
+  HousekeepingRepo.Default,
+  IdempotencyRepo.Default,
+  Transactions.Default,
+  DatabasePing.Default
 ).pipe(
   Layer.provideMerge(MigrationsLive)
 )
@@ -45,15 +45,15 @@ export const withOutboxWorker = <E, R>(worker: Layer.Layer<never, E, R>) =>
   worker.pipe(Layer.provide(Deliveries.Default), Layer.provideMerge(ServicesLayer))
 
 /** What runs beside the requests for the life of the service: the outbox worker and the housekeeping sweep. */
-const BackgroundLive = Layer.merge(withOutboxWorker(OutboxWorker.Live), Housekeeping.Periodic.pipe(Layer.provide(Housekeeping.Default)))
+const BackgroundLive = Layer.merge(withOutboxWorker(OutboxWorker.Default), Housekeeping.periodic.pipe(Layer.provide(Housekeeping.Default)))
 
 /** Every service on its live infrastructure, with the work beside the requests. */
 export const ServicesLive = untracedWithoutCollector(BackgroundLive.pipe(
-  Layer.provide(Layer.mergeAll(Mailer.Live, Pms.Live)),
+  Layer.provide(Layer.mergeAll(Mailer.Default, Pms.Default)),
   // the secret is checked against the migrated database's fingerprint
-  Layer.provide(AppSecret.Live.pipe(Layer.provideMerge(RepositoriesLive))),
+  Layer.provide(AppSecret.Default.pipe(Layer.provideMerge(RepositoriesLive))),
   Layer.provideMerge(TracingLive)
 )).pipe(
-  Layer.provideMerge(AppConfig.layer),
+  Layer.provideMerge(AppConfig.Default),
   Layer.provideMerge(NodeContext.layer)
 )

@@ -21,7 +21,7 @@ export const ServicesLayer = Layer.mergeAll(
   Inventory.Default,
   Reservations.Default,
   ReservationManagement.Default,
-  RateLimiter.Live
+  RateLimiter.Default
 ).pipe(
   Layer.provideMerge(Layer.mergeAll(Quotes.Default, Tokens.Default, Idempotency.Default, Documents.Default)),
   Layer.provideMerge(HotelCatalog.Default)

@@ -42,7 +42,7 @@ export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping",
   })
 }) {
   /** A sweep a minute after start, then every 10 minutes, for the life of the service; a failed one is logged and the next one runs. */
-  static readonly Periodic = Layer.scopedDiscard(
+  static readonly periodic = Layer.scopedDiscard(
     Effect.flatMap(Housekeeping, ({ sweep }) =>
       sweep().pipe(
         Effect.tap((counts) =>

@@ -146,7 +146,7 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
     )
 
   /** SMTP when `SMTP_URL` is set, else .eml files under `DATA_DIR/mail`; says which at start. */
-  static readonly Live = Layer.unwrapEffect(
+  static readonly Default = Layer.unwrapEffect(
     Effect.gen(function*() {
       const config = yield* AppConfig
       if (Option.isSome(config.smtpUrl)) {

@@ -136,6 +136,6 @@ const layer = (options: OutboxWorkerOptions) => Layer.scopedDiscard(run(options)
 export const OutboxWorker = {
   layer,
   /** With the defaults, `OUTBOX_MAX_ATTEMPTS` and `OUTBOX_CONCURRENCY`. */
-  Live: Layer.unwrapEffect(Effect.map(AppConfig, (config) =>
+  Default: Layer.unwrapEffect(Effect.map(AppConfig, (config) =>
     layer({ ...defaultOutboxWorkerOptions, maxAttempts: config.outboxMaxAttempts, concurrency: config.outboxConcurrency })))
 }

@@ -142,7 +142,7 @@ export class Pms extends Context.Tag("Pms")<Pms, {
     ).pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" })))
 
   /** No PMS configured: nothing is sent, every call answers `Disabled`. Says so once, at start. */
-  static readonly Disabled = Layer.effect(
+  static readonly disabled = Layer.effect(
     Pms,
     Effect.as(Effect.logInfo("PMS sync disabled (PMS_URL unset): reservations stay pms_status PENDING"), {
       push: () => Effect.succeed<PmsPushOutcome>(PmsOutcome.Disabled()).pipe(Tracing.withSpan("Pms.push", { kind: "client" })),
@@ -150,10 +150,10 @@ export class Pms extends Context.Tag("Pms")<Pms, {
     })
   )
 
-  /** The HTTP PMS at `PMS_URL` (with `PMS_TOKEN`), or `Disabled` when it is unset. */
-  static readonly Live = Layer.unwrapEffect(
+  /** The HTTP PMS at `PMS_URL` (with `PMS_TOKEN`), or `disabled` when it is unset. */
+  static readonly Default = Layer.unwrapEffect(
     Effect.map(AppConfig, ({ pmsToken, pmsUrl }) =>
-      Option.match(pmsUrl, { onNone: () => Pms.Disabled, onSome: (url) => Pms.http(url, pmsToken) }))
+      Option.match(pmsUrl, { onNone: () => Pms.disabled, onSome: (url) => Pms.http(url, pmsToken) }))
   )
 
   /** Records every call; `PmsInMemory` reads them and makes the next calls fail. */

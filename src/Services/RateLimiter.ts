@@ -50,10 +50,10 @@ export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
       }
     })
 
-  static readonly Off = Layer.succeed(RateLimiter, { take: Option.none() })
+  static readonly off = Layer.succeed(RateLimiter, { take: Option.none() })
 
   /** `RATE_LIMIT_PER_MINUTE`, or no limit when it is unset. */
-  static readonly Live = Layer.unwrapEffect(
-    Effect.map(AppConfig, ({ rateLimitPerMinute }) => Option.match(rateLimitPerMinute, { onNone: () => RateLimiter.Off, onSome: RateLimiter.perMinute }))
+  static readonly Default = Layer.unwrapEffect(
+    Effect.map(AppConfig, ({ rateLimitPerMinute }) => Option.match(rateLimitPerMinute, { onNone: () => RateLimiter.off, onSome: RateLimiter.perMinute }))
   )
 }

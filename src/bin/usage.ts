@@ -45,7 +45,7 @@ const program = Effect.gen(function*() {
 })
 
 runEntry(program.pipe(
-  Effect.provide(Layer.merge(UsageRepo.Live, HotelRepo.Live).pipe(Layer.provideMerge(CommandDatabaseLive))),
+  Effect.provide(Layer.merge(UsageRepo.Default, HotelRepo.Default).pipe(Layer.provideMerge(CommandDatabaseLive))),
   // the report alone on stdout, for a pipe; what happens on the way (migrations) on stderr
   Effect.locally(FiberRef.currentLoggers, HashSet.make<ReadonlyArray<Logger.Logger<unknown, any>>>(Logger.prettyLogger({ stderr: true })))
 ))

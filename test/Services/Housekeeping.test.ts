@@ -18,7 +18,7 @@ import { tokenOf } from "../support/flow.js"
 import { TestDatabase } from "../support/database.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
-const Config = Layer.mergeAll(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.Test)
+const Config = Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory)
 const App = Layer.mergeAll(ServicesLayer, Housekeeping.Default).pipe(
   Layer.provideMerge(Repositories),
   Layer.provideMerge(TestDatabase),

@@ -130,11 +130,11 @@ describe("Mailer.files", () => {
       expect(modes).toEqual({ folder: 0o700, files: [[expect.stringMatching(/-job-42\.eml$/), 0o600], ["older.eml", 0o600]] })
     }))
 
-  it.scopedLive("Mailer.Live writes under DATA_DIR/mail when SMTP_URL is unset", () =>
+  it.scopedLive("Mailer.Default writes under DATA_DIR/mail when SMTP_URL is unset", () =>
     Effect.gen(function*() {
       const dataDir = yield* temporaryDataDir
       yield* send(message).pipe(
-        Effect.provide(Mailer.Live.pipe(Layer.provide(AppConfig.layerTest({ dataDir, smtpUrl: Option.none() }))))
+        Effect.provide(Mailer.Default.pipe(Layer.provide(AppConfig.InMemory({ dataDir, smtpUrl: Option.none() }))))
       )
       expect(yield* Effect.promise(() => fs.readdir(path.join(dataDir, "mail")))).toHaveLength(1)
     }))

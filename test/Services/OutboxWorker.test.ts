@@ -56,7 +56,7 @@ const instance = (
   }).pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(configOf(config)))
 
 const smtpMailer = (url: string) => Mailer.smtp({ url: Redacted.make(url), from: mailFrom })
-const noPms = Pms.Disabled
+const noPms = Pms.disabled
 const noMail = Mailer.InMemory
 
 type Instance = Context.Context<Quotes | Reservations | Tokens | OutboxRepo | ReservationRepo | Transactions | SqlClient.SqlClient>

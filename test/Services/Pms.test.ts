@@ -13,7 +13,7 @@ const payload = pmsReservation(demoHotel, completedReservation("fr"), {
 })
 
 const live = (url: string, token?: string) =>
-  Pms.Live.pipe(Layer.provide(AppConfig.layerTest({ pmsUrl: Option.some(url), pmsToken: Option.map(Option.fromNullable(token), Redacted.make) })))
+  Pms.Default.pipe(Layer.provide(AppConfig.InMemory({ pmsUrl: Option.some(url), pmsToken: Option.map(Option.fromNullable(token), Redacted.make) })))
 const push = Effect.flatMap(Pms, (pms) => pms.push(payload, "job-7"))
 const cancel = Effect.flatMap(Pms, (pms) => pms.cancel("BR-7K3Q9X", "job-8"))
 
@@ -128,7 +128,7 @@ describe("Pms without PMS_URL", () => {
     Effect.gen(function*() {
       expect(yield* push).toEqual(PmsOutcome.Disabled())
       expect(yield* cancel).toEqual(PmsOutcome.Disabled())
-    }).pipe(Effect.provide(Pms.Live.pipe(Layer.provide(AppConfig.layerTest({ pmsUrl: Option.none() }))))))
+    }).pipe(Effect.provide(Pms.Default.pipe(Layer.provide(AppConfig.InMemory({ pmsUrl: Option.none() }))))))
 })
 
 describe("Pms.InMemory", () => {

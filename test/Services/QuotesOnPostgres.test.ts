@@ -19,10 +19,10 @@ import { TestDatabase } from "../support/database.js"
 
 const spans = new InMemorySpanExporter()
 const clock = makeTestClock("2026-11-22T10:00:00Z")
-const Config = Layer.merge(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer)
+const Config = Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer)
 const QuotesOnPostgres = Quotes.Default.pipe(
   Layer.provideMerge(HotelCatalog.Default),
-  Layer.provideMerge(Layer.mergeAll(HotelRepo.Live, InventoryRepo.Live, QuoteRepo.Live)),
+  Layer.provideMerge(Layer.mergeAll(HotelRepo.Default, InventoryRepo.Default, QuoteRepo.Default)),
   Layer.provideMerge(MigrationsLive),
   Layer.provideMerge(TestDatabase),
   Layer.provideMerge(Config),

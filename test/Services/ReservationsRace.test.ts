@@ -18,7 +18,7 @@ import { poolOn, testDatabaseUrl } from "../support/database.js"
 import { tokenOf } from "../support/flow.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
-const Config = Layer.mergeAll(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.Test)
+const Config = Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory)
 
 /** One service instance on a pool of its own. */
 const instance = <E, R>(pool: Layer.Layer<SqlClient.SqlClient, E, R>) =>

@@ -5,7 +5,7 @@ import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { TokenRepo } from "../../src/Layers/Persistence/TokenRepo.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 
-const TestTokens = Tokens.Default.pipe(Layer.provideMerge(Layer.merge(TokenRepo.InMemory, AppSecret.Test)))
+const TestTokens = Tokens.Default.pipe(Layer.provideMerge(Layer.merge(TokenRepo.InMemory, AppSecret.InMemory)))
 const id = "r_test" as ReservationId
 const future = new Date(Date.now() + 3_600_000)
 

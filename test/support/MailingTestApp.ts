@@ -23,9 +23,9 @@ export const mailFrom = "Hôtel Belle Rive <reservations@belle-rive-nice.example
 /** The demo hotel's configuration (`config` overriding it), with the platform and the test secret: what the mailing tests run on. */
 export const mailingConfig = (config: Partial<typeof AppConfig.Service> = {}) =>
   Layer.mergeAll(
-    AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom, ...config }),
+    AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom, ...config }),
     NodeContext.layer,
-    AppSecret.Test
+    AppSecret.InMemory
   )
 
 /**
@@ -34,7 +34,7 @@ export const mailingConfig = (config: Partial<typeof AppConfig.Service> = {}) =>
  */
 export const mailingTestApp = (config: Partial<typeof AppConfig.Service> = {}) => Layer.unwrapScoped(Effect.gen(function*() {
   const smtp = yield* smtpServer()
-  const delivery = Layer.mergeAll(Mailer.smtp({ url: Redacted.make(smtp.url), from: mailFrom }), Pms.Disabled)
+  const delivery = Layer.mergeAll(Mailer.smtp({ url: Redacted.make(smtp.url), from: mailFrom }), Pms.disabled)
   // spans (to config.otlpEndpoint, if set) as in production: none at all without a collector
   const services = untracedWithoutCollector(withOutboxWorker(OutboxWorker.layer({ ...defaultOutboxWorkerOptions, pollMs: 500 })).pipe(
     Layer.provide(delivery),

@@ -9,7 +9,7 @@ import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
 import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { IdempotencyRepo } from "../../src/Layers/Persistence/IdempotencyRepo.js"
-import { OutboxInMemory } from "../../src/Layers/Persistence/OutboxRepo.js"
+import { OutboxRepo } from "../../src/Layers/Persistence/OutboxRepo.js"
 import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { TokenRepo } from "../../src/Layers/Persistence/TokenRepo.js"
@@ -35,12 +35,12 @@ export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
     QuoteRepo.InMemory,
     ReservationRepo.InMemory,
     TokenRepo.InMemory,
-    OutboxInMemory.layer,
+    OutboxRepo.InMemory,
     IdempotencyRepo.InMemory,
     Transactions.InMemory,
-    AppSecret.Test,
+    AppSecret.InMemory,
     options.ping ?? DatabasePing.InMemory,
-    AppConfig.layerTest({ publicBaseUrl: "http://hotel.test", ...options.config })
+    AppConfig.InMemory({ publicBaseUrl: "http://hotel.test", ...options.config })
   )
 
 /** Every service on in-memory infrastructure. */

@@ -62,7 +62,7 @@ export const DatabaseLive = Layer.unwrapScoped(
 
 /** Answers whether the database takes queries. */
 export class DatabasePing extends Context.Tag("DatabasePing")<DatabasePing, Effect.Effect<void, SqlError>>() {
-  static readonly Live = Layer.effect(
+  static readonly Default = Layer.effect(
     DatabasePing,
     Effect.map(SqlClient.SqlClient, (sql) => Effect.asVoid(sql`SELECT 1`))
   )

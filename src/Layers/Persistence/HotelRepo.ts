@@ -12,7 +12,7 @@ export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
   /** Replaces the hotel, its room types and their inventory counts; bookings stay. */
   readonly replace: (hotel: HotelDefinition) => Effect.Effect<void>
 }>() {
-  static readonly Live = Layer.effect(
+  static readonly Default = Layer.effect(
     HotelRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -21,7 +21,7 @@ export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<Housekeepi
   /** Client addresses of completions made before `before` (no longer counted by the booking limit), deleted; how many. */
   readonly deleteCompletionAddressesBefore: (before: Date, limit: number) => Effect.Effect<number>
 }>() {
-  static readonly Live = Layer.effect(
+  static readonly Default = Layer.effect(
     HousekeepingRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -27,7 +27,7 @@ export class IdempotencyRepo extends Context.Tag("IdempotencyRepo")<IdempotencyR
   readonly finish: (scope: string, key: string, resourceId: string) => Effect.Effect<void>
   readonly release: (scope: string, key: string) => Effect.Effect<void>
 }>() {
-  static readonly Live = Layer.effect(
+  static readonly Default = Layer.effect(
     IdempotencyRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -39,7 +39,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
   /** Inside the transaction that locked them: gives `rooms` rooms of a type back on every night of the stay. */
   readonly release: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) => Effect.Effect<void>
 }>() {
-  static readonly Live = Layer.scoped(
+  static readonly Default = Layer.scoped(
     InventoryRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

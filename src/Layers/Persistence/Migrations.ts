@@ -36,11 +36,11 @@ export const MigrationsLive = Layer.effectDiscard(
       }
     }).pipe(sql.withTransaction)
   }).pipe(Tracing.withSpan("Startup.migrate"))
-).pipe(Layer.provide(HotelRepo.Live))
+).pipe(Layer.provide(HotelRepo.Default))
 
 /** A command's database (`src/bin`): `DATABASE_URL`, or the embedded one in `DATA_DIR`, migrated. */
 export const CommandDatabaseLive = MigrationsLive.pipe(
   Layer.provideMerge(DatabaseLive),
-  Layer.provideMerge(AppConfig.layer),
+  Layer.provideMerge(AppConfig.Default),
   Layer.provideMerge(NodeContext.layer)
 )

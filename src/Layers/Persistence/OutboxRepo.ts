@@ -13,6 +13,15 @@ const newJobId = () => randomId("j_") as JobId
 /** The advisory lock space of emails per recipient (with a hash of the address as the second key). */
 const RECIPIENT_LOCK_SPACE = 7_240_008
 
+type WrittenJob = NewJob & { readonly id: JobId; readonly created_at: Date }
+
+const workerOnly = Effect.dieMessage("OutboxInMemory: the outbox worker runs on PostgreSQL only")
+
+/** What `OutboxRepo.InMemory` holds, for the service tests: the jobs written, in order. */
+export class OutboxInMemory extends Context.Tag("OutboxInMemory")<OutboxInMemory, {
+  readonly jobs: Effect.Effect<ReadonlyArray<WrittenJob>>
+}>() {}
+
 /** The outbox: jobs written with the state change they follow, taken by the workers. */
 export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
   /** Inside the caller's transaction: writes the jobs, and wakes the workers when it commits. */
@@ -58,7 +67,7 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
   /** A wake-up for each commit that wrote jobs, on any instance. */
   readonly wakeUps: Stream.Stream<void>
 }>() {
-  static readonly Live = Layer.effect(
+  static readonly Default = Layer.effect(
     OutboxRepo,
     Effect.gen(function*() {
       const sql = yield* PgClient.PgClient
@@ -179,17 +188,9 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
       }
     })
   )
-}
 
-type WrittenJob = NewJob & { readonly id: JobId; readonly created_at: Date }
-
-const workerOnly = Effect.dieMessage("OutboxInMemory: the outbox worker runs on PostgreSQL only")
-
-/** The outbox in memory, for the service tests: the jobs written, in order (no worker takes them). */
-export class OutboxInMemory extends Context.Tag("OutboxInMemory")<OutboxInMemory, {
-  readonly jobs: Effect.Effect<ReadonlyArray<WrittenJob>>
-}>() {
-  static readonly layer: Layer.Layer<OutboxRepo | OutboxInMemory> = Layer.effectContext(
+  /** The outbox in memory, for the service tests: jobs are written, no worker takes them (`OutboxInMemory` lists them). */
+  static readonly InMemory: Layer.Layer<OutboxRepo | OutboxInMemory> = Layer.effectContext(
     Effect.gen(function*() {
       const jobs = yield* Ref.make<ReadonlyArray<WrittenJob>>([])
       const repo: Context.Tag.Service<OutboxRepo> = {

@@ -17,7 +17,7 @@ export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
   readonly insert: (quote: StoredQuote) => Effect.Effect<void>
   readonly find: (id: QuoteId) => Effect.Effect<Option.Option<StoredQuote>>
 }>() {
-  static readonly Live = Layer.scoped(
+  static readonly Default = Layer.scoped(
     QuoteRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

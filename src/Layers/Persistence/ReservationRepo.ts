@@ -44,7 +44,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
   /** A completion from a client address, counted by `lockCompletionsFrom` from now on. */
   readonly recordCompletionFrom: (id: ReservationId, address: string, at: Date) => Effect.Effect<void>
 }>() {
-  static readonly Live = Layer.effect(
+  static readonly Default = Layer.effect(
     ReservationRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

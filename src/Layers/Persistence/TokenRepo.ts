@@ -22,7 +22,7 @@ export class TokenRepo extends Context.Tag("TokenRepo")<TokenRepo, {
   /** The newest token of a purpose issued for a reservation. */
   readonly latest: (reservationId: ReservationId, purpose: TokenPurpose) => Effect.Effect<Option.Option<StoredToken>>
 }>() {
-  static readonly Live = Layer.effect(
+  static readonly Default = Layer.effect(
     TokenRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

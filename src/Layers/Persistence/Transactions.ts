@@ -8,7 +8,7 @@ import { Context, Effect, Layer } from "effect"
 export class Transactions extends Context.Tag("Transactions")<Transactions, {
   readonly atomically: <A, E, R>(work: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>() {
-  static readonly Live = Layer.effect(
+  static readonly Default = Layer.effect(
     Transactions,
     Effect.map(SqlClient.SqlClient, (sql) => ({
       atomically: <A, E, R>(work: Effect.Effect<A, E, R>) =>

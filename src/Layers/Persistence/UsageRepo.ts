@@ -11,7 +11,7 @@ export class UsageRepo extends Context.Tag("UsageRepo")<UsageRepo, {
    */
   readonly report: (from: LocalDate, to: LocalDate) => Effect.Effect<ReadonlyArray<UsageRow>>
 }>() {
-  static readonly Live = Layer.effect(
+  static readonly Default = Layer.effect(
     UsageRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

@@ -123,10 +123,10 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
     }
   })
 
-  static readonly layer = Layer.effect(AppConfig, AppConfig.fromEnv)
+  static readonly Default = Layer.effect(AppConfig, AppConfig.fromEnv)
 
   /** Settings for tests: the defaults, overridden field by field. */
-  static readonly layerTest = (overrides: Partial<Context.Tag.Service<AppConfig>> = {}) =>
+  static readonly InMemory = (overrides: Partial<Context.Tag.Service<AppConfig>> = {}) =>
     Layer.effect(
       AppConfig,
       AppConfig.fromEnv.pipe(

@@ -40,7 +40,7 @@ const claimFingerprint = (fingerprint: string) =>
  * instance would not verify, nor links given again match, on another.
  */
 export class AppSecret extends Context.Tag("AppSecret")<AppSecret, Redacted.Redacted<string>>() {
-  static readonly Live = Layer.effect(
+  static readonly Default = Layer.effect(
     AppSecret,
     Effect.gen(function*() {
       const config = yield* AppConfig
@@ -76,5 +76,5 @@ export class AppSecret extends Context.Tag("AppSecret")<AppSecret, Redacted.Reda
     })
   )
 
-  static readonly Test = Layer.succeed(AppSecret, Redacted.make("test-secret-test-secret-test-secret"))
+  static readonly InMemory = Layer.succeed(AppSecret, Redacted.make("test-secret-test-secret-test-secret"))
 }

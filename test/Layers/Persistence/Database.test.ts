@@ -13,7 +13,7 @@ const startOn = (url: Redacted.Redacted) =>
       if (logLevel._tag === "Warning") warnings.push(String(message))
     })
     const role = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ name: string }>`SELECT current_user AS name`).pipe(
-      Effect.provide(DatabaseLive.pipe(Layer.provide(AppConfig.layerTest({ databaseUrl: Option.some(url) })))),
+      Effect.provide(DatabaseLive.pipe(Layer.provide(AppConfig.InMemory({ databaseUrl: Option.some(url) })))),
       Effect.locally(FiberRef.currentLoggers, HashSet.make<ReadonlyArray<Logger.Logger<unknown, any>>>(logger)),
       Effect.scoped
     )

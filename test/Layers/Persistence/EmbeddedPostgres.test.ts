@@ -140,7 +140,7 @@ describe("embedded PostgreSQL", () => {
       yield* query(dir, (sql) => sql`CREATE TABLE kept (value text)`.pipe(Effect.zipRight(sql`INSERT INTO kept VALUES ('older')`)))
       const service = MigrationsLive.pipe(
         Layer.provideMerge(DatabaseLive),
-        Layer.provideMerge(AppConfig.layerTest({ dataDir: dir, databaseUrl: Option.none(), hotelFile: path.resolve("data/hotel.json") })),
+        Layer.provideMerge(AppConfig.InMemory({ dataDir: dir, databaseUrl: Option.none(), hotelFile: path.resolve("data/hotel.json") })),
         Layer.provide(NodeContext.layer)
       )
       for (const start of ["first", "second"]) {

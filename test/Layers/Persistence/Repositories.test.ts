@@ -13,9 +13,9 @@ import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
 import { TestDatabase } from "../../support/database.js"
 import { demoHotel } from "../../support/hotel.js"
 
-const Config = Layer.merge(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer)
+const Config = Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer)
 const Migrated = MigrationsLive.pipe(Layer.provide(Config))
-const Repositories = Layer.mergeAll(HotelRepo.Live, InventoryRepo.Live, DatabasePing.Live).pipe(
+const Repositories = Layer.mergeAll(HotelRepo.Default, InventoryRepo.Default, DatabasePing.Default).pipe(
   Layer.provideMerge(Migrated),
   Layer.provideMerge(TestDatabase),
   Layer.provideMerge(Config)

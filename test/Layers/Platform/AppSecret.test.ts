@@ -16,10 +16,10 @@ const secretB = Redacted.make("b".repeat(16) + "-other-secret-of-32+")
 /** An instance starting on the database at `url` (its own pool) with these settings: the secret it runs with, or why it was refused. */
 const start = (url: Redacted.Redacted, config: Partial<typeof AppConfig.Service>) =>
   Layer.build(
-    AppSecret.Live.pipe(
+    AppSecret.Default.pipe(
       Layer.provide(Repositories),
       Layer.provide(poolOn(url)),
-      Layer.provide(Layer.merge(AppConfig.layerTest({ hotelFile: path.resolve("data/hotel.json"), ...config }), NodeContext.layer))
+      Layer.provide(Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json"), ...config }), NodeContext.layer))
     )
   ).pipe(Effect.map(Context.get(AppSecret)), Effect.scoped)
 

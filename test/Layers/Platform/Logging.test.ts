@@ -78,7 +78,7 @@ describe("LOG_FORMAT=pretty", () => {
       const log = (...args: Array<unknown>) => void printed.push(...args)
       const console: Console.Console = { ...globalThis.console, unsafe: { ...globalThis.console, log, info: log, error: log } } as never
       const write = yield* RequestLog.pipe(
-        Effect.provide(LoggingLive.pipe(Layer.provide(AppConfig.layerTest({ logFormat: "pretty" })))),
+        Effect.provide(LoggingLive.pipe(Layer.provide(AppConfig.InMemory({ logFormat: "pretty" })))),
         Effect.withConsole(console)
       )
       write!({ method: "GET", route: "/v1/hotel", status: 200, durationMs: 1.5, traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" })

@@ -67,7 +67,7 @@ describe("Tracing helpers", () => {
   )
   const forkedTracing = (otlpEndpoint: Option.Option<string>) =>
     Effect.flatMap(ForkedTracing, Deferred.await).pipe(
-      Effect.provide(Tracing.untracedWithoutCollector(forking).pipe(Layer.provide(AppConfig.layerTest({ otlpEndpoint }))))
+      Effect.provide(Tracing.untracedWithoutCollector(forking).pipe(Layer.provide(AppConfig.InMemory({ otlpEndpoint }))))
     )
 
   it.effect("without a collector, fibers forked while a layer starts make no spans; with one they do", () =>
@@ -82,7 +82,7 @@ describe("TracingLive", () => {
     Effect.gen(function*() {
       const { bodies, url } = yield* otlpCollector
       yield* spanInside(1).pipe(
-        Effect.provide(Tracing.TracingLive.pipe(Layer.provide(AppConfig.layerTest({ otlpEndpoint: Option.some(url) }))))
+        Effect.provide(Tracing.TracingLive.pipe(Layer.provide(AppConfig.InMemory({ otlpEndpoint: Option.some(url) }))))
       )
       // closing the layer flushed the batch of spans
       expect(bodies.join("\n")).toContain("Test.method")
