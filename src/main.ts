@@ -1,10 +1,10 @@
 import * as HttpServer from "@effect/platform/HttpServer"
 import { Effect, Layer } from "effect"
 import { DrainOnShutdown, nodeServerLayer, redactSecretHeaders, ServeApi } from "./Api/Http.js"
-import { runEntry } from "./Layers/Platform/Entry.js"
-import { ServicesLive } from "./Layers/Live.js"
-import { LoggingLive } from "./Layers/Platform/Logging.js"
+import { ServicesLive } from "./Composition.js"
 import { AppConfig } from "./Layers/Platform/AppConfig.js"
+import { runEntry } from "./Layers/Platform/Entry.js"
+import { LoggingLive } from "./Layers/Platform/Logging.js"
 
 const ServerLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ host, port }) => nodeServerLayer({ host, port })))
 

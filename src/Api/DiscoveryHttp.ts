@@ -1,7 +1,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { Effect } from "effect"
-import { Discovery } from "../Services/Discovery.js"
+import { Effect, Layer } from "effect"
 import { Api } from "./Api.js"
+import { Discovery } from "./DiscoveryDocuments.js"
 
 export const DiscoveryHttp = HttpApiBuilder.group(Api, "discovery", (handlers) =>
   Effect.gen(function*() {
@@ -11,4 +11,4 @@ export const DiscoveryHttp = HttpApiBuilder.group(Api, "discovery", (handlers) =
       .handle("index", () => discovery.index())
       .handle("apiCatalog", () => discovery.catalog())
       .handle("llmsText", () => discovery.llmsText())
-  }))
+  })).pipe(Layer.provide(Discovery.Default))

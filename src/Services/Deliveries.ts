@@ -187,5 +187,6 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
         }))
       })
     }
-  })
+  }),
+  dependencies: [HotelCatalog.Default, Tokens.Default, Documents.Default]
 }) {}

@@ -35,5 +35,6 @@ export class Inventory extends Effect.Service<Inventory>()("Inventory", {
         return result
       })
     }
-  })
+  }),
+  dependencies: [HotelCatalog.Default]
 }) {}

@@ -7,7 +7,6 @@ import { type MailMessage, messageIdHeader } from "../Domain/Mail.js"
 import { PRIVATE_FILE, privateFolder } from "../Layers/Platform/PrivateFiles.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
-import { makeRecorder } from "./Recorder.js"
 
 /** An email was not delivered; `retryable` says whether the same message may go through later. */
 export class MailDeliveryError extends Schema.TaggedError<MailDeliveryError>()("MailDeliveryError", {
@@ -71,15 +70,7 @@ const withoutCredentials = (url: Redacted.Redacted): string => {
   }
 }
 
-/** The in-memory mailer's record, for tests. */
-export class MailerInMemory extends Context.Tag("MailerInMemory")<MailerInMemory, {
-  /** Every message delivered, in order. */
-  readonly sent: Effect.Effect<ReadonlyArray<MailMessage>>
-  /** The next `times` sends fail with `error` and deliver nothing. */
-  readonly failNext: (times: number, error: MailDeliveryError) => Effect.Effect<void>
-}>() {}
-
-/** Guest emails: through SMTP, into .eml files, or into memory for tests. */
+/** Guest emails: through SMTP or into .eml files. */
 export class Mailer extends Context.Tag("Mailer")<Mailer, {
   readonly send: (message: MailMessage) => Effect.Effect<void, MailDeliveryError>
 }>() {
@@ -156,19 +147,6 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
       const dir = path.join(config.dataDir, "mail")
       yield* Effect.logInfo(`mail: writing .eml files to ${dir} (SMTP_URL unset)`)
       return Mailer.files({ dir, from: config.mailFrom })
-    })
-  )
-
-  /** Keeps every message in memory; `MailerInMemory` reads them and makes the next sends fail. */
-  static readonly InMemory: Layer.Layer<Mailer | MailerInMemory> = Layer.effectContext(
-    Effect.gen(function*() {
-      const { failNext, record, taken } = yield* makeRecorder<MailMessage, MailDeliveryError>()
-      const mailer: Context.Tag.Service<Mailer> = {
-        send: Tracing.fn("Mailer.send", { kind: "client" })(function*(message: MailMessage) {
-          yield* record(message)
-        })
-      }
-      return Context.make(Mailer, mailer).pipe(Context.add(MailerInMemory, { sent: taken, failNext }))
     })
   )
 }

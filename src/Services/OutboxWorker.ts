@@ -131,7 +131,7 @@ const run = (options: OutboxWorkerOptions) =>
  * jitter, fails a job after its last attempt (logged, kept), and takes over the jobs of a worker
  * that died once their lease ends. Any number of instances may run one on the same database.
  */
-const layer = (options: OutboxWorkerOptions) => Layer.scopedDiscard(run(options))
+const layer = (options: OutboxWorkerOptions) => Layer.scopedDiscard(run(options)).pipe(Layer.provide(Deliveries.Default))
 
 export const OutboxWorker = {
   layer,

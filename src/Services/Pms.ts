@@ -12,7 +12,6 @@ import {
 } from "../Domain/Pms.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
-import { makeRecorder } from "./Recorder.js"
 
 /**
  * A PMS call failed. `retryable`: no answer, a timeout, 408, 429 or 5xx (the same request may
@@ -28,19 +27,6 @@ export class PmsError extends Schema.TaggedError<PmsError>()("PmsError", {
 const TIMEOUT = "10 seconds"
 
 const isRedirect = (status: number) => status >= 300 && status < 400
-
-/** A call the in-memory PMS received (a failed one is not recorded). */
-export type PmsCall =
-  | { readonly _tag: "Push"; readonly reservation: PmsReservation; readonly changeId: string }
-  | { readonly _tag: "Cancel"; readonly number: string; readonly changeId: string }
-
-/** The in-memory PMS's record, for tests. */
-export class PmsInMemory extends Context.Tag("PmsInMemory")<PmsInMemory, {
-  /** Every successful call, in order. */
-  readonly calls: Effect.Effect<ReadonlyArray<PmsCall>>
-  /** The next `times` calls fail with `error` and change nothing. */
-  readonly failNext: (times: number, error: PmsError) => Effect.Effect<void>
-}>() {}
 
 /**
  * The hotel's property management system. Calls are idempotent by reservation number; `changeId`
@@ -154,23 +140,5 @@ export class Pms extends Context.Tag("Pms")<Pms, {
   static readonly Default = Layer.unwrapEffect(
     Effect.map(AppConfig, ({ pmsToken, pmsUrl }) =>
       Option.match(pmsUrl, { onNone: () => Pms.disabled, onSome: (url) => Pms.http(url, pmsToken) }))
-  )
-
-  /** Records every call; `PmsInMemory` reads them and makes the next calls fail. */
-  static readonly InMemory: Layer.Layer<Pms | PmsInMemory> = Layer.effectContext(
-    Effect.gen(function*() {
-      const { failNext, record, taken } = yield* makeRecorder<PmsCall, PmsError>()
-      const pms: Context.Tag.Service<Pms> = {
-        push: Tracing.fn("Pms.push", { kind: "client" })(function*(reservation: PmsReservation, changeId: string) {
-          yield* record({ _tag: "Push", reservation, changeId })
-          return PmsOutcome.Synced({ reference: `PMS-${reservation.reservation_number}` })
-        }),
-        cancel: Tracing.fn("Pms.cancel", { kind: "client" })(function*(number: string, changeId: string) {
-          yield* record({ _tag: "Cancel", number, changeId })
-          return PmsOutcome.Cancelled({ reference: Option.some(`PMS-${number}`) })
-        })
-      }
-      return Context.make(Pms, pms).pipe(Context.add(PmsInMemory, { calls: taken, failNext }))
-    })
   )
 }

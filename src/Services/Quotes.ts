@@ -119,6 +119,7 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
         return stored
       })
     }
-  })
+  }),
+  dependencies: [HotelCatalog.Default]
 }) {}
 

@@ -143,5 +143,6 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         return { filename: confirmationPdfFilename(reservation), content }
       })
     }
-  })
+  }),
+  dependencies: [HotelCatalog.Default, Tokens.Default, Documents.Default]
 }) {}

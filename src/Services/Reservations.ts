@@ -310,5 +310,6 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       /** POST /v1/reservation-complete: revalidated and completed in one transaction. */
       complete
     }
-  })
+  }),
+  dependencies: [HotelCatalog.Default, Quotes.Default, Tokens.Default, Idempotency.Default]
 }) {}

@@ -6,9 +6,8 @@ import * as path from "node:path"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
-import { Repositories } from "../../src/Layers/Live.js"
+import { Repositories, Services } from "../../src/Composition.js"
 import { HousekeepingRepo } from "../../src/Layers/Persistence/HousekeepingRepo.js"
-import { ServicesLayer } from "../../src/Layers/Services.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { Housekeeping } from "../../src/Services/Housekeeping.js"
 import { Quotes } from "../../src/Services/Quotes.js"
@@ -19,7 +18,7 @@ import { TestDatabase } from "../support/database.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 const Config = Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory)
-const App = Layer.mergeAll(ServicesLayer, Housekeeping.Default).pipe(
+const App = Layer.mergeAll(Services, Housekeeping.Default).pipe(
   Layer.provideMerge(Repositories),
   Layer.provideMerge(TestDatabase),
   Layer.provide(Config),

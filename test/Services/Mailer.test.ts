@@ -7,9 +7,10 @@ import * as path from "node:path"
 import { confirmationEmail } from "../../src/Domain/GuestEmails.js"
 import type { MailMessage } from "../../src/Domain/Mail.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
-import { MailDeliveryError, Mailer, MailerInMemory } from "../../src/Services/Mailer.js"
+import { MailDeliveryError, Mailer } from "../../src/Services/Mailer.js"
 import { temporaryDataDir } from "../support/database.js"
 import { demoHotel } from "../support/hotel.js"
+import { inMemoryMailer, MailerInMemory } from "../support/outsideSystems.js"
 import { completedReservation } from "../support/reservation.js"
 import { closedPort, smtpServer } from "../support/smtp.js"
 
@@ -140,7 +141,7 @@ describe("Mailer.files", () => {
     }))
 })
 
-describe("Mailer.InMemory", () => {
+describe("inMemoryMailer", () => {
   it.effect("records what was sent, and fails the next sends when told to", () =>
     Effect.gen(function*() {
       const mailbox = yield* MailerInMemory
@@ -150,5 +151,5 @@ describe("Mailer.InMemory", () => {
       expect(yield* mailbox.sent).toEqual([])
       yield* send(message)
       expect((yield* mailbox.sent).map((m) => m.messageId)).toEqual(["job-42"])
-    }).pipe(Effect.provide(Mailer.InMemory)))
+    }).pipe(Effect.provide(inMemoryMailer)))
 })

@@ -5,10 +5,9 @@ import { simpleParser } from "mailparser"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
 import type { ReservationId } from "../../src/Domain/Ids.js"
-import { Repositories, withOutboxWorker } from "../../src/Layers/Live.js"
+import { Repositories, Services, withOutboxWorker } from "../../src/Composition.js"
 import { OutboxRepo } from "../../src/Layers/Persistence/OutboxRepo.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
-import { ServicesLayer } from "../../src/Layers/Services.js"
 import { Transactions } from "../../src/Layers/Persistence/Transactions.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { Documents } from "../../src/Services/Documents.js"
@@ -24,6 +23,7 @@ import { daysFromToday } from "../support/clock.js"
 import { poolOn, testDatabaseUrl } from "../support/database.js"
 import { tokenOf } from "../support/flow.js"
 import { mailFrom, mailingConfig } from "../support/MailingTestApp.js"
+import { inMemoryMailer } from "../support/outsideSystems.js"
 import { pmsStub } from "../support/pms.js"
 import { closedPort, smtpServer } from "../support/smtp.js"
 
@@ -51,13 +51,13 @@ const instance = (
   config: Partial<typeof AppConfig.Service> = {}
 ) =>
   Option.match(worker, {
-    onNone: () => ServicesLayer,
+    onNone: () => Services,
     onSome: (options) => withOutboxWorker(OutboxWorker.layer(options)).pipe(Layer.provide(Layer.mergeAll(Documents.Default, delivery)))
   }).pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(configOf(config)))
 
 const smtpMailer = (url: string) => Mailer.smtp({ url: Redacted.make(url), from: mailFrom })
 const noPms = Pms.disabled
-const noMail = Mailer.InMemory
+const noMail = inMemoryMailer
 
 type Instance = Context.Context<Quotes | Reservations | Tokens | OutboxRepo | ReservationRepo | Transactions | SqlClient.SqlClient>
 

@@ -2,8 +2,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
 import { PmsOutcome, PmsReservation, pmsReservation } from "../../src/Domain/Pms.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
-import { Pms, PmsError, PmsInMemory } from "../../src/Services/Pms.js"
+import { Pms, PmsError } from "../../src/Services/Pms.js"
 import { demoHotel } from "../support/hotel.js"
+import { inMemoryPms, PmsInMemory } from "../support/outsideSystems.js"
 import { pmsStub } from "../support/pms.js"
 import { completedReservation } from "../support/reservation.js"
 
@@ -131,7 +132,7 @@ describe("Pms without PMS_URL", () => {
     }).pipe(Effect.provide(Pms.Default.pipe(Layer.provide(AppConfig.InMemory({ pmsUrl: Option.none() }))))))
 })
 
-describe("Pms.InMemory", () => {
+describe("inMemoryPms", () => {
   it.effect("records the calls, and fails the next ones when told to", () =>
     Effect.gen(function*() {
       const pms = yield* PmsInMemory
@@ -144,5 +145,5 @@ describe("Pms.InMemory", () => {
         { _tag: "Push", reservation: payload, changeId: "job-7" },
         { _tag: "Cancel", number: "BR-7K3Q9X", changeId: "job-8" }
       ])
-    }).pipe(Effect.provide(Pms.InMemory)))
+    }).pipe(Effect.provide(inMemoryPms)))
 })

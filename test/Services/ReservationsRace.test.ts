@@ -6,8 +6,7 @@ import * as path from "node:path"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
-import { Repositories } from "../../src/Layers/Live.js"
-import { ServicesLayer } from "../../src/Layers/Services.js"
+import { Repositories, Services } from "../../src/Composition.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { Quotes } from "../../src/Services/Quotes.js"
 import { ReservationManagement } from "../../src/Services/ReservationManagement.js"
@@ -22,7 +21,7 @@ const Config = Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data
 
 /** One service instance on a pool of its own. */
 const instance = <E, R>(pool: Layer.Layer<SqlClient.SqlClient, E, R>) =>
-  ServicesLayer.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(pool), Layer.provide(Config), Layer.provide(clock.layer))
+  Services.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(pool), Layer.provide(Config), Layer.provide(clock.layer))
 
 /**
  * Two instances of the service on one PostgreSQL, as two processes would be, each with its own pool.

@@ -3,6 +3,7 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "../../src/Api/Api.js"
 import { nodeServerLayer, ServeApi } from "../../src/Api/Http.js"
+import { Services } from "../../src/Composition.js"
 import type { HotelDefinition } from "../../src/Domain/Hotel.js"
 import { DatabasePing } from "../../src/Layers/Persistence/Database.js"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
@@ -14,7 +15,6 @@ import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { TokenRepo } from "../../src/Layers/Persistence/TokenRepo.js"
 import { Transactions } from "../../src/Layers/Persistence/Transactions.js"
-import { ServicesLayer } from "../../src/Layers/Services.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { demoHotel, demoInventory } from "./hotel.js"
 
@@ -45,7 +45,7 @@ export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
 
 /** Every service on in-memory infrastructure. */
 export const ServicesInMemory = (options: InMemoryOptions = {}) =>
-  ServicesLayer.pipe(Layer.provideMerge(InMemoryInfrastructure(options)))
+  Services.pipe(Layer.provideMerge(InMemoryInfrastructure(options)))
 
 /** The production Node server on a free port, with a client pointed at it. */
 export const TestServer = HttpServer.layerTestClient.pipe(

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { AppSecret, secretFingerprint } from "../../../src/Layers/Platform/AppSecret.js"
-import { Repositories } from "../../../src/Layers/Live.js"
+import { Repositories } from "../../../src/Composition.js"
 import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
 import { poolOn, temporaryDataDir, testDatabaseUrl } from "../../support/database.js"
 

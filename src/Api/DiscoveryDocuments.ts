@@ -1,7 +1,7 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect } from "effect"
-import { Api } from "../Api/Api.js"
+import { Api } from "./Api.js"
 import {
   AGENT_RULES,
   API_DESCRIPTION,
@@ -16,7 +16,7 @@ import {
   MCP_PATH
 } from "../Domain/Discovery.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
-import { HotelCatalog } from "./HotelCatalog.js"
+import { HotelCatalog } from "../Services/HotelCatalog.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /** Every public endpoint of the API, read off its own definition so the index never drifts. */
@@ -37,7 +37,10 @@ const publicEndpoints = (): ReadonlyArray<EndpointSummary> => {
   return endpoints
 }
 
-/** The discovery documents, with absolute URLs on `PUBLIC_BASE_URL`. */
+/**
+ * The discovery documents, with absolute URLs on `PUBLIC_BASE_URL`. Built here, beside the API,
+ * because the index lists the API's own endpoints.
+ */
 export class Discovery extends Effect.Service<Discovery>()("Discovery", {
   effect: Effect.gen(function*() {
     const { publicBaseUrl: base } = yield* AppConfig
@@ -102,5 +105,6 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
         return llmsText({ root, index, hotel, rooms })
       })
     }
-  })
+  }),
+  dependencies: [HotelCatalog.Default]
 }) {}

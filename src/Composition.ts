@@ -1,0 +1,87 @@
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Layer } from "effect"
+import { DatabaseLive, DatabasePing } from "./Layers/Persistence/Database.js"
+import { HotelRepo } from "./Layers/Persistence/HotelRepo.js"
+import { HousekeepingRepo } from "./Layers/Persistence/HousekeepingRepo.js"
+import { IdempotencyRepo } from "./Layers/Persistence/IdempotencyRepo.js"
+import { InventoryRepo } from "./Layers/Persistence/InventoryRepo.js"
+import { MigrationsLive } from "./Layers/Persistence/Migrations.js"
+import { OutboxRepo } from "./Layers/Persistence/OutboxRepo.js"
+import { QuoteRepo } from "./Layers/Persistence/QuoteRepo.js"
+import { ReservationRepo } from "./Layers/Persistence/ReservationRepo.js"
+import { TokenRepo } from "./Layers/Persistence/TokenRepo.js"
+import { Transactions } from "./Layers/Persistence/Transactions.js"
+import { AppConfig } from "./Layers/Platform/AppConfig.js"
+import { AppSecret } from "./Layers/Platform/AppSecret.js"
+import { TracingLive, untracedWithoutCollector } from "./Layers/Platform/Tracing.js"
+import { Documents } from "./Services/Documents.js"
+import { Health } from "./Services/Health.js"
+import { HotelCatalog } from "./Services/HotelCatalog.js"
+import { Housekeeping } from "./Services/Housekeeping.js"
+import { Idempotency } from "./Services/Idempotency.js"
+import { Inventory } from "./Services/Inventory.js"
+import { Mailer } from "./Services/Mailer.js"
+import { OutboxWorker } from "./Services/OutboxWorker.js"
+import { Pms } from "./Services/Pms.js"
+import { Quotes } from "./Services/Quotes.js"
+import { RateLimiter } from "./Services/RateLimiter.js"
+import { ReservationManagement } from "./Services/ReservationManagement.js"
+import { Reservations } from "./Services/Reservations.js"
+import { Tokens } from "./Services/Tokens.js"
+
+/**
+ * Every service the requests use. Each brings the services it declares as `dependencies`, built
+ * once however many declare them; the infrastructure under them (repositories, database ping,
+ * config, secret) is provided by the live composition below or by the in-memory one of the tests.
+ */
+export const Services = Layer.mergeAll(
+  HotelCatalog.Default,
+  Inventory.Default,
+  Quotes.Default,
+  Reservations.Default,
+  ReservationManagement.Default,
+  Tokens.Default,
+  Idempotency.Default,
+  Documents.Default,
+  Health.Default,
+  RateLimiter.Default
+)
+
+/** The repositories on the SQL client provided, after the schema is brought up to date. */
+export const Repositories = Layer.mergeAll(
+  HotelRepo.Default,
+  InventoryRepo.Default,
+  QuoteRepo.Default,
+  ReservationRepo.Default,
+  TokenRepo.Default,
+  OutboxRepo.Default,
+  HousekeepingRepo.Default,
+  IdempotencyRepo.Default,
+  Transactions.Default,
+  DatabasePing.Default
+).pipe(
+  Layer.provideMerge(MigrationsLive)
+)
+
+/** The repositories on `DATABASE_URL`, or the embedded database. */
+export const RepositoriesLive = Repositories.pipe(Layer.provideMerge(DatabaseLive))
+
+/** The outbox worker beside the services, delivering through the mailer and the PMS provided. */
+export const withOutboxWorker = <E, R>(worker: Layer.Layer<never, E, R>) => worker.pipe(Layer.provideMerge(Services))
+
+/** What runs beside the requests for the life of the service: the outbox worker and the housekeeping sweep. */
+const BackgroundLive = Layer.merge(withOutboxWorker(OutboxWorker.Default), Housekeeping.periodic.pipe(Layer.provide(Housekeeping.Default)))
+
+/**
+ * Every service on its live infrastructure, which it exposes too (the API's own services, such as
+ * the discovery documents, are built on it), with the work beside the requests.
+ */
+export const ServicesLive = untracedWithoutCollector(BackgroundLive.pipe(
+  Layer.provide(Layer.mergeAll(Mailer.Default, Pms.Default)),
+  // the secret is checked against the migrated database's fingerprint
+  Layer.provideMerge(AppSecret.Default.pipe(Layer.provideMerge(RepositoriesLive))),
+  Layer.provideMerge(TracingLive)
+)).pipe(
+  Layer.provideMerge(AppConfig.Default),
+  Layer.provideMerge(NodeContext.layer)
+)
