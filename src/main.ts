@@ -1,6 +1,8 @@
 import * as HttpServer from "@effect/platform/HttpServer"
 import { Effect, Layer } from "effect"
-import { DrainOnShutdown, nodeServerLayer, redactSecretHeaders, ServeApi } from "./Api/Http.js"
+import { HttpLive } from "./Api/Http.js"
+import { redactSecretHeaders } from "./Api/RequestObservation.js"
+import { DrainLive, nodeServerLayer } from "./Api/Server.js"
 import { ServicesLive } from "./Composition.js"
 import { AppConfig } from "./Layers/Platform/AppConfig.js"
 import { runEntry } from "./Layers/Platform/Entry.js"
@@ -10,8 +12,8 @@ const ServerLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ host, port }) => 
 
 // Started in this order, stopped in the reverse one: on SIGTERM the server drains first, while
 // the services (database, outbox worker) still run, and the database stops last.
-const Main = DrainOnShutdown.pipe(
-  Layer.provide(ServeApi.pipe(HttpServer.withLogAddress, Layer.provideMerge(ServerLive))),
+const Main = DrainLive.pipe(
+  Layer.provide(HttpLive.pipe(HttpServer.withLogAddress, Layer.provideMerge(ServerLive))),
   Layer.provide(ServicesLive),
   redactSecretHeaders,
   // the log format, for everything from the start on

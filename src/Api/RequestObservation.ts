@@ -1,8 +1,9 @@
+import * as Headers from "@effect/platform/Headers"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
-import { Context, Effect, Option, Struct } from "effect"
+import { Context, Effect, Layer, Option, Struct } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { MCP_PATH } from "../Domain/Discovery.js"
 import { AnalyticsHeaders } from "../Domain/Quote.js"
@@ -95,3 +96,7 @@ export const logResponse = (request: IncomingMessage, response: ServerResponse, 
     })
   })
 }
+
+/** Secrets never reach logs or span attributes through request headers. */
+export const redactSecretHeaders = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  Layer.locallyWith(layer, Headers.currentRedactedNames, (names) => [...names, "x-reservation-token", "idempotency-key"])

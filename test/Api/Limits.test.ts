@@ -1,7 +1,7 @@
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
-import { createHttpServer } from "../../src/Api/Http.js"
+import { createHttpServer } from "../../src/Api/Server.js"
 import { RateLimiter } from "../../src/Services/RateLimiter.js"
 import { makeTestClock } from "../support/clock.js"
 import { get, post } from "../support/flow.js"

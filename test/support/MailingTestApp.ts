@@ -1,7 +1,7 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Context, Effect, Layer, Redacted } from "effect"
 import * as path from "node:path"
-import { ServeApi } from "../../src/Api/Http.js"
+import { HttpLive } from "../../src/Api/Http.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { Repositories, withOutboxWorker } from "../../src/Composition.js"
 import { TracingLive, untracedWithoutCollector } from "../../src/Layers/Platform/Tracing.js"
@@ -44,7 +44,7 @@ export const mailingTestApp = (config: Partial<typeof AppConfig.Service> = {}) =
   )).pipe(
     Layer.provideMerge(mailingConfig(config))
   )
-  return ServeApi.pipe(
+  return HttpLive.pipe(
     Layer.provideMerge(services),
     Layer.provideMerge(TestServer),
     Layer.provideMerge(Layer.succeed(Inbox, smtp.received))

@@ -2,7 +2,8 @@ import { HttpApiClient, HttpClient, HttpClientRequest, HttpServer } from "@effec
 import { NodeHttpClient } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { Api } from "../../src/Api/Api.js"
-import { nodeServerLayer, ServeApi } from "../../src/Api/Http.js"
+import { HttpLive } from "../../src/Api/Http.js"
+import { nodeServerLayer } from "../../src/Api/Server.js"
 import { Services } from "../../src/Composition.js"
 import type { HotelDefinition } from "../../src/Domain/Hotel.js"
 import { DatabasePing } from "../../src/Layers/Persistence/Database.js"
@@ -56,7 +57,7 @@ export const TestServer = HttpServer.layerTestClient.pipe(
 
 /** The whole HTTP API served in-process on in-memory services, with a client pointed at it. */
 export const TestApp = (options: InMemoryOptions = {}) =>
-  ServeApi.pipe(Layer.provideMerge(ServicesInMemory(options)), Layer.provideMerge(TestServer))
+  HttpLive.pipe(Layer.provideMerge(ServicesInMemory(options)), Layer.provideMerge(TestServer))
 
 /** The in-process server's own address: pages and MCP clients go there, not to PUBLIC_BASE_URL. */
 export const baseUrl = Effect.map(HttpServer.HttpServer, ({ address }) => {

@@ -1,0 +1,45 @@
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as OpenApi from "@effect/platform/OpenApi"
+import { Context, Effect, Layer } from "effect"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
+import { Api } from "./Api.js"
+
+/** `/openapi.json`: the OpenAPI 3.1 document generated from the HttpApi, served at this base URL. */
+const openApiDocument = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const { publicBaseUrl } = yield* AppConfig
+    const spec = { ...OpenApi.fromApi(Api), servers: [{ url: publicBaseUrl, description: "This deployment" }] }
+    const response = yield* HttpServerResponse.json(spec).pipe(Effect.orDie)
+    yield* router.get("/openapi.json", Effect.succeed(response))
+  })
+)
+
+/**
+ * The API reference at `/docs/`, which works offline: Scalar with its script inlined and no web
+ * fonts. The script is megabytes of memory, so it is loaded at the first visit, not at every start.
+ */
+const docsApp = (api: Context.Tag.Service<HttpApi.Api>) =>
+  Effect.promise(() => import("@effect/platform/HttpApiScalar")).pipe(
+    Effect.flatMap(({ layer }) =>
+      Layer.build(layer({ path: "/docs/", scalar: { withDefaultFonts: false } }).pipe(
+        Layer.provideMerge(HttpApiBuilder.Router.Live),
+        Layer.provide(Layer.succeed(HttpApi.Api, api))
+      ))
+    ),
+    Effect.flatMap((built) => Context.get(built, HttpApiBuilder.Router).router),
+    Effect.flatMap(HttpRouter.toHttpApp),
+    Effect.scoped
+  )
+
+const reference = HttpApiBuilder.Router.use((router) =>
+  HttpApi.Api.pipe(
+    Effect.flatMap((api) => Effect.cached(docsApp(api))),
+    Effect.flatMap((app) => router.get("/docs/", Effect.flatten(app)))
+  )
+)
+
+/** The documents about the API: its OpenAPI description and its reference. */
+export const DocsLive = Layer.merge(reference, openApiDocument)

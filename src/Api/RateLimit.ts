@@ -1,0 +1,45 @@
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Effect, Layer, Option } from "effect"
+import { createHash } from "node:crypto"
+import { RateLimited } from "../Domain/Errors.js"
+import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
+import { clientAddress } from "./ClientAddress.js"
+
+const rateHeaders = (decision: RateDecision) =>
+  HttpApp.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, {
+      "ratelimit-policy": `"per-client";q=${decision.limit};w=${decision.windowSeconds}`,
+      "ratelimit": `"per-client";r=${decision.remaining};t=${decision.resetSeconds}`,
+      ...(decision.allowed ? {} : { "retry-after": String(decision.resetSeconds) })
+    }))
+  )
+
+/**
+ * `RATE_LIMIT_PER_MINUTE` requests per client address on every /v1 endpoint and /mcp, and per token as well
+ * on the token endpoints (a token shared across addresses is limited too).
+ */
+export const RateLimitLive = Layer.unwrapEffect(Effect.map(RateLimiter, ({ take }) =>
+  // without a limit, no step at all on the request path
+  Option.isNone(take) ? Layer.empty : HttpApiBuilder.middleware((app: HttpApp.Default) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    if (!/^\/(v1|mcp)(\/|\?|$)/.test(request.url)) return app
+    const token = request.headers["x-reservation-token"]
+    const keys = [
+      `address:${clientAddress(request)}`,
+      ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
+    ]
+    return Effect.flatMap(take.value(keys), (decision) =>
+      Effect.zipRight(
+        rateHeaders(decision),
+        decision.allowed
+          ? app
+          : Effect.fail(new RateLimited({
+            message: `more than ${decision.limit} requests a minute from this client: retry in ${decision.resetSeconds} s`,
+            retry_after_seconds: decision.resetSeconds
+          }))
+      ))
+  }) as HttpApp.Default)
+))

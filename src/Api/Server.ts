@@ -1,0 +1,188 @@
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { Context, Effect, Layer, Schema } from "effect"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { type ListenOptions, Server as NetServer, type Socket } from "node:net"
+import type { Duplex } from "node:stream"
+import { HeadersTooLarge, PayloadTooLarge, RequestTimeout, ValidationError } from "../Domain/Errors.js"
+import { RequestLog, type RequestLogLine } from "../Layers/Platform/Logging.js"
+import { allowCrossOrigin } from "./Cors.js"
+import { HeadersTooLargeBody, PayloadTooLargeBody, RequestTimeoutBody, ValidationErrorBody } from "./Errors.js"
+import { logResponse } from "./RequestObservation.js"
+
+const encodeError = Schema.encodeSync(Schema.Union(HeadersTooLargeBody, RequestTimeoutBody, PayloadTooLargeBody, ValidationErrorBody))
+
+/** An answer Node writes itself, before any application sees the request; its connection is closed after it. */
+const rawAnswer = (status: number, reason: string, error: Parameters<typeof encodeError>[0]) => {
+  const body = JSON.stringify(encodeError(error))
+  return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+    `x-content-type-options: nosniff\r\nreferrer-policy: no-referrer\r\nconnection: close\r\n\r\n${body}`
+}
+
+const clientErrorAnswers: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: rawAnswer(
+    431,
+    "Request Header Fields Too Large",
+    new HeadersTooLarge({ message: "the request line and headers are larger than 16 KiB" })
+  ),
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: rawAnswer(
+    413,
+    "Payload Too Large",
+    new PayloadTooLarge({ message: "the chunk extensions of the request body are too large" })
+  ),
+  ERR_HTTP_REQUEST_TIMEOUT: rawAnswer(408, "Request Timeout", new RequestTimeout({ message: "the request was not received in time" }))
+}
+const malformed = rawAnswer(400, "Bad Request", new ValidationError({ code: "invalid_request", message: "the request is not valid HTTP/1.1" }))
+
+/**
+ * A request Node's parser refuses (headers over 16 KiB, a malformed message, a timeout) is answered
+ * as Node would, with its status, but with an `Error` body: by default Node's answer had none.
+ * Nothing is written when an answer to an earlier request on the connection is already under way.
+ */
+const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (socket.writable && (inFlight === undefined || inFlight === null || !inFlight.headersSent)) {
+    socket.write(clientErrorAnswers[error.code ?? ""] ?? malformed)
+  }
+  socket.destroy(error)
+}
+
+/**
+ * The Node server of the API: every response says nosniff and no-referrer, errors included, and
+ * the CORS endpoints allow any origin. Set here, before the application writes its head (Node
+ * merges them in), they cost nothing per request, where a response hook in the application costs
+ * a share of every small request (README, "Performance").
+ */
+export const createHttpServer = (): Server => {
+  const server = createServer()
+  const state: DrainState = { draining: false, lastRequestAt: 0, sockets: new Set() }
+  servers.set(server, state)
+  server.on("connection", (socket: Socket) => {
+    state.sockets.add(socket)
+    socket.once("close", () => state.sockets.delete(socket))
+  })
+  // A client has 15 s to send its headers and 30 s for its whole request (bodies are at most
+  // 64 KiB): a slow or stalled client cannot hold a connection. An idle keep-alive connection
+  // lasts 65 s, longer than a load balancer's usual 60 s, so the balancer closes it first and
+  // never sends a request on a connection this server is closing.
+  server.headersTimeout = 15_000
+  server.requestTimeout = 30_000
+  server.keepAliveTimeout = 65_000
+  // The server listens before the application is built and attaches its handler; a request in
+  // between (a health probe at start-up) would hang forever. It is held and handed over instead.
+  let held: Array<readonly [IncomingMessage, ServerResponse]> | undefined = []
+  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    response.setHeader("x-content-type-options", "nosniff")
+    response.setHeader("referrer-policy", "no-referrer")
+    // while the server stops, each answer is the last on its connection
+    if (state.draining) {
+      state.lastRequestAt = Date.now()
+      response.setHeader("connection", "close")
+    }
+    allowCrossOrigin(request, response)
+    if (state.log !== undefined) logResponse(request, response, state.log)
+    held?.push([request, response])
+  })
+  server.on("clientError", answerClientError)
+  server.on("newListener", (event: string | symbol, handler: (request: IncomingMessage, response: ServerResponse) => void) => {
+    if (event !== "request" || held === undefined) return
+    const waiting = held
+    held = undefined
+    process.nextTick(() => waiting.forEach(([request, response]) => handler(request, response)))
+  })
+  return server
+}
+interface DrainState {
+  draining: boolean
+  lastRequestAt: number
+  /** Open connections, tracked per connection rather than per request: keep-alive makes them few. */
+  readonly sockets: Set<Socket>
+  /** Where each request's line goes, once `RequestLoggingLive` says. */
+  log?: RequestLogLine
+}
+
+/** The response a connection is writing, if any (Node's own field, the one `closeIdleConnections` reads). */
+const responseOn = (socket: Socket): ServerResponse | undefined =>
+  (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined
+
+/** What a graceful stop and the request log need to know of a server made by `createHttpServer`. */
+const servers = new WeakMap<Server, DrainState>()
+
+/** Requests still unanswered this long after a stop began are cut off: the whole exit stays within 10 s. */
+const DRAIN_MS = 8_000
+/** A connection that carried no request for this long while nothing is in flight is closed: its client has gone quiet. */
+const QUIET_MS = 250
+
+/**
+ * A graceful stop: the server accepts no new connection; every request in flight, and every
+ * request that still arrives on an open keep-alive connection, is answered with
+ * `Connection: close`, so its client learns the connection ends and opens no other. Once nothing
+ * is in flight and the clients have gone quiet, the idle connections are closed; after `DRAIN_MS`
+ * whatever is left is cut. It resolves when the last connection has closed.
+ *
+ * `http.Server#close` would close the idle keep-alive connections at once, racing a client that
+ * is sending its next request on one (it would see a reset, the request lost): the listening
+ * socket alone is closed here, through `net.Server#close`.
+ */
+const drain = (server: Server) =>
+  Effect.async<void>((resume) => {
+    const state = servers.get(server)
+    if (state === undefined || !server.listening) return resume(Effect.void)
+    state.draining = true
+    state.lastRequestAt = Date.now()
+    for (const socket of state.sockets) {
+      const response = responseOn(socket)
+      if (response !== undefined && !response.headersSent) response.setHeader("connection", "close")
+    }
+    const startedAt = Date.now()
+    const watch = setInterval(() => {
+      const now = Date.now()
+      const inFlight = [...state.sockets].some((socket) => responseOn(socket) !== undefined)
+      if (now - startedAt >= DRAIN_MS) server.closeAllConnections()
+      else if (!inFlight && now - state.lastRequestAt >= QUIET_MS) server.closeIdleConnections()
+    }, 50)
+    NetServer.prototype.close.call(server, () => {
+      clearInterval(watch)
+      resume(Effect.void)
+    })
+  }).pipe(Effect.withSpan("HttpServer.drain"))
+
+/** The Node server of the API. */
+export class NodeServer extends Context.Tag("NodeServer")<NodeServer, Server>() {}
+
+/** The API's Node server listening on `options`, also as the platform's `HttpServer`. */
+export const nodeServerLayer = (options: ListenOptions) =>
+  Layer.unwrapEffect(Effect.map(NodeServer, (server) => NodeHttpServer.layer(() => server, options))).pipe(
+    Layer.provideMerge(Layer.sync(NodeServer, createHttpServer))
+  )
+
+/**
+ * Drains the server when the service stops. Built after the application is served, it is
+ * released before it: requests are answered while the services under them still run.
+ */
+export const DrainLive = Layer.scopedDiscard(
+  Effect.flatMap(NodeServer, (server) =>
+    Effect.addFinalizer(() =>
+      Effect.logInfo("stopping: answering the requests in flight").pipe(
+        Effect.zipRight(drain(server)),
+        Effect.zipRight(Effect.logInfo("stopped serving"))
+      )
+    ))
+)
+
+/**
+ * One log line per request of `server` (made by `createHttpServer`), while the scope is open. It
+ * is written from the server's own response events, outside the Effect runtime: a middleware
+ * around the application would cost several times more CPU a request (README, "Logs").
+ */
+export const logRequestsOf = (server: Server, log: RequestLogLine) => {
+  const state = servers.get(server)
+  return state === undefined
+    ? Effect.dieMessage("the request log needs a server made by createHttpServer")
+    : Effect.acquireRelease(Effect.sync(() => state.log = log), () => Effect.sync(() => delete state.log))
+}
+
+/** Each request of the API's Node server logged through `RequestLog`, when one is set. */
+export const RequestLoggingLive = Layer.scopedDiscard(Effect.gen(function*() {
+  const log = yield* RequestLog
+  if (log !== undefined) yield* logRequestsOf(yield* NodeServer, log)
+}))
