@@ -1,0 +1,83 @@
+/**
+ * The architecture as checks (`npm run lint`). The layout is the architecture:
+ * Domain ← Layers ← Services ← Api ← the composition root (src/Composition.ts) and the entry
+ * points (src/main.ts, src/bin). Each rule says, in one line, why it holds.
+ * @type {import("dependency-cruiser").IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "A cycle has no bottom: neither module can be read, tested or replaced without the other.",
+      severity: "error",
+      from: {},
+      to: { circular: true }
+    },
+    {
+      name: "domain-imports-nothing-of-ours",
+      comment: "The domain is the rules alone: nothing of ours under it, so it is tested without a database, a server or a clock.",
+      severity: "error",
+      from: { path: "^src/Domain/" },
+      to: { path: "^src/", pathNot: "^src/Domain/" }
+    },
+    {
+      name: "domain-uses-only-effect",
+      comment: "The domain's one library is effect (schemas, data types): any other package would bring its I/O or its framework in.",
+      severity: "error",
+      from: { path: "^src/Domain/" },
+      to: { dependencyTypes: ["npm", "npm-dev", "npm-optional", "npm-peer", "npm-no-pkg", "npm-unknown"], pathNot: "(^|/)node_modules/effect/" }
+    },
+    {
+      name: "domain-uses-only-pure-built-ins",
+      comment: "Rules are pure: no file, network, process, thread or random source from Node in the domain.",
+      severity: "error",
+      from: { path: "^src/Domain/" },
+      to: { dependencyTypes: ["core"], pathNot: "^(node:)?(buffer|path|querystring|string_decoder|url|util)$" }
+    },
+    {
+      name: "services-never-import-api",
+      comment: "A service is the use case, whatever the transport: HTTP, MCP and commands all call it; the contract is the API's.",
+      severity: "error",
+      from: { path: "^src/Services/" },
+      to: { path: "^src/Api/" }
+    },
+    {
+      name: "layers-import-neither-services-nor-api",
+      comment: "Repositories and platform pieces sit under the services: they store and connect, the services decide.",
+      severity: "error",
+      from: { path: "^src/Layers/" },
+      to: { path: "^src/(Services|Api)/" }
+    },
+    {
+      name: "platform-imports-no-persistence-or-pdf",
+      comment: "Config, ids, tracing and logging are used by every layer, so they stand below all of them.",
+      severity: "error",
+      from: { path: "^src/Layers/Platform/" },
+      to: { path: "^src/Layers/(Persistence|Pdf)/" }
+    },
+    {
+      name: "api-never-reaches-a-repository",
+      comment: "Handlers decode, call one service method and encode: storage is reached through a service, where the rules are.",
+      severity: "error",
+      from: { path: "^src/Api/" },
+      to: { path: "^src/Layers/(Persistence|Pdf)/" }
+    },
+    {
+      name: "only-the-entry-points-see-everything",
+      comment: "The composition root wires live layers; anything else importing it (or an entry point) would depend on the whole service.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(main\\.ts|bin/)" },
+      to: { path: "^src/(Composition|main)\\.ts$|^src/bin/" }
+    }
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsConfig: { fileName: "tsconfig.json" },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      mainFields: ["module", "main", "types", "typings"]
+    }
+  }
+}
