@@ -11,8 +11,8 @@ import { Effect, Exit, Inspectable, Stream } from "effect"
  * `json`, `urlParamsBody` and `arrayBuffer`.
  *
  * - The platform builds its reader with `Effect.runSync(Effect.cached(…))` and a stream scope on
- *   every request; on a bare server that cost about 60 µs more CPU per request than this reader,
- *   which waits on plain callbacks.
+ *   every request, which costs more CPU per request than this reader, which waits on plain
+ *   callbacks (README, "Performance").
  * - Past `maxBytes` it stops reading and fails with `tooLarge` (a declared Content-Length is
  *   refused before any of this). The platform destroyed the socket instead, so a chunked body
  *   that was too large got no answer at all; now it gets one, and the connection is closed after

@@ -8,7 +8,7 @@ import { PdfWorkers } from "../Layers/Pdf/PdfWorkers.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /**
- * Reservations whose confirmation an instance keeps: a PDF is some 30 KB, so about 8 MB. The
+ * Reservations whose confirmation an instance keeps: PDFs are small, so these are a few megabytes. The
  * confirmation email and the guest's downloads come soon after a change; an older one is drawn again.
  */
 export const KEPT_CONFIRMATIONS = 256

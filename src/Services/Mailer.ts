@@ -31,7 +31,7 @@ const deliveryError = (cause: unknown): MailDeliveryError => {
 }
 
 /**
- * A nodemailer transport, made at the first email: nodemailer is 15 MB of every instance's memory,
+ * A nodemailer transport, made at the first email: nodemailer is megabytes of every instance's memory,
  * and most instances send mail rarely. Closed with the layer's scope, if it was ever made.
  */
 const lazyTransport = (options: Parameters<typeof import("nodemailer").createTransport>[0]) =>

@@ -123,7 +123,7 @@ export class Pms extends Context.Tag("Pms")<Pms, {
           })
         }
       })
-    // Node's own fetch: the undici package behind NodeHttpClient is 16 MB more of every instance's memory;
+    // Node's own fetch: the undici package behind NodeHttpClient is megabytes more of every instance's memory;
     // "manual": a redirect is answered as it came, never followed
     ).pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "manual" })))
 

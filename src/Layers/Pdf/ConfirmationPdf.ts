@@ -6,7 +6,7 @@ import { GUEST_TEXTS } from "../../Domain/GuestTexts.js"
 
 /**
  * The confirmation document drawn as a PDF with pdf-lib, in a worker thread (`ConfirmationPdfWorker`)
- * started at the first document: pdf-lib and fontkit, about 40 MB of memory, live only there.
+ * started at the first document: pdf-lib and fontkit, large in memory, live only there.
  */
 
 export interface FontFiles {
@@ -90,7 +90,7 @@ const onceParsedFontkit: Fontkit = {
 export const renderPdf = async (doc: ConfirmationDocument, fonts: FontFiles, createdAt: Date): Promise<Uint8Array> => {
   const pdf = await PDFDocument.create()
   pdf.registerFontkit(onceParsedFontkit)
-  // subset: the PDF carries the glyphs it uses, some 25 KB, not the fonts' 1.4 MB
+  // subset: the PDF carries the glyphs it uses, a small part of the fonts
   const regular = await pdf.embedFont(fonts.regular, { subset: true })
   const bold = await pdf.embedFont(fonts.bold, { subset: true })
   const clean = printable(regular, fonts.regular)

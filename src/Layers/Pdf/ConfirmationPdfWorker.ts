@@ -7,8 +7,8 @@ import { type FontFiles, renderPdf } from "./ConfirmationPdf.js"
 
 /**
  * The entry of a PDF worker thread (`PdfWorkers`): it draws each confirmation it is sent and
- * answers with the PDF. Drawing is some 30 ms of CPU that would otherwise hold up every request
- * on the main thread.
+ * answers with the PDF. Drawing is enough CPU to hold up every request on the main thread
+ * (README, "Performance").
  */
 
 export interface DrawRequest {

@@ -33,7 +33,7 @@ const DEFAULT_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1))
 /** The thread entry beside this module: .js in dist/, .ts under tsx and vitest. */
 export const DEFAULT_ENTRY = new URL(`./ConfirmationPdfWorker${path.extname(new URL(import.meta.url).pathname)}`, import.meta.url)
 
-/** A draw takes some 30 ms: one still running after this is stuck, and its thread is stopped. */
+/** A draw takes a fraction of a second: one still running after this is stuck, and its thread is stopped. */
 const DRAW_TIMEOUT = Duration.seconds(30)
 
 /** The threads run in real time, whatever clock the caller keeps (a test's). */

@@ -6,7 +6,7 @@ import { Cause, Effect, Exit, FiberSet, type Scope } from "effect"
  * a lone call goes out at once. A batch that fails is run again call by call, so only a faulty
  * call fails and its neighbours never do.
  * Callers wait on a plain callback, not a Deferred and a Queue: it runs twice per quote, where
- * making a Deferred alone took 1–2% of the service's CPU.
+ * making a Deferred alone showed in the service's CPU profile (README, "Performance").
  */
 export const makeBatcher = <A, B>(
   run: (inputs: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>>,

@@ -125,9 +125,9 @@ const requestViaLogger = (entry: RequestEntry): Effect.Effect<void> => {
 
 /**
  * How a request's line is written; none until `LoggingLive` says (the tests' thousands of
- * requests stay quiet). In JSON, straight to the buffered output: through the logger it cost 40 %
+ * requests stay quiet). In JSON, straight to the buffered output: through the logger it cost much
  * more CPU per small request (the annotations, the masking of fields that cannot hold a secret, a
- * serialisation of a whole object); written here it is one template string.
+ * serialisation of a whole object; README, "Logs"); written here it is one template string.
  */
 export class RequestLog extends Context.Reference<RequestLog>()("RequestLog", {
   defaultValue: (): RequestLogLine | undefined => undefined

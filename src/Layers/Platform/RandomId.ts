@@ -2,7 +2,7 @@ import { randomFillSync } from "node:crypto"
 
 const ID_BYTES = 15
 
-// `randomBytes` asks the system for entropy on every call, about 10 µs on a quote's path. Ids
+// `randomBytes` asks the system for entropy on every call, a cost on every quote's path. Ids
 // draw from a pool refilled 4 KiB at a time instead, as `crypto.randomUUID` does; every byte
 // serves one id only.
 const pool = Buffer.alloc(4096)
