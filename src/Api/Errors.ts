@@ -72,7 +72,9 @@ export const errorBody = <E extends { readonly message: string }>(
       const extra = details?.(error)
       return { error: { code: code(error), message: error.message, ...(extra === undefined ? {} : { details: extra }) } }
     }
-  }).annotations({ identifier: "Error", description, ...HttpApiSchema.annotations({ status }) })
+  }).annotations({ identifier: "Error", description })
+    // in a layer of its own, as `addError` put it: merged with the above, the document would name every body `Error`
+    .annotations(HttpApiSchema.annotations({ status }))
 
 export const ValidationErrorBody = errorBody(
   ValidationError,
