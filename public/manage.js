@@ -1,29 +1,12 @@
 /* Manage page (/manage#token=…, the confirmation email's link): the reservation as it is now, the
    guest's changes, the confirmation PDF and email, the cancellation. */
-import {
-  apiWith,
-  checkForm,
-  clear,
-  el,
-  fact,
-  fieldControl,
-  fmtDateTime,
-  fmtTime,
-  messageSlot,
-  notice,
-  say,
-  serverFieldError,
-  setStatus,
-  show,
-  showInvalid,
-  showLoadError,
-  startPage,
-  summary,
-  t,
-  takeToken,
-  useLanguage,
-  word
-} from "./guest.js"
+import { clear, messageSlot, notice, say, setStatus, show, showInvalid, showLoadError, startPage, useLanguage } from "./guest.js"
+import { apiWith, takeToken } from "./guest-api.js"
+import { el } from "./guest-dom.js"
+import { checkForm, fieldControl, serverFieldError } from "./guest-form.js"
+import { fmtDateTime, fmtTime } from "./guest-format.js"
+import { fact, summary } from "./guest-summary.js"
+import { t, word } from "./guest-text.js"
 
 const hotelLoaded = startPage("titleManage")
 const token = takeToken()
