@@ -19,14 +19,14 @@ import { createHash } from "node:crypto"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { type ListenOptions, Server as NetServer, type Socket } from "node:net"
 import type { Duplex } from "node:stream"
-import { HeadersTooLarge, InternalError, NotFound, PayloadTooLarge, RateLimited, RequestTimeout, ValidationError } from "../Domain/Errors.js"
+import { NotFound, RateLimited, ValidationError } from "../Domain/Errors.js"
 import { RequestLog, type RequestLogLine } from "../Layers/Logging.js"
 import * as Tracing from "../Layers/Tracing.js"
 import { AppConfig } from "../Services/AppConfig.js"
 import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
 import { Api } from "./Api.js"
 import { clientAddress } from "./ClientAddress.js"
-import { describeIssues, HeadersTooLargeBody, PayloadTooLargeBody, RequestTimeoutBody, ValidationErrorBody } from "./Errors.js"
+import { describeIssues, ValidationErrorBody } from "./Errors.js"
 import { DiscoveryHttp } from "./DiscoveryHttp.js"
 import { GuestPagesLive } from "./GuestPages.js"
 import { HotelHttp } from "./HotelHttp.js"
@@ -37,6 +37,15 @@ import { ReservationsHttp } from "./ReservationsHttp.js"
 import { withBoundedBody } from "./RequestBody.js"
 import { logResponse, pathOf, traceRequests } from "./RequestObservation.js"
 import { ReservationTokenAuthLive } from "./ReservationToken.js"
+import {
+  HeadersTooLarge,
+  HeadersTooLargeBody,
+  InternalError,
+  PayloadTooLarge,
+  PayloadTooLargeBody,
+  RequestTimeout,
+  RequestTimeoutBody
+} from "./TransportErrors.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
 export const MAX_BODY_BYTES = 64 * 1024
