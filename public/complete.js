@@ -1,28 +1,11 @@
 /* Guest completion page (/complete#token=…): shows the reservation and sends the guest's details. */
-import {
-  apiWith,
-  checkForm,
-  controlsOf,
-  el,
-  fact,
-  fieldControl,
-  fmtDateTime,
-  messageSlot,
-  money,
-  notice,
-  reasonText,
-  say,
-  serverFieldError,
-  setStatus,
-  show,
-  showInvalid,
-  showLoadError,
-  startPage,
-  summary,
-  t,
-  takeToken,
-  useLanguage
-} from "./guest.js"
+import { messageSlot, notice, say, setStatus, show, showInvalid, showLoadError, startPage, useLanguage } from "./guest.js"
+import { apiWith, takeToken } from "./guest-api.js"
+import { el } from "./guest-dom.js"
+import { checkForm, controlsOf, fieldControl, serverFieldError } from "./guest-form.js"
+import { fmtDateTime, money } from "./guest-format.js"
+import { fact, reasonText, summary } from "./guest-summary.js"
+import { t } from "./guest-text.js"
 
 const hotelLoaded = startPage("titleComplete")
 const token = takeToken()

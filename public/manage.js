@@ -1,43 +1,17 @@
 /* Manage page (/manage#token=…, the confirmation email's link): the reservation as it is now, the
    guest's changes, the confirmation PDF and email, the cancellation. */
-import {
-  apiWith,
-  checkForm,
-  clear,
-  el,
-  fact,
-  fieldControl,
-  fmtDateTime,
-  fmtTime,
-  messageSlot,
-  notice,
-  say,
-  serverFieldError,
-  setStatus,
-  show,
-  showInvalid,
-  showLoadError,
-  startPage,
-  summary,
-  t,
-  takeToken,
-  useLanguage,
-  word
-} from "./guest.js"
+import { clear, messageSlot, notice, say, setStatus, show, showInvalid, showLoadError, startPage, useLanguage } from "./guest.js"
+import { apiWith, takeToken } from "./guest-api.js"
+import { el } from "./guest-dom.js"
+import { checkForm, fieldControl, serverFieldError } from "./guest-form.js"
+import { fmtDateTime, fmtTime } from "./guest-format.js"
+import { fact, summary } from "./guest-summary.js"
+import { t, word } from "./guest-text.js"
 
 const hotelLoaded = startPage("titleManage")
 const token = takeToken()
 const api = apiWith(token)
 
-/** What update_guest may change, in the order the form asks them. */
-const EDITABLE = [
-  { name: "phone", type: "tel", required: true, max_length: 26 },
-  { name: "arrival_time", type: "time", required: false },
-  { name: "special_requests", type: "textarea", required: false, max_length: 1000 },
-  { name: "baby_cot", type: "checkbox", required: false },
-  { name: "early_check_in_request", type: "checkbox", required: false },
-  { name: "late_check_out_request", type: "checkbox", required: false }
-]
 const REQUESTS = ["baby_cot", "early_check_in_request", "late_check_out_request"]
 
 async function load() {
@@ -108,9 +82,10 @@ function guestCard(r) {
   )
 }
 
-/** The guest's changeable details; only what changed is sent. */
+/** The guest's changeable details (the API's editable_fields, in their order); only what changed is sent. */
 function editForm(r) {
   const g = r.guest || {}
+  const fields = r.editable_fields
   const message = messageSlot("edit-message")
   const submit = el("button", { type: "submit", id: "save" }, t("save"))
   const form = el(
@@ -118,8 +93,8 @@ function editForm(r) {
     { id: "edit-form", class: "card", novalidate: true, "aria-labelledby": "edit-title" },
     el("h2", { id: "edit-title" }, t("editTitle")),
     el("p", { class: "note" }, t("editNote")),
-    EDITABLE.filter((f) => f.type !== "checkbox").map((f) => fieldControl(f, g[f.name])),
-    el("fieldset", null, el("legend", null, t("requests")), EDITABLE.filter((f) => f.type === "checkbox").map((f) => fieldControl(f, g[f.name]))),
+    fields.filter((f) => f.type !== "checkbox").map((f) => fieldControl(f, g[f.name])),
+    el("fieldset", null, el("legend", null, t("requests")), fields.filter((f) => f.type === "checkbox").map((f) => fieldControl(f, g[f.name]))),
     message,
     submit
   )
@@ -127,7 +102,7 @@ function editForm(r) {
 
   const changes = () => {
     const update = {}
-    for (const f of EDITABLE) {
+    for (const f of fields) {
       const input = form.elements.namedItem(f.name)
       if (f.type === "checkbox") {
         if (input.checked !== (g[f.name] === true)) update[f.name] = input.checked

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { daysFromToday } from "./support/clock.js"
@@ -60,6 +61,28 @@ const postmasterAlive = () => {
 describe("the service on its embedded database", () => {
   beforeAll(() => void execFileSync("npm", ["run", "build"], { stdio: "ignore" }), 60_000)
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+
+  it("a port already in use stops the start with a message naming it, and exit code 1", async () => {
+    const holder = net.createServer()
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))
+    const taken = (holder.address() as net.AddressInfo).port
+    const otherDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hotel-main-port-"))
+    fs.chmodSync(otherDataDir, 0o755)
+    try {
+      const { DATABASE_URL: _, ...inherited } = process.env
+      const child = spawn(process.execPath, ["dist/main.js"], {
+        env: { ...inherited, PORT: String(taken), HOST: "127.0.0.1", DATA_DIR: otherDataDir },
+        stdio: ["ignore", "ignore", "pipe"]
+      })
+      let errors = ""
+      child.stderr!.on("data", (chunk) => (errors += chunk))
+      expect(await exitOf(child)).toBe(1)
+      expect(errors).toContain(`EADDRINUSE: address already in use 127.0.0.1:${taken}`)
+    } finally {
+      holder.close()
+      fs.rmSync(otherDataDir, { recursive: true, force: true })
+    }
+  }, 30_000)
 
   it("serves, survives a kill -9 with its data, and stops its database on SIGTERM", async () => {
     const first = await start()

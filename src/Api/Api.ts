@@ -2,11 +2,12 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { API_DESCRIPTION, API_NAME, API_VERSION } from "../Domain/Discovery.js"
 import { DiscoveryGroup } from "./Discovery.js"
-import { HeadersTooLargeBody, InternalErrorBody, NotFoundBody, PayloadTooLargeBody, RateLimitedBody, RequestTimeoutBody } from "./Errors.js"
+import { NotFoundBody, RateLimitedBody } from "./Errors.js"
 import { HotelGroup } from "./Hotel.js"
 import { ManageGroup } from "./Manage.js"
 import { QuotesGroup } from "./Quotes.js"
 import { ReservationsGroup } from "./Reservations.js"
+import { HeadersTooLargeBody, InternalErrorBody, PayloadTooLargeBody, RequestTimeoutBody } from "./TransportErrors.js"
 
 const FRAMEWORK_DECODE_ERROR = "#/components/schemas/HttpApiDecodeError"
 
@@ -40,12 +41,12 @@ export class Api extends HttpApi.make("hotel-booking-api")
   .add(QuotesGroup)
   .add(ReservationsGroup)
   .add(ManageGroup)
-  .addError(NotFoundBody, { status: 404 })
-  .addError(RequestTimeoutBody, { status: 408 })
-  .addError(PayloadTooLargeBody, { status: 413 })
-  .addError(RateLimitedBody, { status: 429 })
-  .addError(HeadersTooLargeBody, { status: 431 })
-  .addError(InternalErrorBody, { status: 500 })
+  .addError(NotFoundBody)
+  .addError(RequestTimeoutBody)
+  .addError(PayloadTooLargeBody)
+  .addError(RateLimitedBody)
+  .addError(HeadersTooLargeBody)
+  .addError(InternalErrorBody)
   .annotateContext(OpenApi.annotations({
     title: API_NAME,
     version: API_VERSION,

@@ -4,21 +4,15 @@ import {
   AlreadyCancelled,
   AvailabilityChanged,
   CancellationNotAllowed,
-  ForbiddenOrigin,
   GroupBookingRequired,
-  HeadersTooLarge,
   IdempotencyInProgress,
   IdempotencyKeyReused,
-  InternalError,
   InvalidToken,
-  MissingToken,
   NotFound,
-  PayloadTooLarge,
   PriceChanged,
   QuoteExpired,
   QuoteNotReservable,
   RateLimited,
-  RequestTimeout,
   ReservationNotPending,
   ServiceUnavailable,
   ValidationCode,
@@ -61,11 +55,12 @@ interface ErrorClass<E extends { readonly message: string }> {
 }
 
 /**
- * A domain error on the wire: encoded as the `Error` body with `code`, decoded back to the
- * domain class (for typed clients).
+ * An error on the wire: encoded as the `Error` body with `code`, decoded back to the error's class
+ * (for typed clients); its HTTP status is declared here, once, and endpoints only list the error.
  */
 export const errorBody = <E extends { readonly message: string }>(
   ErrorClass: ErrorClass<E> & Schema.Schema<E, any, never>,
+  status: number,
   description: string,
   code: (error: E) => string,
   details?: (error: E) => unknown
@@ -78,64 +73,47 @@ export const errorBody = <E extends { readonly message: string }>(
       return { error: { code: code(error), message: error.message, ...(extra === undefined ? {} : { details: extra }) } }
     }
   }).annotations({ identifier: "Error", description })
+    // in a layer of its own, as `addError` put it: merged with the above, the document would name every body `Error`
+    .annotations(HttpApiSchema.annotations({ status }))
 
 export const ValidationErrorBody = errorBody(
   ValidationError,
+  400,
   `Invalid request. error.code: ${ValidationCode.literals.join(", ")}`,
   (e) => e.code
 )
-export const NotFoundBody = errorBody(NotFound, "No such resource. error.code: not_found", () => "not_found")
-export const PayloadTooLargeBody = errorBody(
-  PayloadTooLarge,
-  "The request body is over 64 KiB. error.code: payload_too_large",
-  () => "payload_too_large"
-)
-export const HeadersTooLargeBody = errorBody(
-  HeadersTooLarge,
-  "The request line and headers are over 16 KiB (a query string counts). error.code: headers_too_large",
-  () => "headers_too_large"
-)
-export const RequestTimeoutBody = errorBody(
-  RequestTimeout,
-  "The request was not received in time. error.code: request_timeout",
-  () => "request_timeout"
-)
-export const InternalErrorBody = errorBody(
-  InternalError,
-  "Unexpected fault; no internals are shown. error.code: internal_error",
-  () => "internal_error"
-)
+export const NotFoundBody = errorBody(NotFound, 404, "No such resource. error.code: not_found", () => "not_found")
 export const ServiceUnavailableBody = errorBody(
   ServiceUnavailable,
+  503,
   "A dependency does not answer; retry later. error.code: unavailable",
   () => "unavailable"
 )
 
-export const MissingTokenBody = errorBody(
-  MissingToken,
-  "No X-Reservation-Token header. error.code: missing_token",
-  () => "missing_token"
-).annotations(HttpApiSchema.annotations({ status: 401 }))
 export const InvalidTokenBody = errorBody(
   InvalidToken,
+  401,
   "The token is unknown, expired or not for this resource. error.code: invalid_token",
   () => "invalid_token"
-).annotations(HttpApiSchema.annotations({ status: 401 }))
+)
 
 export const QuoteExpiredBody = errorBody(
   QuoteExpired,
+  409,
   "The quote's expires_at has passed: quote again. error.code: quote_expired",
   () => "quote_expired",
   (e) => ({ quote_id: e.quote_id, expired_at: e.expired_at })
 )
 export const QuoteNotReservableBody = errorBody(
   QuoteNotReservable,
+  409,
   "The quote cannot be reserved (no such package, or no longer available). error.code: quote_not_reservable",
   () => "quote_not_reservable",
   (e) => ({ quote_id: e.quote_id })
 )
 export const GroupBookingRequiredBody = errorBody(
   GroupBookingRequired,
+  409,
   "The quote asks for more rooms than one reservation may hold (the quote said so: reservable false): details give " +
     "reason group_booking, max_rooms, requested_rooms and the hotel's contact, who books groups. error.code: quote_not_reservable",
   () => "quote_not_reservable",
@@ -143,11 +121,13 @@ export const GroupBookingRequiredBody = errorBody(
 )
 export const IdempotencyKeyReusedBody = errorBody(
   IdempotencyKeyReused,
+  422,
   "The Idempotency-Key was used with another body. error.code: idempotency_key_reused",
   () => "idempotency_key_reused"
 )
 export const IdempotencyInProgressBody = errorBody(
   IdempotencyInProgress,
+  409,
   "The first request with this Idempotency-Key is still running: retry shortly. error.code: idempotency_in_progress",
   () => "idempotency_in_progress"
 )
@@ -156,12 +136,14 @@ const encodeChange = Schema.encodeSync(ChangeDetails)
 
 export const AvailabilityChangedBody = errorBody(
   AvailabilityChanged,
+  409,
   "Rooms are no longer available; details.rooms says which room request and why. error.code: availability_changed",
   () => "availability_changed",
   (e) => encodeChange({ previous_total: null, new_total: null, currency: e.currency, rooms: e.rooms })
 )
 export const PriceChangedBody = errorBody(
   PriceChanged,
+  409,
   "The live total differs from expected_total; complete again with details.new_total to accept it. error.code: price_changed",
   () => "price_changed",
   (e) =>
@@ -174,6 +156,7 @@ export const PriceChangedBody = errorBody(
 )
 export const ReservationNotPendingBody = errorBody(
   ReservationNotPending,
+  409,
   "The reservation is no longer pending (expired or cancelled). error.code: reservation_not_pending",
   () => "reservation_not_pending",
   (e) => ({ status: e.status })
@@ -181,6 +164,7 @@ export const ReservationNotPendingBody = errorBody(
 
 export const CancellationNotAllowedBody = errorBody(
   CancellationNotAllowed,
+  409,
   "The rate is non-refundable or the free-cancellation deadline has passed; details say which and until when. " +
     "error.code: cancellation_not_allowed",
   () => "cancellation_not_allowed",
@@ -188,17 +172,14 @@ export const CancellationNotAllowedBody = errorBody(
 )
 export const AlreadyCancelledBody = errorBody(
   AlreadyCancelled,
+  409,
   "The reservation is already cancelled; nothing was changed. error.code: already_cancelled",
   () => "already_cancelled"
 )
 export const RateLimitedBody = errorBody(
   RateLimited,
+  429,
   "Too many requests of this kind: retry after the Retry-After header's seconds. error.code: rate_limited",
   () => "rate_limited",
   (e) => ({ retry_after_seconds: e.retry_after_seconds })
-)
-export const ForbiddenOriginBody = errorBody(
-  ForbiddenOrigin,
-  "A web page of this origin may not call this endpoint. error.code: forbidden_origin",
-  () => "forbidden_origin"
 )

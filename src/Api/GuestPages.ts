@@ -16,10 +16,18 @@ export const GUEST_PAGE_CSP = "default-src 'self'; style-src 'self'; script-src 
  */
 const ASSETS: ReadonlyArray<readonly [file: string, contentType: string]> = [
   ["guest.css", "text/css; charset=utf-8"],
-  ["guest-i18n.js", "text/javascript; charset=utf-8"],
-  ["guest.js", "text/javascript; charset=utf-8"],
-  ["complete.js", "text/javascript; charset=utf-8"],
-  ["manage.js", "text/javascript; charset=utf-8"]
+  ...[
+    "guest.js",
+    "guest-text.js",
+    "guest-i18n.js",
+    "guest-format.js",
+    "guest-dom.js",
+    "guest-api.js",
+    "guest-summary.js",
+    "guest-form.js",
+    "complete.js",
+    "manage.js"
+  ].map((module) => [module, "text/javascript; charset=utf-8"] as const)
 ]
 
 /** The guest pages: the guest link's (`continue_url`) and the confirmation email's manage link. */

@@ -16,7 +16,7 @@ export class HotelGroup extends HttpApiGroup.make("hotel")
   .add(
     HttpApiEndpoint.get("health", "/v1/health")
       .addSuccess(HealthStatus)
-      .addError(ServiceUnavailableBody, { status: 503 })
+      .addError(ServiceUnavailableBody)
       .annotate(OpenApi.Summary, "API is online")
       .annotate(OpenApi.Description, "200 when the API and its database answer; 503 when the database is down.")
   )
@@ -42,7 +42,7 @@ export class HotelGroup extends HttpApiGroup.make("hotel")
     HttpApiEndpoint.get("availability", "/v1/availability")
       .setUrlParams(AvailabilityQuery)
       .addSuccess(Availability)
-      .addError(ValidationErrorBody, { status: 400 })
+      .addError(ValidationErrorBody)
       .annotate(OpenApi.Summary, "Live room availability for a stay")
       .annotate(
         OpenApi.Description,

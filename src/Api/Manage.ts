@@ -3,7 +3,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { ManageRequest } from "../Domain/Management.js"
-import { ReservationView } from "../Domain/Reservation.js"
+import { ManagedReservation } from "../Domain/Reservation.js"
 import { AlreadyCancelledBody, CancellationNotAllowedBody, RateLimitedBody, ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
 import { ReservationTokenAuth } from "./ReservationToken.js"
 
@@ -11,23 +11,24 @@ import { ReservationTokenAuth } from "./ReservationToken.js"
 export class ManageGroup extends HttpApiGroup.make("manage")
   .add(
     HttpApiEndpoint.get("view", "/v1/reservation-manage")
-      .addSuccess(ReservationView)
-      .annotate(OpenApi.Summary, "The completed reservation, its policies and allowed_actions (manage link token)")
+      .addSuccess(ManagedReservation)
+      .annotate(OpenApi.Summary, "The completed reservation, its policies, allowed_actions and editable_fields (manage link token)")
       .annotate(
         OpenApi.Description,
         "Identified by the manage link's X-Reservation-Token (the link of the confirmation email, PUBLIC_BASE_URL/manage#token=…); " +
           "a guest link's token is refused (401 invalid_token). allowed_actions lists what POST /v1/reservation-manage accepts now: " +
-          "cancel appears only for a refundable rate before policies.free_cancellation_until (hotel time)."
+          "cancel appears only for a refundable rate before policies.free_cancellation_until (hotel time). editable_fields lists the " +
+          "details update_guest may change, with their labels and limits, as guest_fields does for completion."
       )
   )
   .add(
     HttpApiEndpoint.post("act", "/v1/reservation-manage")
       .setPayload(ManageRequest)
-      .addSuccess(ReservationView)
-      .addError(ValidationErrorBody, { status: 400 })
-      .addError(CancellationNotAllowedBody, { status: 409 })
-      .addError(AlreadyCancelledBody, { status: 409 })
-      .addError(RateLimitedBody, { status: 429 })
+      .addSuccess(ManagedReservation)
+      .addError(ValidationErrorBody)
+      .addError(CancellationNotAllowedBody)
+      .addError(AlreadyCancelledBody)
+      .addError(RateLimitedBody)
       .annotate(OpenApi.Summary, "Update the guest's details, cancel, or resend the confirmation email; answers the reservation as it now is")
       .annotate(
         OpenApi.Description,
@@ -43,8 +44,8 @@ export class ManageGroup extends HttpApiGroup.make("manage")
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }).annotations({
         description: "The confirmation PDF in the reservation's language (Content-Disposition gives its file name)"
       }))
-      .addError(AlreadyCancelledBody, { status: 409 })
-      .addError(ServiceUnavailableBody, { status: 503 })
+      .addError(AlreadyCancelledBody)
+      .addError(ServiceUnavailableBody)
       .annotate(OpenApi.Summary, "The confirmation PDF of a completed reservation (manage link token)")
   )
   .middleware(ReservationTokenAuth)

@@ -11,6 +11,7 @@ import * as McpServer from "@effect/ai/McpServer"
 import * as Tool from "@effect/ai/Tool"
 import * as Toolkit from "@effect/ai/Toolkit"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
@@ -22,11 +23,9 @@ import { randomBytes } from "node:crypto"
 import { Availability, AvailabilityParams } from "../Domain/Availability.js"
 import { AGENT_RULES, API_NAME, API_VERSION, MCP_PATH, RULES } from "../Domain/Discovery.js"
 import {
-  ForbiddenOrigin,
   GroupBookingRequired,
   IdempotencyInProgress,
   IdempotencyKeyReused,
-  InternalError,
   NotFound,
   QuoteExpired,
   QuoteNotReservable,
@@ -43,17 +42,16 @@ import { Reservations } from "../Services/Reservations.js"
 import {
   describeIssues,
   type ErrorBody,
-  ForbiddenOriginBody,
   GroupBookingRequiredBody,
   IdempotencyInProgressBody,
   IdempotencyKeyReusedBody,
-  InternalErrorBody,
   NotFoundBody,
   QuoteExpiredBody,
   QuoteNotReservableBody,
   ValidationErrorBody
 } from "./Errors.js"
 import { refusal as refusalOf } from "./McpMessage.js"
+import { ForbiddenOrigin, ForbiddenOriginBody, InternalError, InternalErrorBody } from "./TransportErrors.js"
 
 // --- tools -------------------------------------------------------------------
 
@@ -360,7 +358,7 @@ const originRefused = HttpServerResponse.unsafeJson(
       message: `a web page of this origin may not call ${MCP_PATH}: only the service's own origin and MCP_ALLOWED_ORIGINS may`
     })
   ),
-  { status: 403 }
+  { status: HttpApiSchema.getStatusError(ForbiddenOriginBody) }
 )
 
 /**

@@ -7,10 +7,11 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Multipart from "@effect/platform/Multipart"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Cause, Effect } from "effect"
-import { InternalError, NotFound, PayloadTooLarge, ValidationError } from "../Domain/Errors.js"
+import { NotFound, ValidationError } from "../Domain/Errors.js"
 import { isPreflight, preflight } from "./Cors.js"
 import { describeIssues } from "./Errors.js"
 import { withBoundedBody } from "./RequestBody.js"
+import { InternalError, PayloadTooLarge } from "./TransportErrors.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
 export const MAX_BODY_BYTES = 64 * 1024

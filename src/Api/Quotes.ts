@@ -11,7 +11,7 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
       .setPayload(SingleRoomQuoteRequest)
       .setHeaders(AnalyticsHeaders)
       .addSuccess(MultiRoomQuoteResponse)
-      .addError(ValidationErrorBody, { status: 400 })
+      .addError(ValidationErrorBody)
       .annotate(OpenApi.Summary, "Official live quote for one room")
       .annotate(
         OpenApi.Description,
@@ -24,7 +24,7 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
       .setPayload(MultiRoomQuoteRequest)
       .setHeaders(AnalyticsHeaders)
       .addSuccess(MultiRoomQuoteResponse)
-      .addError(ValidationErrorBody, { status: 400 })
+      .addError(ValidationErrorBody)
       .annotate(OpenApi.Summary, "Official live quote for one or many rooms (recommended, also for one room)")
       .annotate(
         OpenApi.Description,

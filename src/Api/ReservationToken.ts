@@ -2,9 +2,10 @@ import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
-import { InvalidToken, MissingToken } from "../Domain/Errors.js"
-import { InvalidTokenBody, MissingTokenBody } from "./Errors.js"
+import { InvalidToken } from "../Domain/Errors.js"
+import { InvalidTokenBody } from "./Errors.js"
 import { withResponseHeader } from "./ResponseHeaders.js"
+import { MissingToken, MissingTokenBody } from "./TransportErrors.js"
 
 /** The `X-Reservation-Token` presented with the request (its purpose is checked by the service). */
 export class PresentedToken extends Context.Tag("PresentedToken")<PresentedToken, string>() {}

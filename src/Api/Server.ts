@@ -3,11 +3,12 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { type ListenOptions, Server as NetServer, type Socket } from "node:net"
 import type { Duplex } from "node:stream"
-import { HeadersTooLarge, PayloadTooLarge, RequestTimeout, ValidationError } from "../Domain/Errors.js"
+import { ValidationError } from "../Domain/Errors.js"
 import { RequestLog, type RequestLogLine } from "../Layers/Platform/Logging.js"
 import { allowCrossOrigin } from "./Cors.js"
-import { HeadersTooLargeBody, PayloadTooLargeBody, RequestTimeoutBody, ValidationErrorBody } from "./Errors.js"
+import { ValidationErrorBody } from "./Errors.js"
 import { logResponse } from "./RequestObservation.js"
+import { HeadersTooLarge, HeadersTooLargeBody, PayloadTooLarge, PayloadTooLargeBody, RequestTimeout, RequestTimeoutBody } from "./TransportErrors.js"
 
 const encodeError = Schema.encodeSync(Schema.Union(HeadersTooLargeBody, RequestTimeoutBody, PayloadTooLargeBody, ValidationErrorBody))
 

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import type { Hotel, RoomType } from "./Hotel.js"
+import { QUOTE_EXPIRY_RULE } from "./Lifetimes.js"
 
 export const API_VERSION = "1.1.0"
 export const API_NAME = "Hôtel Belle Rive Booking API"
@@ -69,7 +70,7 @@ export const RULES = {
   prices: "Prices, promotions and tourist tax are dynamic. Take the official total only from a live quote's package_offers; never calculate, infer or cache it.",
   touristTax: "Tourist tax depends on stay dates and guest ages and is computed by the quote engine.",
   flow: "Recommended flow: GET /v1/hotel, GET /v1/room-types, POST /v1/quotes (also for one room), use package_offers as the authoritative total, then POST /v1/reservation-intents and present continue_url to the user as a clickable next step.",
-  quoteExpiry: "A quote can be reserved only until its expires_at.",
+  quoteExpiry: QUOTE_EXPIRY_RULE,
   groupBooking: "A quote with reservable false cannot be reserved online. When not_reservable.reason is group_booking (more rooms than one reservation may hold), give the user the hotel's contact from not_reservable.contact instead of creating an intent.",
   idempotency: "Send an Idempotency-Key with POST /v1/reservation-intents: a retry with the same key and body answers the same reservation and continue_url instead of creating another.",
   initiationOnly: "A reservation intent only initiates a reservation: it is not guest-completed until the guest finishes the secure form at continue_url and the API reports status GUEST_COMPLETED. Never present it as confirmed before that.",

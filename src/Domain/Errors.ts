@@ -26,27 +26,8 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   message: Schema.String
 }) {}
 
-export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", {
-  message: Schema.String
-}) {}
-
-/** The request line and headers together are over the server's limit (16 KiB), e.g. a huge query string. */
-export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()("HeadersTooLarge", {
-  message: Schema.String
-}) {}
-
-/** The client did not send the whole request in time. */
-export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", {
-  message: Schema.String
-}) {}
-
 /** A dependency (the database) does not answer. */
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
-  message: Schema.String
-}) {}
-
-/** An unexpected fault; its message never carries internals. */
-export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", {
   message: Schema.String
 }) {}
 
@@ -70,11 +51,6 @@ export class GroupBookingRequired extends Schema.TaggedError<GroupBookingRequire
   ...GroupBooking.fields
 }) {}
 
-/** No `X-Reservation-Token` header. */
-export class MissingToken extends Schema.TaggedError<MissingToken>()("MissingToken", {
-  message: Schema.String
-}) {}
-
 /** The token is unknown, of the wrong purpose, or expired. */
 export class InvalidToken extends Schema.TaggedError<InvalidToken>()("InvalidToken", {
   message: Schema.String
@@ -89,7 +65,6 @@ export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReuse
 export class IdempotencyInProgress extends Schema.TaggedError<IdempotencyInProgress>()("IdempotencyInProgress", {
   message: Schema.String
 }) {}
-
 
 /** At completion, some rooms of the stay are no longer free (or their rate can no longer be booked). */
 export class AvailabilityChanged extends Schema.TaggedError<AvailabilityChanged>()("AvailabilityChanged", {
@@ -129,9 +104,4 @@ export class AlreadyCancelled extends Schema.TaggedError<AlreadyCancelled>()("Al
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   message: Schema.String,
   retry_after_seconds: Schema.Int
-}) {}
-
-/** A web page of an origin the service does not allow called an endpoint that browsers may call only from allowed origins. */
-export class ForbiddenOrigin extends Schema.TaggedError<ForbiddenOrigin>()("ForbiddenOrigin", {
-  message: Schema.String
 }) {}

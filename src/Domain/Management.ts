@@ -1,8 +1,9 @@
 import { Option, Schema } from "effect"
 import type { HotelDefinition } from "./Hotel.js"
 import { TimeOfDay } from "./Ids.js"
-import { type GuestDetails, Phone, type ReservationRecord, type ReservationView, SpecialRequests } from "./Reservation.js"
-import { reservationView } from "./ReservationViews.js"
+import type { Language } from "./Language.js"
+import { type GuestDetails, type GuestField, type ManagedReservation, Phone, type ReservationRecord, SpecialRequests } from "./Reservation.js"
+import { guestFields, reservationView } from "./ReservationViews.js"
 
 /**
  * The guest's manage link, as the emails and the confirmation PDF give it: the token goes in the
@@ -14,14 +15,18 @@ export const manageUrl = (publicBaseUrl: string, token: string): string => `${pu
 export const RESEND_INTERVAL_MS = 5 * 60_000
 
 /** What the guest may change after completion; names, email and country stay as completed. */
-export const GuestUpdate = Schema.Struct({
-  action: Schema.Literal("update_guest"),
+const GuestChanges = Schema.Struct({
   phone: Schema.optional(Phone),
   arrival_time: Schema.optional(Schema.NullOr(TimeOfDay)),
   special_requests: Schema.optional(Schema.NullOr(SpecialRequests)),
   baby_cot: Schema.optional(Schema.Boolean),
   early_check_in_request: Schema.optional(Schema.Boolean),
   late_check_out_request: Schema.optional(Schema.Boolean)
+})
+
+export const GuestUpdate = Schema.Struct({
+  action: Schema.Literal("update_guest"),
+  ...GuestChanges.fields
 }).pipe(
   Schema.filter((update) => Object.keys(update).length > 1 || "give at least one field to change"),
   // a field that cannot be changed here (e.g. email) is refused, not silently dropped
@@ -79,8 +84,16 @@ export const manageActions = (r: ReservationRecord, now: number): ReadonlyArray<
       "download_document"
     ]
 
+/** The fields of the guest form that update_guest may change, with the same specs and labels as at completion. */
+export const editableFields = (language: Language): ReadonlyArray<GuestField> =>
+  guestFields(language).filter((field) => field.name in GuestChanges.fields)
+
 /** The reservation as its manage link shows it. */
-export const manageView = (hotel: HotelDefinition, r: ReservationRecord, now: number): ReservationView => ({
-  ...reservationView(hotel, r),
-  allowed_actions: manageActions(r, now)
-})
+export const manageView = (hotel: HotelDefinition, r: ReservationRecord, now: number): ManagedReservation => {
+  const actions = manageActions(r, now)
+  return {
+    ...reservationView(hotel, r),
+    allowed_actions: actions,
+    editable_fields: actions.includes("update_guest") ? editableFields(r.language) : []
+  }
+}

@@ -144,7 +144,7 @@ export const ReservationView = Schema.Struct({
   allowed_actions: Schema.Array(Schema.String),
   payment_required: Schema.Literal(false),
   workflow: Schema.Literal(WORKFLOW_VERSION)
-}).annotations({ identifier: "Reservation" })
+})
 export type ReservationView = typeof ReservationView.Type
 
 export const GuestField = Schema.Struct({
@@ -155,6 +155,16 @@ export const GuestField = Schema.Struct({
   max_length: Schema.optional(Schema.Int)
 }).annotations({ identifier: "GuestField" })
 export type GuestField = typeof GuestField.Type
+
+/** The reservation as its manage link shows it. */
+export const ManagedReservation = Schema.Struct({
+  ...ReservationView.fields,
+  editable_fields: Schema.Array(GuestField).annotations({
+    description: "The guest's details update_guest may change now, in the order a form asks them (as guest_fields); " +
+      "empty when update_guest is not an allowed action"
+  })
+}).annotations({ identifier: "Reservation" })
+export type ManagedReservation = typeof ManagedReservation.Type
 
 export const Terms = Schema.Struct({
   version: Schema.String,

@@ -1,12 +1,12 @@
 import { Clock, Effect, Layer, Schedule } from "effect"
 import { COMPLETION_WINDOW_MS } from "../Domain/BookingLimits.js"
+import { pendingErasureCutoff, quotePurgeCutoff } from "../Domain/Lifetimes.js"
 import { HousekeepingRepo } from "../Layers/Persistence/HousekeepingRepo.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 
 /** Rows per statement: short transactions that never hold many row locks. */
 const BATCH = 500
-const DAY_MS = 86_400_000
 
 /** Repeats a batch until one changes fewer rows than a batch holds; the total. */
 const drain = (batch: Effect.Effect<number>) =>
@@ -29,9 +29,11 @@ export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping",
         return {
           expiredIntents: yield* drain(repo.expireLapsedIntents(now, BATCH)),
           erasedExpiredReservations: yield* drain(
-            repo.erasePersonalDataOfExpiredBefore(new Date(now.getTime() - pendingRetentionDays * DAY_MS), BATCH)
+            repo.erasePersonalDataOfExpiredBefore(new Date(pendingErasureCutoff(now.getTime(), pendingRetentionDays)), BATCH)
           ),
-          deletedQuotes: yield* drain(repo.deleteQuotesExpiredBefore(new Date(now.getTime() - quoteRetentionDays * DAY_MS), BATCH)),
+          deletedQuotes: yield* drain(
+            repo.deleteQuotesExpiredBefore(new Date(quotePurgeCutoff(now.getTime(), quoteRetentionDays)), BATCH)
+          ),
           deletedIdempotencyKeys: yield* drain(repo.deleteLapsedIdempotencyKeys(now, BATCH)),
           deletedCompletionAddresses: yield* drain(
             repo.deleteCompletionAddressesBefore(new Date(now.getTime() - COMPLETION_WINDOW_MS), BATCH)

@@ -2,6 +2,7 @@ import { Clock, Effect, Option } from "effect"
 import { groupBooking, requestedRooms } from "../Domain/BookingLimits.js"
 import { NotFound, QuoteExpired } from "../Domain/Errors.js"
 import type { QuoteId } from "../Domain/Ids.js"
+import { hasLapsed, quoteExpiresAt } from "../Domain/Lifetimes.js"
 import { formatInstant, type LocalDate } from "../Domain/LocalDate.js"
 import { bookedLookup, priceStay, type RoomLine, singleRoomLine, validateRooms } from "../Domain/Pricing.js"
 import type {
@@ -61,7 +62,7 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
         environment: config.environment,
         quote_id: yield* newQuoteId,
         session_id: request.sessionId,
-        expires_at: formatInstant(new Date(now + config.quoteTtlSeconds * 1000), hotel.timezone),
+        expires_at: formatInstant(new Date(quoteExpiresAt(now, config.quoteTtlSeconds)), hotel.timezone),
         stay: {
           checkin: stay.checkin,
           checkout: stay.checkout,
@@ -109,7 +110,7 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
             onSome: Effect.succeed
           }))
         )
-        if (Date.parse(stored.response.expires_at) <= (yield* Clock.currentTimeMillis)) {
+        if (hasLapsed(stored.response.expires_at, yield* Clock.currentTimeMillis)) {
           return yield* new QuoteExpired({
             message: `quote ${id} expired at ${stored.response.expires_at}: quote again with POST /v1/quotes`,
             quote_id: id,

@@ -12,6 +12,7 @@ import {
   ValidationError
 } from "../Domain/Errors.js"
 import type { ReservationId } from "../Domain/Ids.js"
+import { guestLinkExpiresAt, manageLinkExpiresAt } from "../Domain/Lifetimes.js"
 import { formatInstant, localInstant } from "../Domain/LocalDate.js"
 import { bookedLookup, lineTotals, priceStay, roomsByType } from "../Domain/Pricing.js"
 import type { ClientInfo } from "../Domain/Quote.js"
@@ -40,11 +41,6 @@ import { Idempotency } from "./Idempotency.js"
 import { Quotes } from "./Quotes.js"
 import { Tokens } from "./Tokens.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
-
-/** A guest link works this long, and never past check-in. */
-const GUEST_LINK_MS = 24 * 3_600_000
-/** The management link works until this long after check-out. */
-const MANAGE_LINK_AFTER_CHECKOUT_MS = 30 * 24 * 3_600_000
 
 const newReservationId = Effect.sync(() => randomId("r_") as ReservationId)
 
@@ -125,7 +121,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       }
       const now = yield* Clock.currentTimeMillis
       const checkIn = localInstant(quote.stay.checkin, hotel.check_in, hotel.timezone).getTime()
-      const linkExpires = Math.min(now + GUEST_LINK_MS, checkIn)
+      const linkExpires = guestLinkExpiresAt(now, checkIn)
       const stay = validateStay(hotel, yield* catalog.today(hotel), quote.stay.checkin, quote.stay.checkout)
       if (linkExpires <= now || Either.isLeft(stay)) return yield* notReservable("check-in time has passed")
       const booked = bookedLookup(yield* inventory.bookedNights(quote.stay.checkin, quote.stay.checkout))
@@ -279,7 +275,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         yield* repo.complete(reservation.id, completion)
         if (limited) yield* repo.recordCompletionFrom(reservation.id, clientAddress, new Date(now))
         const checkOut = localInstant(reservation.checkout, hotel.check_out, hotel.timezone).getTime()
-        yield* tokens.issue(reservation.id, "manage", new Date(checkOut + MANAGE_LINK_AFTER_CHECKOUT_MS))
+        yield* tokens.issue(reservation.id, "manage", new Date(manageLinkExpiresAt(checkOut)))
         yield* outbox.enqueue([
           { kind: "confirmation_email", reservation_id: reservation.id },
           { kind: "pms_push", reservation_id: reservation.id }

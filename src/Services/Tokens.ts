@@ -2,6 +2,7 @@ import { Clock, Effect, Option, Redacted } from "effect"
 import { createHash, createHmac, randomBytes } from "node:crypto"
 import { InvalidToken } from "../Domain/Errors.js"
 import type { ReservationId } from "../Domain/Ids.js"
+import { hasLapsed } from "../Domain/Lifetimes.js"
 import { AppSecret } from "../Layers/Platform/AppSecret.js"
 import { TokenRepo, type TokenPurpose } from "../Layers/Persistence/TokenRepo.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
@@ -59,10 +60,9 @@ export class Tokens extends Effect.Service<Tokens>()("Tokens", {
         if (Option.isNone(stored) || stored.value.purpose !== purpose) {
           return yield* new InvalidToken({ message: "X-Reservation-Token is not valid for this resource" })
         }
-        const now = yield* Clock.currentTimeMillis
         const verified: VerifiedToken = {
           reservationId: stored.value.reservation_id,
-          expired: Date.parse(stored.value.expires_at) <= now
+          expired: hasLapsed(stored.value.expires_at, yield* Clock.currentTimeMillis)
         }
         return verified
       })

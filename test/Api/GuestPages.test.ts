@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { GUEST_PAGE_CSP } from "../../src/Api/GuestPages.js"
 import { get } from "../support/flow.js"
 import { TestApp } from "../support/TestApp.js"
 
@@ -22,4 +23,26 @@ layer(TestApp(), { excludeTestServices: true })("guest pages", (it) => {
         })
       }))
   }
+
+  it.effect("every module a page loads, and every module those import, is served as JavaScript under the same policy", () =>
+    Effect.gen(function*() {
+      const served = new Set<string>()
+      const pending = ["/complete", "/manage"]
+      while (pending.length > 0) {
+        const path = pending.pop()!
+        const response = yield* get(path)
+        expect([path, response.status]).toEqual([path, 200])
+        expect(response.headers["content-security-policy"]).toBe(GUEST_PAGE_CSP)
+        if (path.startsWith("/assets/")) {
+          expect([path, response.headers["content-type"]]).toEqual([path, "text/javascript; charset=utf-8"])
+        }
+        const loaded = [...response.text.matchAll(/(?:src|href)="(\/assets\/[\w-]+\.js)"|from "\.\/([\w-]+\.js)"/g)]
+          .map(([, asset, module]) => asset ?? `/assets/${module}`)
+        for (const next of loaded.filter((module) => !served.has(module))) {
+          served.add(next)
+          pending.push(next)
+        }
+      }
+      expect(served.size).toBeGreaterThan(5)
+    }))
 })

@@ -58,6 +58,25 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(yield* jobsOf(r.id)).toEqual(["confirmation_email", "pms_push"])
     }))
 
+  it.effect("editable_fields are the guest form's fields update_guest takes, as guest_fields gives them; none once cancelled", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2026-12-14", "2026-12-16", [{ room_type_id: "double", adults: 2 }])
+      const publicView = yield* get("/v1/reservation-public", { "x-reservation-token": r.guestToken })
+      const view = yield* manage(r.manageToken).view
+      const editable = ["phone", "arrival_time", "special_requests", "baby_cot", "early_check_in_request", "late_check_out_request"]
+      expect(view.body.editable_fields.map((f: { name: string }) => f.name)).toEqual(editable)
+      expect(view.body.editable_fields).toEqual(
+        publicView.body.guest_fields.filter((f: { name: string }) => editable.includes(f.name))
+      )
+      expect(view.body.editable_fields.find((f: { name: string }) => f.name === "phone")).toMatchObject({
+        type: "tel",
+        required: true,
+        max_length: 26
+      })
+      const cancelled = yield* manage(r.manageToken).act({ action: "cancel" })
+      expect(cancelled.body.editable_fields).toEqual([])
+    }))
+
   it.effect("only the manage link's token opens the manage endpoints, and it opens nothing else", () =>
     Effect.gen(function*() {
       const r = yield* completed("2026-12-14", "2026-12-15", [{ room_type_id: "double", adults: 1 }])

@@ -36,6 +36,23 @@ class Instances extends Effect.Service<Instances>()("test/Instances", {
 
 const guest = { first_name: "Race", last_name: "Guest", email: "race@example.com", phone: "+33 6 00 00 00 00", accept_terms: true, terms_version: "2026-11" }
 const client = { client: "race-test", ai_agent: null, session: null }
+/** A pending reservation of one room on the FLEX rate for two adults: its guest token and quoted total. */
+const pendingFlexRoom = (roomTypeId: string, checkin: LocalDate, checkout: LocalDate) =>
+  Effect.gen(function*() {
+    const quote = yield* (yield* Quotes).quoteRooms({
+      checkin,
+      checkout,
+      rooms: [{ room_type_id: roomTypeId as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+    }, client)
+    const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
+    const { response } = yield* (yield* Reservations).createIntent(
+      { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
+      client,
+      undefined
+    )
+    return { token: tokenOf(response.continue_url), total: offer.price.total }
+  })
+
 /** Each guest on an address of their own: the booking limit per address stays out of the races on rooms. */
 const addressOf = (i: number) => `198.51.100.${i}`
 
@@ -48,20 +65,7 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
       const checkout = "2027-01-22" as LocalDate
       // 20 pending reservations of one deluxe room each, the hotel has 5
       const pending = yield* Effect.forEach(Array.from({ length: 20 }), () =>
-        onA(Effect.gen(function*() {
-          const quote = yield* (yield* Quotes).quoteRooms({
-            checkin,
-            checkout,
-            rooms: [{ room_type_id: "deluxe" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
-          }, client)
-          const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
-          const { response } = yield* (yield* Reservations).createIntent(
-            { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
-            client,
-            undefined
-          )
-          return { token: tokenOf(response.continue_url), total: offer.price.total }
-        })))
+        onA(pendingFlexRoom("deluxe", checkin, checkout)))
       // each guest completes; a guest told the price changed confirms the new total once
       const outcomes = yield* Effect.forEach(pending, ({ token, total }, i) =>
         Effect.provide(
@@ -93,23 +97,7 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
       const address = "203.0.113.9"
       // 26 pending reservations of one double room, each on a night of its own: no two wait for the same rooms
       const [last, ...pending] = yield* Effect.forEach(Array.from({ length: 26 }, (_, i) => i), (i) =>
-        Effect.provide(
-          Effect.gen(function*() {
-            const quote = yield* (yield* Quotes).quoteRooms({
-              checkin: addDays("2027-03-01" as LocalDate, i),
-              checkout: addDays("2027-03-01" as LocalDate, i + 1),
-              rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
-            }, client)
-            const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
-            const { response } = yield* (yield* Reservations).createIntent(
-              { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
-              client,
-              undefined
-            )
-            return { token: tokenOf(response.continue_url), total: offer.price.total }
-          }),
-          a
-        ))
+        Effect.provide(pendingFlexRoom("double", addDays("2027-03-01" as LocalDate, i), addDays("2027-03-01" as LocalDate, i + 1)), a))
       const outcomes = yield* Effect.forEach(pending, ({ token, total }, i) =>
         Effect.provide(
           Effect.flatMap(Reservations, (reservations) => reservations.complete(token, { ...guest, expected_total: total }, address)),

@@ -109,7 +109,10 @@ export class IdempotencyRepo extends Context.Tag("IdempotencyRepo")<IdempotencyR
             const now = claim.now.getTime()
             const free = held === undefined || held.expiresAt <= now ||
               (held.state === "in_progress" && held.lockedUntil <= now && held.request_hash === claim.requestHash)
-            if (!free) return [Option.some(held), all] as const
+            // the record alone, as the SQL answers it
+            if (!free) {
+              return [Option.some({ request_hash: held.request_hash, state: held.state, resource_id: held.resource_id }), all] as const
+            }
             const record = {
               request_hash: claim.requestHash,
               state: "in_progress" as const,

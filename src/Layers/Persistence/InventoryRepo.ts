@@ -166,8 +166,12 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           })
         return {
           bookedNights: inRange,
+          // every night of each type, booked or not, in the order PostgreSQL locks them
           lockNights: (roomTypeIds, checkin, checkout) =>
-            Effect.map(inRange(checkin, checkout), (nights) => nights.filter((n) => roomTypeIds.includes(n.room_type_id))),
+            Effect.map(Ref.get(state), (bookedByType) =>
+              [...new Set(roomTypeIds)].sort().flatMap((roomTypeId) =>
+                nightsOf(checkin, checkout).map((night) => ({ room_type_id: roomTypeId, night, booked: bookedByType[roomTypeId]?.[night] ?? 0 }))
+              )),
           take: (roomTypeId, rooms, checkin, checkout) => hold(roomTypeId, rooms, checkin, checkout),
           release: (roomTypeId, rooms, checkin, checkout) => hold(roomTypeId, -rooms, checkin, checkout),
           freeRooms: (checkin, checkout) =>

@@ -148,14 +148,29 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
           const current = all.get(id)
           return current === undefined ? all : new Map(all).set(id, change(current))
         })
+      const utc = (instant: string) => new Date(instant).toISOString()
+      /** Kept as PostgreSQL keeps it: instants answered as ISO strings in UTC, a number given to one reservation only. */
+      const save = (r: ReservationRecord) =>
+        Effect.flatten(Ref.modify(store, (all) =>
+          r.number !== null && [...all.values()].some((other) => other.id !== r.id && other.number === r.number)
+            ? [Effect.dieMessage(`reservation number ${r.number} is taken`), all]
+            : [Effect.void, new Map(all).set(r.id, {
+              ...r,
+              guest_link_expires_at: utc(r.guest_link_expires_at),
+              created_at: utc(r.created_at),
+              completed_at: r.completed_at === null ? null : utc(r.completed_at)
+            })]
+        ))
       return {
-        insert: (record) => Ref.update(store, (all) => new Map(all).set(record.id, record)),
+        insert: save,
         find,
         findForUpdate: find,
         markExpired: (id) => update(id, (r) => r.status === "PENDING_GUEST" ? { ...r, status: "EXPIRED" } : r),
         complete: (id, c) =>
-          update(id, (r) =>
-            r.status !== "PENDING_GUEST" ? r : { ...r, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" }),
+          Effect.flatMap(find(id), (current) =>
+            Option.isSome(current) && current.value.status === "PENDING_GUEST"
+              ? save({ ...current.value, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+              : Effect.void),
         updateGuest: (id, guest) => update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, guest } : r),
         cancel: (id, _cancelledAt, pmsStatus) =>
           update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, status: "CANCELLED", pms_status: pmsStatus } : r),

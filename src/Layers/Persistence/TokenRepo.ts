@@ -56,7 +56,8 @@ export class TokenRepo extends Context.Tag("TokenRepo")<TokenRepo, {
   static readonly InMemory = Layer.effect(
     TokenRepo,
     Effect.map(Ref.make<ReadonlyArray<StoredToken>>([]), (tokens) => ({
-      insert: (token) => Ref.update(tokens, (all) => [...all, token]),
+      // the expiry as PostgreSQL answers a timestamptz: an ISO string in UTC
+      insert: (token) => Ref.update(tokens, (all) => [...all, { ...token, expires_at: new Date(token.expires_at).toISOString() }]),
       findByHash: (hash) => Effect.map(Ref.get(tokens), (all) => Option.fromNullable(all.find((t) => t.token_hash === hash))),
       latest: (reservationId, purpose) =>
         Effect.map(Ref.get(tokens), (all) =>

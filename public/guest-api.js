@@ -1,0 +1,39 @@
+/* The guest pages' calls of the API. The link's token lives only in memory: it is removed from
+   the address bar at once, and sent only in the X-Reservation-Token header. */
+
+/** The token, read once from the fragment, then dropped from the address bar and history. */
+export const takeToken = () => {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token")
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search)
+  // another link opened in this tab only changes the fragment: start again with its token
+  window.addEventListener("hashchange", () => location.reload())
+  return token
+}
+
+/** The hotel's public facts (no token), or null when they cannot be had. */
+export const fetchHotel = () =>
+  fetch("/v1/hotel", { cache: "no-store", credentials: "omit", headers: { Accept: "application/json" } })
+    .then((response) => (response.ok ? response.json() : null))
+    .catch(() => null)
+
+/** Calls of the API with the link's token. */
+export const apiWith = (token) => {
+  const raw = (path, init = {}) =>
+    fetch(path, {
+      ...init,
+      cache: "no-store",
+      credentials: "omit",
+      headers: { Accept: "application/json", "X-Reservation-Token": token, ...init.headers }
+    })
+  /** JSON in and out; a network failure is status 0. */
+  const json = (path, body) =>
+    raw(path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+      .then(async (response) => ({
+        status: response.status,
+        ok: response.ok,
+        headers: response.headers,
+        body: await response.json().catch(() => null)
+      }))
+      .catch(() => ({ status: 0, ok: false, headers: new Headers(), body: null }))
+  return { raw, json }
+}

@@ -1,0 +1,63 @@
+/* The reservation's summary, as both guest pages show it: stay, rooms, package, price, policies. */
+import { el } from "./guest-dom.js"
+import { fmtDate, fmtDateTime, fmtTime, money } from "./guest-format.js"
+import { hasText, t } from "./guest-text.js"
+
+export const fact = (term, value) => [el("dt", null, term), el("dd", null, value)]
+
+const age = (years) => (years === 0 ? t("infant") : String(years))
+const roomLine = (room) => {
+  const who = [t("adults", { n: room.adults })]
+  const ages = room.children_ages || []
+  if (ages.length > 0) who.push(`${t("children", { n: ages.length })} (${t("ages", { list: ages.map(age).join(", ") })})`)
+  const name = room.quantity > 1 ? `${room.quantity} × ${room.room_name}` : room.room_name
+  return el("li", null, el("strong", null, name), ` — ${who.join(", ")}${room.quantity > 1 ? ` ${t("perRoom")}` : ""}`)
+}
+
+const priceRow = (label, value, cls) => el("tr", { class: cls }, el("th", { scope: "row" }, label), el("td", null, value))
+
+/** The stay, rooms, package, price and policies, in the reservation's language. */
+export function summary(r) {
+  const { stay, price, policies } = r
+  const pkg = r.package
+  return el(
+    "section",
+    { class: "card", id: "summary", "aria-labelledby": "summary-title" },
+    el("h2", { id: "summary-title" }, t("yourStay")),
+    el(
+      "dl",
+      { class: "facts" },
+      fact(t("arrival"), fmtDate(stay.checkin)),
+      fact(t("departure"), fmtDate(stay.checkout)),
+      fact(t("length"), t("nights", { n: stay.nights })),
+      fact(t("checkInFrom"), fmtTime(policies.check_in_from || stay.check_in_time)),
+      fact(t("checkOutBy"), fmtTime(policies.check_out_by || stay.check_out_time))
+    ),
+    el("h3", null, t("rooms")),
+    el("ul", { class: "rooms" }, r.rooms.map(roomLine)),
+    el("h3", null, t("package")),
+    el("p", { id: "package" }, el("strong", null, pkg.name), pkg.description ? el("br") : null, pkg.description || null),
+    el("p", { class: "note" }, `${pkg.breakfast_included ? t("breakfast") : t("noBreakfast")} · ${policies.refundable ? t("refundable") : t("nonRefundable")}`),
+    el("h3", null, t("price")),
+    el(
+      "table",
+      { class: "price" },
+      el(
+        "tbody",
+        null,
+        priceRow(t("roomTotal"), money(price.room_total, price.currency)),
+        price.promotion_discount > 0 ? priceRow(t("discount"), `−${money(price.promotion_discount, price.currency)}`) : null,
+        priceRow(t("tax"), money(price.tourist_tax, price.currency)),
+        priceRow(t("total"), el("span", { id: "total" }, money(price.total, price.currency)), "total")
+      )
+    ),
+    el("h3", null, t("cancellation")),
+    policies.free_cancellation_until ? el("p", { id: "free-until" }, t("freeUntil", { when: fmtDateTime(policies.free_cancellation_until) })) : null,
+    policies.cancellation ? el("p", null, policies.cancellation) : null,
+    el("p", null, el("span", { class: "badge" }, t("noPayment"))),
+    policies.payment ? el("p", { class: "note" }, policies.payment) : null
+  )
+}
+
+/** Why a room request changed (a 409's error.details.rooms), in the page's language. */
+export const reasonText = (reason) => (hasText(`reason_${reason}`) ? t(`reason_${reason}`) : "")

@@ -1,0 +1,33 @@
+/*
+ * How long what the service hands out stays valid (a quote, the guest link of a pending
+ * reservation, the manage link of a completed one) and how long what lapsed is kept. Instants are
+ * epoch milliseconds.
+ */
+
+const HOUR_MS = 3_600_000
+const DAY_MS = 24 * HOUR_MS
+const daysBefore = (now: number, days: number): number => now - days * DAY_MS
+
+/** Whether something valid until `expiresAt` (an ISO date-time) has lapsed at `now`: at that instant it already has. */
+export const hasLapsed = (expiresAt: string, now: number): boolean => Date.parse(expiresAt) <= now
+
+/** The rule as clients and agents are told it. */
+export const QUOTE_EXPIRY_RULE = "A quote can be reserved only until its expires_at."
+
+/** A quote can be reserved for `ttlSeconds` (QUOTE_TTL_SECONDS) after it is issued. */
+export const quoteExpiresAt = (issuedAt: number, ttlSeconds: number): number => issuedAt + ttlSeconds * 1000
+
+/** Quotes that expired before this instant are deleted: a lapsed quote is kept `retentionDays` (QUOTE_RETENTION_DAYS). */
+export const quotePurgeCutoff = (now: number, retentionDays: number): number => daysBefore(now, retentionDays)
+
+/**
+ * A reservation never completed keeps the guest's personal data `retentionDays` (PENDING_RETENTION_DAYS)
+ * after its guest link lapsed: the personal data of those whose link lapsed before this instant is erased.
+ */
+export const pendingErasureCutoff = (now: number, retentionDays: number): number => daysBefore(now, retentionDays)
+
+/** A guest link works 24 hours, and never past check-in. */
+export const guestLinkExpiresAt = (issuedAt: number, checkIn: number): number => Math.min(issuedAt + 24 * HOUR_MS, checkIn)
+
+/** The manage link works until 30 days after check-out. */
+export const manageLinkExpiresAt = (checkOut: number): number => checkOut + 30 * DAY_MS

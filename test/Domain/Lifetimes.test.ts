@@ -1,0 +1,35 @@
+import { describe, expect, it } from "@effect/vitest"
+import {
+  guestLinkExpiresAt,
+  hasLapsed,
+  manageLinkExpiresAt,
+  pendingErasureCutoff,
+  quoteExpiresAt,
+  quotePurgeCutoff
+} from "../../src/Domain/Lifetimes.js"
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+const now = Date.parse("2026-11-22T10:00:00Z")
+
+describe("lifetimes", () => {
+  it("something lapses at its expiry instant, not a millisecond later", () => {
+    expect(hasLapsed("2026-11-22T11:00:00+01:00", now - 1)).toBe(false)
+    expect(hasLapsed("2026-11-22T11:00:00+01:00", now)).toBe(true)
+  })
+
+  it("a quote expires its TTL after it is issued, and is purged its retention after that", () => {
+    expect(quoteExpiresAt(now, 900)).toBe(now + 900_000)
+    expect(quotePurgeCutoff(now, 30)).toBe(now - 30 * DAY)
+  })
+
+  it("a guest link works 24 hours and never past check-in; a manage link until 30 days after check-out", () => {
+    expect(guestLinkExpiresAt(now, now + 3 * DAY)).toBe(now + DAY)
+    expect(guestLinkExpiresAt(now, now + 2 * HOUR)).toBe(now + 2 * HOUR)
+    expect(manageLinkExpiresAt(now)).toBe(now + 30 * DAY)
+  })
+
+  it("a reservation never completed keeps personal data its retention after the link lapsed", () => {
+    expect(pendingErasureCutoff(now, 7)).toBe(now - 7 * DAY)
+  })
+})

@@ -1,0 +1,26 @@
+import { expect } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import * as SchemaAST from "effect/SchemaAST"
+import type { QuoteId } from "../../../src/Domain/Ids.js"
+import { MultiRoomQuoteResponse } from "../../../src/Domain/Quote.js"
+import { QuoteRepo } from "../../../src/Layers/Persistence/QuoteRepo.js"
+import { contract } from "../../support/contract.js"
+
+/** The quote the OpenAPI document shows. */
+const example = Option.getOrThrow(SchemaAST.getExamplesAnnotation(MultiRoomQuoteResponse.ast))[0] as MultiRoomQuoteResponse
+
+contract("QuoteRepo", { inMemory: QuoteRepo.InMemory, postgres: QuoteRepo.Default }, (it) => {
+  it.effect("a stored quote is found as it was stored, with who asked for it; an unknown one is not", () =>
+    Effect.gen(function*() {
+      const repo = yield* QuoteRepo
+      const quote = { response: example, client: { client: "web", ai_agent: "agent", session: null } }
+      const other = {
+        response: { ...example, quote_id: "q_other" as QuoteId, status: "unavailable" as const, package_offers: [], reservable: false },
+        client: { client: null, ai_agent: null, session: null }
+      }
+      yield* Effect.all([repo.insert(quote), repo.insert(other)], { concurrency: "unbounded" })
+      expect(yield* repo.find(example.quote_id)).toEqual(Option.some(quote))
+      expect(yield* repo.find("q_other" as QuoteId)).toEqual(Option.some(other))
+      expect(yield* repo.find("q_unknown" as QuoteId)).toEqual(Option.none())
+    }))
+})

@@ -1,0 +1,126 @@
+import { expect } from "@effect/vitest"
+import { Cause, Effect, Exit, Option } from "effect"
+import type { ReservationId } from "../../../src/Domain/Ids.js"
+import type { ReservationRecord } from "../../../src/Domain/Reservation.js"
+import { ReservationRepo } from "../../../src/Layers/Persistence/ReservationRepo.js"
+import { contract } from "../../support/contract.js"
+import { sampleReservation } from "../../support/reservation.js"
+
+const completed = sampleReservation()
+
+/** A reservation as an intent leaves it, its instants written with the hotel's offset. */
+const pending = (id: string): ReservationRecord => ({
+  ...completed,
+  id: id as ReservationId,
+  number: null,
+  status: "PENDING_GUEST",
+  pms_status: null,
+  guest: null,
+  terms_version: null,
+  guest_link_expires_at: "2026-12-02T10:00:00+01:00",
+  created_at: "2026-12-01T10:00:00+01:00",
+  completed_at: null
+})
+
+/** What the guest's completion writes; a reservation number is one reservation's. */
+const completionNumbered = (number: string) => ({
+  number,
+  guest: completed.guest!,
+  terms_version: completed.terms_version!,
+  offer: completed.offer,
+  line_totals: completed.line_totals,
+  completed_at: "2026-12-01T10:05:00+01:00"
+})
+const completion = completionNumbered("BR-COMPLETED")
+
+const find = (id: string) => Effect.flatMap(ReservationRepo, (repo) => Effect.map(repo.find(id as ReservationId), Option.getOrThrow))
+
+contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: ReservationRepo.Default }, (it) => {
+  it.effect("a reservation is found as it was written, its instants in UTC; an unknown one is not", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      yield* repo.insert(pending("r_found"))
+      const utc = { guest_link_expires_at: "2026-12-02T09:00:00.000Z", created_at: "2026-12-01T09:00:00.000Z" }
+      expect(yield* find("r_found")).toEqual({ ...pending("r_found"), ...utc })
+      expect(yield* repo.findForUpdate("r_found" as ReservationId)).toEqual(Option.some({ ...pending("r_found"), ...utc }))
+      expect(yield* repo.find("r_unknown" as ReservationId)).toEqual(Option.none())
+    }))
+
+  it.effect("only a pending reservation is completed, or expired", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      yield* repo.insert(pending("r_completed"))
+      yield* repo.complete("r_completed" as ReservationId, completion)
+      const done = yield* find("r_completed")
+      expect(done).toMatchObject({
+        status: "GUEST_COMPLETED",
+        pms_status: "PENDING",
+        number: completion.number,
+        guest: completion.guest,
+        terms_version: completion.terms_version,
+        completed_at: "2026-12-01T09:05:00.000Z"
+      })
+      yield* repo.complete("r_completed" as ReservationId, { ...completion, number: "BR-OTHER" })
+      yield* repo.markExpired("r_completed" as ReservationId)
+      expect(yield* find("r_completed")).toEqual(done)
+
+      yield* repo.insert(pending("r_expired"))
+      yield* repo.markExpired("r_expired" as ReservationId)
+      yield* repo.complete("r_expired" as ReservationId, completion)
+      expect(yield* find("r_expired")).toMatchObject({ status: "EXPIRED", number: null, guest: null })
+    }))
+
+  it.effect("only a completed reservation has its guest updated, or is cancelled; the PMS status is set in any state", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      const id = "r_cancelled" as ReservationId
+      yield* repo.insert(pending(id))
+      const guest = { ...completion.guest, phone: "+33 6 00 00 00 01" }
+      yield* repo.updateGuest(id, guest)
+      yield* repo.cancel(id, "2026-12-03T10:00:00.000Z", "PENDING")
+      expect(yield* find(id)).toMatchObject({ status: "PENDING_GUEST", guest: null })
+
+      yield* repo.complete(id, completionNumbered("BR-CANCELLED"))
+      yield* repo.updateGuest(id, guest)
+      yield* repo.setPmsStatus(id, "SYNCED", Option.some("PMS-1"))
+      expect(yield* find(id)).toMatchObject({ status: "GUEST_COMPLETED", pms_status: "SYNCED", guest })
+      yield* repo.cancel(id, "2026-12-03T10:00:00.000Z", "PENDING")
+      expect(yield* find(id)).toMatchObject({ status: "CANCELLED", pms_status: "PENDING" })
+      yield* repo.updateGuest(id, completion.guest)
+      yield* repo.cancel(id, "2026-12-04T10:00:00.000Z", null)
+      expect(yield* find(id)).toMatchObject({ status: "CANCELLED", pms_status: "PENDING", guest })
+      yield* repo.setPmsStatus(id, "FAILED", Option.none())
+      expect((yield* find(id)).pms_status).toBe("FAILED")
+    }))
+
+  it.effect("a reservation number is one reservation's: completing another with it is a defect that changes nothing", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      yield* repo.insert(pending("r_numbered"))
+      yield* repo.complete("r_numbered" as ReservationId, completionNumbered("BR-TAKEN"))
+      yield* repo.insert(pending("r_same_number"))
+      const taken = yield* Effect.exit(repo.complete("r_same_number" as ReservationId, completionNumbered("BR-TAKEN")))
+      expect(Exit.isFailure(taken) && Cause.isDie(taken.cause)).toBe(true)
+      expect(yield* find("r_same_number")).toMatchObject({ status: "PENDING_GUEST", number: null })
+    }))
+
+  it.effect("the completions from an address are those after `since`, oldest first", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      const at = (iso: string) => new Date(iso)
+      for (const [id, address, when] of [
+        ["r_from_a2", "203.0.113.7", "2026-12-01T10:30:00.000Z"],
+        ["r_from_a1", "203.0.113.7", "2026-12-01T10:10:00.000Z"],
+        ["r_from_a0", "203.0.113.7", "2026-12-01T09:00:00.000Z"],
+        ["r_from_b", "198.51.100.1", "2026-12-01T10:20:00.000Z"]
+      ] as const) {
+        yield* repo.insert(pending(id))
+        yield* repo.recordCompletionFrom(id as ReservationId, address, at(when))
+      }
+      expect(yield* repo.lockCompletionsFrom("203.0.113.7", at("2026-12-01T09:00:00.000Z"))).toEqual([
+        at("2026-12-01T10:10:00.000Z"),
+        at("2026-12-01T10:30:00.000Z")
+      ])
+      expect(yield* repo.lockCompletionsFrom("192.0.2.1", at("2026-12-01T09:00:00.000Z"))).toEqual([])
+    }))
+})
