@@ -110,7 +110,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       expect((yield* sweep).erasedExpiredReservations).toBe(0)
     }))
 
-  it.effect("one instance sweeps at a time: while another holds the sweep's lock, a batch changes nothing", () =>
+  it.effect("one instance runs each kind of batch at a time: while another holds that kind's sweep lock, a batch changes nothing", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const repo = yield* HousekeepingRepo
@@ -119,9 +119,9 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       const held = yield* Effect.scoped(Effect.gen(function*() {
         // another instance's sweep, on a connection of its own
         const other = yield* sql.reserve
-        yield* other.execute("SELECT pg_advisory_lock(7240002)", [], undefined)
+        yield* other.execute("SELECT pg_advisory_lock(7240002, hashtext('deleteQuotesExpiredBefore'))", [], undefined)
         const changed = yield* repo.deleteQuotesExpiredBefore(new Date("2026-06-01"), 10)
-        yield* other.execute("SELECT pg_advisory_unlock(7240002)", [], undefined)
+        yield* other.execute("SELECT pg_advisory_unlock(7240002, hashtext('deleteQuotesExpiredBefore'))", [], undefined)
         return changed
       }))
       expect(held).toBe(0)

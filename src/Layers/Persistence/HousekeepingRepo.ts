@@ -2,7 +2,11 @@ import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
 import * as Tracing from "../Platform/Tracing.js"
 
-/** Taken per batch: of several instances, one sweeps at a time. */
+/**
+ * Taken per batch, with the batch's name as the second key: of several instances sweeping at once,
+ * one runs each kind of batch at a time. One lock for every kind would let two sweeps each skip the
+ * kind the other held at that moment, and both leave it undone.
+ */
 const SWEEP_LOCK = 7_240_002
 
 /** The statements of the periodic sweep: each changes at most `limit` rows, in a short transaction of its own. */
@@ -25,10 +29,10 @@ export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<Housekeepi
     HousekeepingRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      /** A batch under the sweep's lock; 0 rows when another instance is sweeping. */
+      /** A batch under its kind's sweep lock; 0 rows when another instance is running that kind. */
       const batch = (name: string, statement: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
         Effect.gen(function*() {
-          const [lock] = yield* sql<{ taken: boolean }>`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK}) AS taken`
+          const [lock] = yield* sql<{ taken: boolean }>`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK}, hashtext(${name})) AS taken`
           return lock?.taken ? (yield* statement).length : 0
         }).pipe(sql.withTransaction, Effect.orDie, Tracing.withSpan(`HousekeepingRepo.${name}`))
       return {
