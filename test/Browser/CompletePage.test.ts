@@ -26,6 +26,11 @@ const newGuestLink = (language: "en" | "fr" | "ru" = "en") =>
     return { path: continueUrl.pathname + continueUrl.hash, total }
   })
 
+/** Types the form's required guest details, field by field as a guest would. */
+const fillRequired = async (page: Page, guest: { first_name: string; last_name: string; email: string; phone: string }) => {
+  for (const [name, value] of Object.entries(guest)) await page.locator(`[name=${name}]`).fill(value)
+}
+
 /** Opens `url` on a fresh page of its own (390 px wide, English browser), closed afterwards. */
 const openPage = <A>(url: string, use: (page: Page) => Promise<A>) =>
   onPage({ viewport: { width: 390, height: 844 } }, async (page) => {
@@ -109,10 +114,7 @@ layerWithChromium(TestApp())("guest-completion page", (it) => {
       const { path } = yield* newGuestLink()
       const number = yield* openPage(`${yield* baseUrl}${path}`, async (page) => {
         await page.locator("#guest-form").waitFor()
-        await page.locator("[name=first_name]").fill("Jeanne")
-        await page.locator("[name=last_name]").fill("Dupont")
-        await page.locator("[name=email]").fill("jeanne.dupont@example.com")
-        await page.locator("[name=phone]").fill("+33 6 12 34 56 78")
+        await fillRequired(page, { first_name: "Jeanne", last_name: "Dupont", email: "jeanne.dupont@example.com", phone: "+33 6 12 34 56 78" })
         await page.locator("[name=country]").fill("fr")
         await page.locator("[name=baby_cot]").check()
         await page.locator("[name=accept_terms]").check()
@@ -177,10 +179,7 @@ layerWithChromium(TestApp())("guest-completion page", (it) => {
       expect(now).toBeGreaterThan(mine.total)
       const shown = yield* openPage(yield* onTestServer(mine.intent.continue_url), async (page) => {
         await page.locator("#guest-form").waitFor()
-        await page.locator("[name=first_name]").fill("Иван")
-        await page.locator("[name=last_name]").fill("Petrov")
-        await page.locator("[name=email]").fill("ivan@example.com")
-        await page.locator("[name=phone]").fill("+7 912 345 67 89")
+        await fillRequired(page, { first_name: "Иван", last_name: "Petrov", email: "ivan@example.com", phone: "+7 912 345 67 89" })
         await page.locator("[name=accept_terms]").check()
         await page.locator("#submit").click()
         await page.locator("#price-changed").waitFor()
@@ -219,10 +218,7 @@ layerWithChromium(TestApp({ config: { bookingLimitPerHour: 1 } }))(
         const { path } = yield* newGuestLink("fr")
         const shown = yield* openPage(`${yield* baseUrl}${path}`, async (page) => {
           await page.locator("#guest-form").waitFor()
-          await page.locator("[name=first_name]").fill("Jeanne")
-          await page.locator("[name=last_name]").fill("Dupont")
-          await page.locator("[name=email]").fill("jeanne.dupont@example.com")
-          await page.locator("[name=phone]").fill("+33 6 12 34 56 78")
+          await fillRequired(page, { first_name: "Jeanne", last_name: "Dupont", email: "jeanne.dupont@example.com", phone: "+33 6 12 34 56 78" })
           await page.locator("[name=accept_terms]").check()
           await page.locator("#submit").click()
           await page.locator("#form-message p").waitFor()
