@@ -1,10 +1,10 @@
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Option } from "effect"
+import { clientAddressOf } from "../Domain/ClientAddress.js"
 
-/**
- * The client a request comes from, as the limits per client count it (requests a minute,
- * completions an hour): the connection's peer address. No forwarded header is trusted, as any
- * client could write one.
- */
-export const clientAddress = (request: HttpServerRequest.HttpServerRequest): string =>
-  Option.getOrElse(request.remoteAddress, () => "unknown")
+/** The client a request comes from, as the limits per client count it (`clientAddressOf`), behind these trusted proxies. */
+export const clientAddress = (trustedProxies: ReadonlyArray<string>) => {
+  const trusted = new Set(trustedProxies)
+  return (request: HttpServerRequest.HttpServerRequest): string =>
+    clientAddressOf(Option.getOrElse(request.remoteAddress, () => "unknown"), request.headers["x-forwarded-for"], trusted)
+}

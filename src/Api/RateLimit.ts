@@ -5,6 +5,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Layer, Option } from "effect"
 import { createHash } from "node:crypto"
 import { RateLimited } from "../Domain/Errors.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
 import { clientAddress } from "./ClientAddress.js"
 
@@ -21,14 +22,15 @@ const rateHeaders = (decision: RateDecision) =>
  * `RATE_LIMIT_PER_MINUTE` requests per client address on every /v1 endpoint and /mcp, and per token as well
  * on the token endpoints (a token shared across addresses is limited too).
  */
-export const RateLimitLive = Layer.unwrapEffect(Effect.map(RateLimiter, ({ take }) =>
+export const RateLimitLive = Layer.unwrapEffect(Effect.map(Effect.all([RateLimiter, AppConfig]), ([{ take }, config]) => {
+  const addressOf = clientAddress(config.trustedProxies)
   // without a limit, no step at all on the request path
-  Option.isNone(take) ? Layer.empty : HttpApiBuilder.middleware((app: HttpApp.Default) =>
+  return Option.isNone(take) ? Layer.empty : HttpApiBuilder.middleware((app: HttpApp.Default) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     if (!/^\/(v1|mcp)(\/|\?|$)/.test(request.url)) return app
     const token = request.headers["x-reservation-token"]
     const keys = [
-      `address:${clientAddress(request)}`,
+      `address:${addressOf(request)}`,
       ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
     ]
     return Effect.flatMap(take.value(keys), (decision) =>
@@ -42,4 +44,4 @@ export const RateLimitLive = Layer.unwrapEffect(Effect.map(RateLimiter, ({ take 
           }))
       ))
   }) as HttpApp.Default)
-))
+}))

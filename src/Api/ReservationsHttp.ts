@@ -1,6 +1,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { clientInfo } from "../Domain/Quote.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { Reservations } from "../Services/Reservations.js"
 import { Api } from "./Api.js"
 import { clientAddress } from "./ClientAddress.js"
@@ -12,6 +13,7 @@ const markReplayed = withResponseHeader("idempotent-replayed", "true")
 export const ReservationsHttp = HttpApiBuilder.group(Api, "reservations", (handlers) =>
   Effect.gen(function*() {
     const reservations = yield* Reservations
+    const addressOf = clientAddress((yield* AppConfig).trustedProxies)
     return handlers
       .handle("createIntent", ({ headers, payload }) =>
         reservations.createIntent(payload, clientInfo(headers), headers["idempotency-key"]).pipe(
@@ -20,7 +22,7 @@ export const ReservationsHttp = HttpApiBuilder.group(Api, "reservations", (handl
         ))
       .handle("publicView", () => Effect.flatMap(PresentedToken, reservations.publicView))
       .handle("complete", ({ payload, request }) =>
-        Effect.flatMap(PresentedToken, (token) => reservations.complete(token, payload, clientAddress(request))).pipe(
+        Effect.flatMap(PresentedToken, (token) => reservations.complete(token, payload, addressOf(request))).pipe(
           Effect.tapErrorTag("RateLimited", (e) => withResponseHeader("retry-after", String(e.retry_after_seconds)))
         ))
   }))

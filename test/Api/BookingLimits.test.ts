@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { makeTestClock } from "../support/clock.js"
-import { completeWith, pendingReservation, post } from "../support/flow.js"
+import { completeWith, guest, pendingReservation, post } from "../support/flow.js"
 import { TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
@@ -75,6 +75,46 @@ layer(TestApp({ config: { bookingLimitPerHour: 2 } }).pipe(Layer.provide(clock.l
         const later = yield* completeWith(third!.token, third!.total)
         expect(later.status).toBe(200)
         expect(later.body.status).toBe("GUEST_COMPLETED")
+        clock.set("2026-11-22T10:00:00Z")
+      }))
+  }
+)
+
+/** A completion through a reverse proxy at the test client's address, which says the guest is at `forwardedFor`. */
+const completeFrom = (forwardedFor: string, { token, total }: { token: string; total: number }) =>
+  Effect.map(
+    post("/v1/reservation-complete", { ...guest, expected_total: total }, { "x-reservation-token": token, "x-forwarded-for": forwardedFor }),
+    (response) => response.status
+  )
+
+const threeStays = Effect.forEach(
+  [["2027-02-10", "2027-02-11"], ["2027-02-12", "2027-02-13"], ["2027-02-14", "2027-02-15"]] as const,
+  ([checkin, checkout]) => pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
+)
+
+layer(
+  TestApp({ config: { bookingLimitPerHour: 1, trustedProxies: ["127.0.0.1", "::1"] } }).pipe(Layer.provide(clock.layer)),
+  { excludeTestServices: true }
+)("BOOKING_LIMIT_PER_HOUR behind the hotel's own proxy (TRUSTED_PROXIES)", (it) => {
+  it.effect("counts each guest's address from X-Forwarded-For, not the proxy's, and believes no hop the client wrote", () =>
+    Effect.gen(function*() {
+      const [first, second, third] = yield* threeStays
+      // the client wrote 203.0.113.7 itself; the proxy appended the address it saw
+      expect(yield* completeFrom("203.0.113.7, 198.51.100.1", first!)).toBe(200)
+      expect(yield* completeFrom("198.51.100.2", second!)).toBe(200)
+      expect(yield* completeFrom("203.0.113.7, 198.51.100.1", third!)).toBe(429)
+      clock.set("2026-11-22T10:00:00Z")
+    }))
+})
+
+layer(TestApp({ config: { bookingLimitPerHour: 1 } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
+  "BOOKING_LIMIT_PER_HOUR without TRUSTED_PROXIES",
+  (it) => {
+    it.effect("believes no X-Forwarded-For: any client could write one", () =>
+      Effect.gen(function*() {
+        const [first, second] = yield* threeStays
+        expect(yield* completeFrom("198.51.100.1", first!)).toBe(200)
+        expect(yield* completeFrom("198.51.100.2", second!)).toBe(429)
         clock.set("2026-11-22T10:00:00Z")
       }))
   }

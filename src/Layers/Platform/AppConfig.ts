@@ -1,5 +1,7 @@
 import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { isIP } from "node:net"
 import * as path from "node:path"
+import { plainAddress } from "../../Domain/ClientAddress.js"
 import { defaultOutboxWorkerOptions } from "../../Domain/Outbox.js"
 
 /**
@@ -27,20 +29,24 @@ const originOf = (text: string): string | undefined => {
 }
 
 /** Comma-separated origins; none when unset or empty. */
-const origins = (name: string) =>
+/** A comma-separated list, each entry made canonical by `parse` or refused with `why`; unset or empty: none. */
+const listOf = (name: string, parse: (entry: string) => string | undefined, why: (entry: string) => string) =>
   Config.string(name).pipe(
     Config.mapOrFail((list) =>
       Either.all(
         list.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "").map((entry) =>
-          Either.fromNullable(
-            originOf(entry),
-            () => ConfigError.InvalidData([], `${entry} is not an origin: scheme, host and port only, e.g. https://agent.example`)
-          )
+          Either.fromNullable(parse(entry), () => ConfigError.InvalidData([], why(entry)))
         )
       )
     ),
     Config.withDefault([])
   )
+
+const origins = (name: string) =>
+  listOf(name, originOf, (entry) => `${entry} is not an origin: scheme, host and port only, e.g. https://agent.example`)
+
+const ipAddresses = (name: string) =>
+  listOf(name, (entry) => (isIP(entry) === 0 ? undefined : plainAddress(entry)), (entry) => `${entry} is not an IP address`)
 
 /** Every setting of the service, read from the environment once, at start. */
 export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
@@ -73,6 +79,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly logFormat: "json" | "pretty"
   /** Origins besides `publicBaseUrl`'s whose pages may call `/mcp` (browsers send `Origin`). */
   readonly mcpAllowedOrigins: ReadonlyArray<string>
+  /** Addresses of the reverse proxies in front, whose `X-Forwarded-For` names the client. */
+  readonly trustedProxies: ReadonlyArray<string>
 }>() {
   static readonly fromEnv = Effect.gen(function*() {
     const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
@@ -119,7 +127,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       logFormat: yield* Config.literal("json", "pretty")("LOG_FORMAT").pipe(
         Config.withDefault(process.stdout.isTTY ? "pretty" as const : "json" as const)
       ),
-      mcpAllowedOrigins: yield* origins("MCP_ALLOWED_ORIGINS")
+      mcpAllowedOrigins: yield* origins("MCP_ALLOWED_ORIGINS"),
+      trustedProxies: yield* ipAddresses("TRUSTED_PROXIES")
     }
   })
 

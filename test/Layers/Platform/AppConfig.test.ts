@@ -53,9 +53,10 @@ describe("AppConfig", () => {
       expect(config.mcpAllowedOrigins).toEqual(["https://agent.example", "http://127.0.0.1:6274"])
       expect((yield* withEnv({})).mcpAllowedOrigins).toEqual([])
       expect((yield* withEnv({ MCP_ALLOWED_ORIGINS: "" })).mcpAllowedOrigins).toEqual([])
+      expect((yield* withEnv({ TRUSTED_PROXIES: " 10.0.0.1, ::FFFF:10.0.0.2,2001:DB8::1 " })).trustedProxies).toEqual(["10.0.0.1", "10.0.0.2", "2001:db8::1"])
     }))
 
-  for (const [name, value] of [["PORT", "abc"], ["PORT", "70000"], ["QUOTE_TTL_SECONDS", "5"], ["PUBLIC_BASE_URL", "not a url"], ["PMS_URL", "::"], ["OUTBOX_MAX_ATTEMPTS", "0"], ["OUTBOX_CONCURRENCY", "0"], ["APP_SECRET", "x".repeat(31)], ["PENDING_RETENTION_DAYS", "0"], ["BOOKING_LIMIT_PER_HOUR", "-1"], ["MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "1.5"], ["MCP_ALLOWED_ORIGINS", "https://agent.example/mcp"], ["MCP_ALLOWED_ORIGINS", "https://ok.example,*"], ["MCP_ALLOWED_ORIGINS", "null"], ["MCP_ALLOWED_ORIGINS", "file:///tmp"]]) {
+  for (const [name, value] of [["PORT", "abc"], ["PORT", "70000"], ["QUOTE_TTL_SECONDS", "5"], ["PUBLIC_BASE_URL", "not a url"], ["PMS_URL", "::"], ["OUTBOX_MAX_ATTEMPTS", "0"], ["OUTBOX_CONCURRENCY", "0"], ["APP_SECRET", "x".repeat(31)], ["PENDING_RETENTION_DAYS", "0"], ["BOOKING_LIMIT_PER_HOUR", "-1"], ["MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "1.5"], ["MCP_ALLOWED_ORIGINS", "https://agent.example/mcp"], ["MCP_ALLOWED_ORIGINS", "https://ok.example,*"], ["MCP_ALLOWED_ORIGINS", "null"], ["MCP_ALLOWED_ORIGINS", "file:///tmp"], ["TRUSTED_PROXIES", "proxy.internal"], ["TRUSTED_PROXIES", "10.0.0.0/8"]]) {
     it.effect(`a wrong ${name} (${value}) stops the start with a message naming it`, () =>
       Effect.gen(function*() {
         const error = yield* withEnv({ [name!]: value! }).pipe(Effect.flip)
