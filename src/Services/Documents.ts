@@ -46,9 +46,13 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
           ))
       )
 
-    /** The kept PDF of this version, or a drawing started for it: the first asker may leave, the next ones still get it. */
+    /**
+     * The kept PDF of this version, or a drawing started for it: the first asker may leave, the next
+     * ones still get it. Uninterruptible from keeping the entry to starting its drawing, so that an
+     * asker who leaves in between never leaves an entry nobody completes (and every later ask waiting).
+     */
     const pdfOf = (reservationId: string, document: ConfirmationDocument) =>
-      Effect.suspend(() => {
+      Effect.uninterruptible(Effect.suspend(() => {
         const version = versionOf(document)
         const found = kept.get(reservationId)
         kept.delete(reservationId)
@@ -69,10 +73,11 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
             )
           ),
           Effect.ignore, // its outcome goes to the askers
+          Effect.interruptible, // the drawing itself stops with the service
           Effect.forkIn(scope),
           Effect.as({ pdf: entry.pdf, cached: false })
         )
-      })
+      }))
 
     return {
       /** The confirmation: hotel, reservation, guest, stay, rooms, package, price, cancellation, manage link. */
