@@ -4,6 +4,7 @@ import { createHmac, randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { AppConfig } from "./AppConfig.js"
+import { PRIVATE_FILE } from "./PrivateFiles.js"
 import * as Tracing from "./Tracing.js"
 
 /**
@@ -44,23 +45,25 @@ export class AppSecret extends Context.Tag("AppSecret")<AppSecret, Redacted.Reda
     AppSecret,
     Effect.gen(function*() {
       const config = yield* AppConfig
+      const file = path.join(config.dataDir, "app-secret")
       if (Option.isSome(config.databaseUrl) && Option.isNone(config.appSecret)) {
+        // before APP_SECRET was required, an instance on DATABASE_URL signed with the file's secret
+        const upgrade = fs.existsSync(file) ? `; to keep the links already sent working, set it to the contents of ${file}` : ""
         return yield* Effect.fail(ConfigError.MissingData(
           ["APP_SECRET"],
           "APP_SECRET is required when DATABASE_URL is set: every instance on that database must use the same secret " +
-            "(at least 32 characters, e.g. from `openssl rand -base64 32`)"
+            `(at least 32 characters, e.g. from \`openssl rand -base64 32\`)${upgrade}`
         ))
       }
-      const file = path.join(config.dataDir, "app-secret")
       const secret = Option.isSome(config.appSecret) ? config.appSecret.value : yield* Effect.sync(() => {
         fs.mkdirSync(config.dataDir, { recursive: true })
         try {
           // exclusive create: of several instances starting at once, one writes and all read it
-          fs.writeFileSync(file, randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 })
+          fs.writeFileSync(file, randomBytes(32).toString("base64url"), { flag: "wx", mode: PRIVATE_FILE })
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
         }
-        fs.chmodSync(file, 0o600) // an older start may have left it readable by others
+        fs.chmodSync(file, PRIVATE_FILE) // an older start may have left it readable by others
         return Redacted.make(fs.readFileSync(file, "utf8").trim())
       })
       const fingerprint = secretFingerprint(secret)

@@ -61,6 +61,17 @@ describe("one secret per database", () => {
       expect(yield* storedFingerprints(url)).toEqual([])
     }), { timeout: 60_000 })
 
+  it.scopedLive("an instance upgraded from a generated secret is told which secret keeps its links working", () =>
+    Effect.gen(function*() {
+      const url = yield* testDatabaseUrl
+      const dataDir = yield* temporaryDataDir
+      const file = path.join(dataDir, "app-secret")
+      fs.writeFileSync(file, "the-secret-an-older-version-generated-here")
+      const refused = yield* start(url, { databaseUrl: Option.some(url), appSecret: Option.none(), dataDir }).pipe(Effect.flip)
+      expect(String(refused)).toContain(`to keep the links already sent working, set it to the contents of ${file}`)
+      expect(String(refused)).not.toContain("the-secret-an-older-version-generated-here")
+    }), { timeout: 60_000 })
+
   it.scopedLive("without DATABASE_URL the secret is generated once in DATA_DIR, and checked against the database too", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl // standing for the embedded database of DATA_DIR
