@@ -38,7 +38,14 @@ const fonts: FontFiles = { regular: readFont("DejaVuSans.ttf"), bold: readFont("
 
 // On Linux the nice value belongs to the thread: this one yields the CPU to the requests' thread
 // (and the database) when they want it, and draws at full speed when they do not.
-if (process.platform === "linux") os.setPriority(os.constants.priority.PRIORITY_BELOW_NORMAL)
+// A sandbox that refuses it leaves the thread at normal priority: still drawing, only less polite.
+if (process.platform === "linux") {
+  try {
+    os.setPriority(os.constants.priority.PRIORITY_BELOW_NORMAL)
+  } catch {
+    // normal priority
+  }
+}
 
 const port = parentPort
 if (port === null) throw new Error("ConfirmationPdfWorker.ts is the entry of a worker thread (see PdfWorkers.ts)")
