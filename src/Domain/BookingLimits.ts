@@ -42,7 +42,10 @@ export const groupBookingMessage = (group: GroupBooking): string =>
   `a group booking is arranged with the hotel (${group.contact.email}, ${group.contact.phone})`
 
 /** The window completions per client address are counted in. */
-export const COMPLETION_WINDOW_MS = 3_600_000
+const COMPLETION_WINDOW_MS = 3_600_000
+
+/** Completions made before this instant no longer count: the booking limit counts them, and housekeeping deletes their address, after it. */
+export const completionWindowStart = (now: number): number => now - COMPLETION_WINDOW_MS
 
 /**
  * Seconds until one more completion from a client address is within `limit` per hour, given when

@@ -1,5 +1,5 @@
 import { Clock, Effect, Layer, Schedule } from "effect"
-import { COMPLETION_WINDOW_MS } from "../Domain/BookingLimits.js"
+import { completionWindowStart } from "../Domain/BookingLimits.js"
 import { pendingErasureCutoff, quotePurgeCutoff } from "../Domain/Lifetimes.js"
 import { HousekeepingRepo } from "../Layers/Persistence/HousekeepingRepo.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
@@ -36,7 +36,7 @@ export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping",
           ),
           deletedIdempotencyKeys: yield* drain(repo.deleteLapsedIdempotencyKeys(now, BATCH)),
           deletedCompletionAddresses: yield* drain(
-            repo.deleteCompletionAddressesBefore(new Date(now.getTime() - COMPLETION_WINDOW_MS), BATCH)
+            repo.deleteCompletionAddressesBefore(new Date(completionWindowStart(now.getTime())), BATCH)
           )
         }
       })

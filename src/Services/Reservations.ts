@@ -1,6 +1,6 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { COMPLETION_WINDOW_MS, completionLimitWait, groupBooking, groupBookingMessage } from "../Domain/BookingLimits.js"
+import { completionLimitWait, completionWindowStart, groupBooking, groupBookingMessage } from "../Domain/BookingLimits.js"
 import {
   AvailabilityChanged,
   GroupBookingRequired,
@@ -252,7 +252,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       return yield* atomically(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         // first, before any row lock: completions from one address are counted one at a time
-        const recent = limited ? yield* repo.lockCompletionsFrom(clientAddress, new Date(now - COMPLETION_WINDOW_MS)) : []
+        const recent = limited ? yield* repo.lockCompletionsFrom(clientAddress, new Date(completionWindowStart(now))) : []
         const reservation = yield* repo.findForUpdate(pending.id).pipe(Effect.map(Option.getOrThrow))
         // completed by a concurrent request while this one waited for the lock
         if (reservation.status === "GUEST_COMPLETED") return completionResponse(reservation)
