@@ -8,7 +8,7 @@ import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
-import { completeWith, post, tokenOf } from "../support/flow.js"
+import { completeWith, get, post, tokenOf } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
 import { baseUrl, TestApp } from "../support/TestApp.js"
 
@@ -149,6 +149,26 @@ layer(TestApp({ hotel }).pipe(Layer.provide(clock.layer)), { excludeTestServices
       expect(done.status).toBe(200)
       expect(done.body.price.total).toBe(341.2)
       expect((yield* record(applied.id))).toMatchObject({ status: "GUEST_COMPLETED", promo_code: "DIRECT12" })
+    }))
+
+  it.effect("the public, completion and manage views name the code, in the reservation's language", () =>
+    Effect.gen(function*() {
+      const quoted = yield* quote({ promo_code: "DIRECT12" })
+      const offer = quoted.body.package_offers[0]
+      const intent = yield* post("/v1/reservation-intents", { quote_id: quoted.body.quote_id, package_code: offer.package_code, language: "fr" })
+      const token = tokenOf(intent.body.continue_url)
+      const named = { code: "DIRECT12", name: "Code de réservation directe" }
+      const publicView = yield* get("/v1/reservation-public", { "x-reservation-token": token })
+      expect(publicView.body).toMatchObject({ promo_code: named, package: { package_code: "FLEX.DIRECT12", promotions: ["DIRECT12"] } })
+      const done = yield* completeWith(token, offer.price.total)
+      expect(done.body.promo_code).toEqual(named)
+      const manageToken = Option.getOrThrow(yield* (yield* Tokens).reveal(intent.body.reservation_id, "manage"))
+      const managed = yield* get("/v1/reservation-manage", { "x-reservation-token": manageToken })
+      expect(managed.body.promo_code).toEqual(named)
+      // without a code: null everywhere
+      const plain = yield* pendingWith(undefined)
+      expect((yield* get("/v1/reservation-public", { "x-reservation-token": plain.token })).body.promo_code).toBeNull()
+      expect((yield* completeWith(plain.token, plain.total)).body.promo_code).toBeNull()
     }))
 
   it.effect("max_uses 1: the second completion is 409 price_changed with the total without it; a cancellation gives the use back", () =>
