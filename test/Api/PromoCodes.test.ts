@@ -32,7 +32,8 @@ const hotel: HotelDefinition = {
     promo("SWITCHED_OFF", { active: false }),
     promo("BYGONE", { booking_until: "2026-11-21" as LocalDate }),
     promo("NOT_YET", { booking_from: "2026-11-23" as LocalDate }),
-    promo("NRF_ONLY", { rate_codes: ["NRF" as RateCode] })
+    promo("NRF_ONLY", { rate_codes: ["NRF" as RateCode] }),
+    promo("TODAY_ONLY", { booking_until: "2026-11-22" as LocalDate })
   ]
 }
 
@@ -199,6 +200,21 @@ layer(TestApp({ hotel }).pipe(Layer.provide(clock.layer)), { excludeTestServices
       expect(again.status).toBe(200)
       expect(again.body.promo_code).toEqual({ code: "LAST1", applied: true })
     }))
+
+  it.effect("a code that stops being usable before the guest completes: 409 price_changed with the total without it", () =>
+    Effect.gen(function*() {
+      const pending = yield* pendingWith("today_only")
+      expect((yield* record(pending.id)).promo_code).toBe("TODAY_ONLY")
+      const withoutCode = flexTotal((yield* quote({})).body)
+      // 01:00 on Monday 23 November in hotel time: past booking_until, the guest link still valid
+      clock.set("2026-11-23T00:00:00Z")
+      const refused = yield* completeWith(pending.token, pending.total)
+      expect(refused.status).toBe(409)
+      expect(refused.body.error).toMatchObject({ code: "price_changed", details: { previous_total: pending.total, new_total: withoutCode } })
+      const accepted = yield* completeWith(pending.token, withoutCode)
+      expect(accepted.body.promo_code).toBeNull()
+      expect((yield* record(pending.id)).promo_code).toBeNull()
+    }).pipe(Effect.ensuring(Effect.sync(() => clock.set("2026-11-22T10:00:00Z")))))
 
   it.scoped("MCP quote_stay takes promo_code: the same offers as REST; a refused code is a tool error with the REST body", () =>
     Effect.gen(function*() {
