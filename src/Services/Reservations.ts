@@ -30,7 +30,7 @@ import type {
 import { WORKFLOW_VERSION } from "../Domain/Reservation.js"
 import { RESERVATION_NUMBER_RANDOM_BYTES, reservationNumber } from "../Domain/ReservationNumber.js"
 import { completionMessage, publicReservation, reservedPromoCode } from "../Domain/ReservationViews.js"
-import { appliedPromoCode } from "../Domain/PromoCodes.js"
+import { appliedPromoCode, promoCodeOfOffer } from "../Domain/PromoCodes.js"
 import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
@@ -129,6 +129,8 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       const stay = validateStay(hotel, yield* catalog.today(hotel), quote.stay.checkin, quote.stay.checkout)
       if (linkExpires <= now || Either.isLeft(stay)) return yield* notReservable("check-in time has passed")
       const booked = bookedLookup(yield* inventory.bookedNights(quote.stay.checkin, quote.stay.checkout))
+      // only a code the chosen offer applies: a code that did not fit this package is no use of it
+      const promoCode = promoCodeOfOffer(hotel, offer) ?? null
       const id = yield* newReservationId
       const record: ReservationRecord = {
         id,
@@ -141,11 +143,17 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         checkout: quote.stay.checkout,
         rooms: quote.rooms,
         offer,
-        line_totals: lineTotals({ hotel, stay: stay.right, rooms: quote.rooms, booked }, offer.rate_code),
+        // each room's share as completion will price it: with the code
+        line_totals: lineTotals({
+          hotel,
+          stay: stay.right,
+          rooms: quote.rooms,
+          booked,
+          promoCode
+        }, offer.rate_code),
         guest: null,
         terms_version: null,
         client,
-        // only a code the chosen offer applies: a code that did not fit this package is no use of it
         promo_code: appliedPromoCode(hotel, offer),
         guest_link_expires_at: new Date(linkExpires).toISOString(),
         created_at: new Date(now).toISOString(),
