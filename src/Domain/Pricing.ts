@@ -72,10 +72,14 @@ export const singleRoomLine = (request: SingleRoomQuoteRequest): Either.Either<R
     )
 }
 
-/** The first problem of the room lines, in order: unknown room type, unknown rate code, too many guests. */
+/**
+ * The first problem of the room lines, in order: unknown room type, unknown rate code, too many guests.
+ * `field` names a line's fields in the messages (`rooms[0].` in a quote's body).
+ */
 export const validateRooms = (
   hotel: HotelDefinition,
-  rooms: ReadonlyArray<RoomLine>
+  rooms: ReadonlyArray<RoomLine>,
+  field: (index: number) => string = (i) => `rooms[${i}].`
 ): Either.Either<void, ValidationError> => {
   const roomIds = hotel.room_types.map((r) => r.id)
   // inactive plans are not offered to anyone, so they are as unknown as a typo
@@ -86,7 +90,7 @@ export const validateRooms = (
       return Either.left(
         new ValidationError({
           code: "unknown_room_type",
-          message: `rooms[${i}].room_type_id: unknown room type "${line.room_type_id}"; known: ${roomIds.join(", ")}`
+          message: `${field(i)}room_type_id: unknown room type "${line.room_type_id}"; known: ${roomIds.join(", ")}`
         })
       )
     }
@@ -94,7 +98,7 @@ export const validateRooms = (
       return Either.left(
         new ValidationError({
           code: "unknown_rate_code",
-          message: `rooms[${i}].rate_code: unknown rate code "${line.rate_code}"; known: ${rateCodes.join(", ")}`
+          message: `${field(i)}rate_code: unknown rate code "${line.rate_code}"; known: ${rateCodes.join(", ")}`
         })
       )
     }
@@ -102,7 +106,7 @@ export const validateRooms = (
       return Either.left(
         new ValidationError({
           code: "occupancy_exceeded",
-          message: `rooms[${i}]: ${line.adults} adults and ${line.children_ages.length} children do not fit; ${
+          message: `${field(i)}adults, children_ages: ${line.adults} adults and ${line.children_ages.length} children do not fit; ${
             occupancyRule(room)
           }`
         })
