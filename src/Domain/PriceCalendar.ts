@@ -107,7 +107,7 @@ export const PriceCalendar = Schema.Struct({
         checkin: "2027-03-12" as LocalDate,
         checkout: "2027-03-14" as LocalDate,
         available: true,
-        lowest_total: 22176 as Cents,
+        lowest_total: 21744 as Cents,
         room_type_id: "double" as RoomTypeId,
         package_code: "NRF.EARLY_BOOKING" as PackageCode,
         rate_code: "NRF" as RateCode,
