@@ -106,3 +106,13 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   message: Schema.String,
   retry_after_seconds: Schema.Int
 }) {}
+
+/** Why a promo code is refused: not a code of the hotel, switched off or outside its booking dates, or no use left. */
+export const PromoCodeRefusal = Schema.Literal("unknown", "not_active", "used_up")
+export type PromoCodeRefusal = typeof PromoCodeRefusal.Type
+
+/** The request's `promo_code` cannot be used (a valid code that only does not fit the stay is no error). */
+export class InvalidPromoCode extends Schema.TaggedError<InvalidPromoCode>()("InvalidPromoCode", {
+  message: Schema.String,
+  reason: PromoCodeRefusal
+}) {}

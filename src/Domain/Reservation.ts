@@ -236,6 +236,8 @@ export const ReservationRecord = Schema.Struct({
   guest: Schema.NullOr(GuestDetails),
   terms_version: Schema.NullOr(Schema.String),
   client: ClientInfo,
+  /** The promo code the reservation's offer applies (upper case, as PromoCodes normalises it); counts as a use once completed. */
+  promo_code: Schema.NullOr(Schema.String),
   guest_link_expires_at: Schema.String,
   created_at: Schema.String,
   completed_at: Schema.NullOr(Schema.String)

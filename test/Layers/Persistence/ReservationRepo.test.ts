@@ -29,7 +29,8 @@ const completionNumbered = (number: string) => ({
   terms_version: completed.terms_version!,
   offer: completed.offer,
   line_totals: completed.line_totals,
-  completed_at: "2026-12-01T10:05:00+01:00"
+  completed_at: "2026-12-01T10:05:00+01:00",
+  promo_code: null
 })
 const completion = completionNumbered("BR-COMPLETED")
 
