@@ -114,10 +114,10 @@ const PriceCalendarTool = withHints(
     description: "Which arrival dates are cheapest, as GET /v1/calendar: for each arrival date from from to to (at most " +
       `${MAX_CALENDAR_DATES}), the lowest total a quote would give now for one room of these guests and nights, with its ` +
       "room_type_id and package_code, or available false and why (past, beyond_booking_window, stay_too_long, sold_out, " +
-      `no_eligible_rate). children_ages is an array. ${RULES.calendar} ${RULES.occupancy} ${RULES.dates}`,
+      `no_eligible_rate). children_ages is an array. ${RULES.calendar} ${RULES.occupancy} ${RULES.promoCodes} ${RULES.dates}`,
     parameters: CalendarParams.fields,
     success: PriceCalendar,
-    failure: ValidationError
+    failure: Schema.Union(ValidationError, InvalidPromoCode)
   }),
   "Lowest prices per arrival date",
   "reads"

@@ -6,7 +6,7 @@ import { addDays, daysBetween, LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency } from "./Money.js"
 import { fitsRoom, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { type PricingInput, priceStay, type RoomLine, validateRooms } from "./Pricing.js"
-import { ChildAge, type PackageOffer } from "./Quote.js"
+import { ChildAge, type PackageOffer, PromoCodeInput } from "./Quote.js"
 import { type Stay, validateStay } from "./Stay.js"
 
 /** The most arrival dates one calendar answers: two months. */
@@ -58,7 +58,8 @@ const calendarFields = <C, A>(
     description: `Age of each child in the room on check-in, 0 to 17, at most ${MAX_CHILDREN_PER_ROOM} children`
   }),
   room_type_id: Schema.optional(RoomTypeId).annotations({ description: "Only this room type; omit for any that fits" }),
-  rate_code: Schema.optional(RateCode).annotations({ description: "Only this rate plan; omit for every eligible plan" })
+  rate_code: Schema.optional(RateCode).annotations({ description: "Only this rate plan; omit for every eligible plan" }),
+  promo_code: Schema.optional(PromoCodeInput)
 })
 
 /** GET /v1/calendar's query string (`children_ages=1,8`). */
@@ -222,6 +223,7 @@ export const priceCalendar = (input: {
   readonly stays: ReadonlyArray<CalendarStay>
   readonly rooms: ReadonlyArray<RoomLine>
   readonly booked: PricingInput["booked"]
+  readonly promoCode: PricingInput["promoCode"]
 }): ReadonlyArray<CalendarDay> =>
   input.stays.map((day) => {
     if (Either.isLeft(day.validated)) return noOffer(day, day.validated.left)
@@ -229,7 +231,7 @@ export const priceCalendar = (input: {
     let best: { readonly line: RoomLine; readonly offer: PackageOffer } | undefined
     let reason: NoOfferReason = "sold_out"
     for (const line of input.rooms) {
-      const outcome = priceStay({ hotel: input.hotel, stay, rooms: [line], booked: input.booked })
+      const outcome = priceStay({ hotel: input.hotel, stay, rooms: [line], booked: input.booked, promoCode: input.promoCode })
       if (outcome._tag === "Unavailable") {
         // eligibility depends on the dates and the plan asked, never on the room type
         if (outcome.rooms.some((room) => room.reason === "rate_not_eligible")) reason = "no_eligible_rate"

@@ -11,6 +11,7 @@ import {
 } from "../Domain/PriceCalendar.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { HotelCatalog } from "./HotelCatalog.js"
+import { PromoCodes } from "./PromoCodes.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /** The price calendar: per arrival date, the lowest total a live quote would give. Stores nothing. */
@@ -18,12 +19,15 @@ export class PriceCalendar extends Effect.Service<PriceCalendar>()("PriceCalenda
   effect: Effect.gen(function*() {
     const catalog = yield* HotelCatalog
     const inventory = yield* InventoryRepo
+    const promoCodes = yield* PromoCodes
     return {
       calendar: Tracing.fn("PriceCalendar.calendar")(function*(query: CalendarQuery) {
         yield* Tracing.annotate({ from: query.from, to: query.to, nights: query.nights })
         const dates = yield* calendarDates(query.from, query.to)
         const hotel = yield* catalog.definition()
         const rooms = yield* calendarRooms(hotel, query)
+        // resolved once: a code's validity depends on today, not on the dates priced
+        const promoCode = yield* promoCodes.resolve(query.promo_code)
         const stays = calendarStays(hotel, yield* catalog.today(hotel), dates, query.nights)
         // the bookings of every stay in one read
         const booked = yield* Option.match(nightsToRead(stays), {
@@ -37,11 +41,11 @@ export class PriceCalendar extends Effect.Service<PriceCalendar>()("PriceCalenda
           adults: query.adults,
           children_ages: query.children_ages,
           currency: hotel.currency,
-          days: priceCalendar({ hotel, stays, rooms, booked: bookedLookup(booked) })
+          days: priceCalendar({ hotel, stays, rooms, booked: bookedLookup(booked), promoCode })
         }
         return answer
       })
     }
   }),
-  dependencies: [HotelCatalog.Default]
+  dependencies: [HotelCatalog.Default, PromoCodes.Default]
 }) {}

@@ -80,6 +80,18 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 }, double: { "2026-12-11": 1
       ])
     }))
 
+  it.effect("a promo code counts as in a quote: its package when it is worth most, none when the stay is too short for it", () =>
+    Effect.gen(function*() {
+      // DIRECT12: 12 % off from 2 nights, more than early booking's 10 % (45 days ahead or more)
+      const { body } = yield* calendar({ from: "2027-01-06", to: "2027-01-07", nights: 2, promo_code: "direct12" })
+      expect(body.days.map((d: Day) => d.package_code)).toEqual(["NRF.DIRECT12", "NRF.DIRECT12"])
+      const without = yield* calendar({ from: "2027-01-06", to: "2027-01-07", nights: 2 })
+      expect(without.body.days.map((d: Day) => d.package_code)).toEqual(["NRF.EARLY_BOOKING", "NRF.EARLY_BOOKING"])
+      expect(body.days[0].lowest_total).toBeLessThan(without.body.days[0].lowest_total)
+      const oneNight = yield* calendar({ from: "2027-01-06", to: "2027-01-06", promo_code: "DIRECT12" })
+      expect(oneNight.body.days[0].package_code).toBe("NRF.EARLY_BOOKING")
+    }))
+
   it.effect("past dates, dates beyond the booking window and a plan not yet eligible have no offer, each with its reason", () =>
     Effect.gen(function*() {
       const { body } = yield* calendar({ from: "2026-11-20", to: "2026-11-26", rate_code: "NRF" })
@@ -124,6 +136,10 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 }, double: { "2026-12-11": 1
       expect(yield* code({ ...base, children_ages: "8" })).toEqual([400, "occupancy_exceeded"])
       expect(yield* code({ ...base, children_ages: "0,1" })).toEqual([400, "occupancy_exceeded"])
       expect(yield* code({ ...base, children_ages: "1" })).toEqual([200, undefined])
+      expect(yield* code({ ...base, promo_code: "NOPE" })).toEqual([400, "invalid_promo_code"])
+      expect(yield* code({ ...base, promo_code: "N".repeat(40) })).toEqual([400, "invalid_promo_code"])
+      expect(yield* code({ ...base, promo_code: "N".repeat(41) })).toEqual([400, "invalid_request"])
+      expect(yield* code({ ...base, promo_code: "direct12" })).toEqual([200, undefined])
       expect(yield* code({ ...base, adults: 1, children_ages: "8", room_type_id: "twin" })).toEqual([200, undefined])
     }))
 })
@@ -147,6 +163,7 @@ layer(TestApp({ hotel: tiedHotel }).pipe(Layer.provide(clock.layer)), { excludeT
         children_ages: fc.array(fc.integer({ min: 0, max: 17 }), { maxLength: 2 }),
         room_type_id: fc.option(fc.constantFrom(...ROOM_TYPES), { nil: undefined }),
         rate_code: fc.option(fc.constantFrom("FLEX", "FLEX_BB", "NRF"), { nil: undefined }),
+        promo_code: fc.option(fc.constantFrom("DIRECT12", "direct12"), { nil: undefined }),
         // rooms taken before the calendar is asked, near its dates
         bookings: fc.array(
           fc.record({
@@ -173,7 +190,8 @@ layer(TestApp({ hotel: tiedHotel }).pipe(Layer.provide(clock.layer)), { excludeT
             adults: c.adults,
             ...(c.children_ages.length > 0 ? { children_ages: c.children_ages.join(",") } : {}),
             ...(c.room_type_id === undefined ? {} : { room_type_id: c.room_type_id }),
-            ...(c.rate_code === undefined ? {} : { rate_code: c.rate_code })
+            ...(c.rate_code === undefined ? {} : { rate_code: c.rate_code }),
+            ...(c.promo_code === undefined ? {} : { promo_code: c.promo_code })
           }
           const answer = yield* calendar(query)
           const roomTypes = c.room_type_id === undefined ? ROOM_TYPES : [c.room_type_id]
@@ -181,7 +199,8 @@ layer(TestApp({ hotel: tiedHotel }).pipe(Layer.provide(clock.layer)), { excludeT
             post("/v1/quotes", {
               checkin,
               checkout,
-              rooms: [{ room_type_id, adults: c.adults, children_ages: c.children_ages, ...(c.rate_code ? { rate_code: c.rate_code } : {}) }]
+              rooms: [{ room_type_id, adults: c.adults, children_ages: c.children_ages, ...(c.rate_code ? { rate_code: c.rate_code } : {}) }],
+              ...(c.promo_code === undefined ? {} : { promo_code: c.promo_code })
             })
           if (answer.status !== 200) {
             // refused as a quote for each room type is (on dates it may be booked): none takes these guests

@@ -113,6 +113,10 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
       expect(ages.body.error.message).toMatch(/^children_ages: /)
       const crowded = yield* call(client, "price_calendar", { from: "2027-01-01", to: "2027-01-02", children_ages: [8] })
       expect(crowded).toMatchObject({ isError: true, body: { error: { code: "occupancy_exceeded" } } })
+      const promo = yield* call(client, "price_calendar", { from: "2026-12-20", to: "2026-12-20", nights: 2, promo_code: "direct12" })
+      expect(promo.body.days[0].package_code).toBe("NRF.DIRECT12")
+      const unknown = yield* call(client, "price_calendar", { from: "2026-12-20", to: "2026-12-20", promo_code: "NOPE" })
+      expect(unknown).toMatchObject({ isError: true, body: { error: { code: "invalid_promo_code", details: { reason: "unknown" } } } })
     }))
 
   it.scoped("books end to end: availability → quote → intent; continue_url completes through the REST API", () =>

@@ -9,6 +9,7 @@ import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
 import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
+import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { MigrationsLive } from "../../src/Layers/Persistence/Migrations.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { HotelCatalog } from "../../src/Services/HotelCatalog.js"
@@ -21,7 +22,7 @@ const clock = makeTestClock("2026-11-22T10:00:00Z")
 const Config = Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer)
 const CalendarOnPostgres = PriceCalendar.Default.pipe(
   Layer.provideMerge(HotelCatalog.Default),
-  Layer.provideMerge(Layer.mergeAll(HotelRepo.Default, InventoryRepo.Default)),
+  Layer.provideMerge(Layer.mergeAll(HotelRepo.Default, InventoryRepo.Default, ReservationRepo.Default)),
   Layer.provideMerge(MigrationsLive),
   Layer.provideMerge(TestDatabase),
   Layer.provideMerge(Config),
