@@ -24,6 +24,7 @@ import { Mailer } from "./Services/Mailer.js"
 import { OutboxWorker } from "./Services/OutboxWorker.js"
 import { Pms } from "./Services/Pms.js"
 import { PriceCalendar } from "./Services/PriceCalendar.js"
+import { PromoCodes } from "./Services/PromoCodes.js"
 import { Quotes } from "./Services/Quotes.js"
 import { RateLimiter } from "./Services/RateLimiter.js"
 import { ReservationManagement } from "./Services/ReservationManagement.js"
@@ -40,6 +41,7 @@ export const Services = Layer.mergeAll(
   Inventory.Default,
   Quotes.Default,
   PriceCalendar.Default,
+  PromoCodes.Default,
   Reservations.Default,
   ReservationManagement.Default,
   Tokens.Default,

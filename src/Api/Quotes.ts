@@ -18,7 +18,7 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
       .addSuccess(MultiRoomQuoteResponse)
       .addError(ValidationErrorBody)
       .addError(InvalidPromoCodeBody)
-      .annotate(OpenApi.Summary, "Official live quote for one room")
+      .annotate(OpenApi.Summary, "Official live quote for one room, optionally with a promo_code")
       .annotate(
         OpenApi.Description,
         "The one-room form of POST /v1/quotes, answered in the same shape. Without rate_code, every eligible active rate plan is offered. " +
@@ -32,7 +32,7 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
       .addSuccess(MultiRoomQuoteResponse)
       .addError(ValidationErrorBody)
       .addError(InvalidPromoCodeBody)
-      .annotate(OpenApi.Summary, "Official live quote for one or many rooms (recommended, also for one room)")
+      .annotate(OpenApi.Summary, "Official live quote for one or many rooms (recommended, also for one room), optionally with a promo_code")
       .annotate(
         OpenApi.Description,
         "Validates aggregate inventory, occupancy, rate eligibility, promotions and tourist tax, and answers package_offers " +

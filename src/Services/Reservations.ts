@@ -11,7 +11,7 @@ import {
   ReservationNotPending,
   ValidationError
 } from "../Domain/Errors.js"
-import type { PromoCodeDefinition } from "../Domain/Hotel.js"
+import type { HotelDefinition, PromoCodeDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { guestLinkExpiresAt, manageLinkExpiresAt } from "../Domain/Lifetimes.js"
 import { formatInstant, localInstant } from "../Domain/LocalDate.js"
@@ -29,7 +29,7 @@ import type {
 } from "../Domain/Reservation.js"
 import { WORKFLOW_VERSION } from "../Domain/Reservation.js"
 import { RESERVATION_NUMBER_RANDOM_BYTES, reservationNumber } from "../Domain/ReservationNumber.js"
-import { completionMessage, publicReservation } from "../Domain/ReservationViews.js"
+import { completionMessage, publicReservation, reservedPromoCode } from "../Domain/ReservationViews.js"
 import { appliedPromoCode } from "../Domain/PromoCodes.js"
 import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
@@ -156,12 +156,13 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       return id
     })
 
-    const completionResponse = (reservation: ReservationRecord): CompletionResponse => ({
+    const completionResponse = (hotel: HotelDefinition, reservation: ReservationRecord): CompletionResponse => ({
       reservation_id: reservation.id,
       reservation_number: reservation.number!,
       status: "GUEST_COMPLETED",
       pms_status: reservation.pms_status ?? "PENDING",
       price: reservation.offer.price,
+      promo_code: reservedPromoCode(hotel, reservation),
       message: completionMessage[reservation.language]
     })
 
@@ -232,11 +233,11 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       const pending = yield* byGuestToken(token)
       yield* Tracing.annotate({ "reservation.id": pending.id })
       // a second completion gives the first one's answer: never a second reservation
-      if (pending.status === "GUEST_COMPLETED") return completionResponse(pending)
+      const hotel = yield* catalog.definition()
+      if (pending.status === "GUEST_COMPLETED") return completionResponse(hotel, pending)
       if (pending.status !== "PENDING_GUEST") {
         return yield* new ReservationNotPending({ message: `the reservation is ${pending.status}`, status: pending.status })
       }
-      const hotel = yield* catalog.definition()
       if (!request.accept_terms) {
         return yield* new ValidationError({ code: "invalid_request", message: "accept_terms: the terms must be accepted (true)" })
       }
@@ -271,7 +272,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         const promoCode = yield* promoCodes.lockForCompletion(pending.promo_code)
         const reservation = yield* repo.findForUpdate(pending.id).pipe(Effect.map(Option.getOrThrow))
         // completed by a concurrent request while this one waited for the lock
-        if (reservation.status === "GUEST_COMPLETED") return completionResponse(reservation)
+        if (reservation.status === "GUEST_COMPLETED") return completionResponse(hotel, reservation)
         if (reservation.status !== "PENDING_GUEST") {
           return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
         }
@@ -298,7 +299,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           { kind: "confirmation_email", reservation_id: reservation.id },
           { kind: "pms_push", reservation_id: reservation.id }
         ])
-        return completionResponse({ ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+        return completionResponse(hotel, { ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
       }))
     })
 

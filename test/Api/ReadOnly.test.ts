@@ -52,7 +52,7 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         expect(paths).not.toContain("GET /llms.txt")
         expect(index.endpoints.every((e) => e.purpose.length > 0)).toBe(true)
         const rules = index.agent_rules.join("\n")
-        for (const fact of ["only a quote's total is official", "2 guests", "infant under 2", "14:00", "12:00", "package_offers", "continue_url", "GUEST_COMPLETED"]) {
+        for (const fact of ["only a quote's total is official", "2 guests", "infant under 2", "14:00", "12:00", "package_offers", "continue_url", "GUEST_COMPLETED", "promo_code", "invalid_promo_code"]) {
           expect(rules).toContain(fact)
         }
       }))
@@ -204,6 +204,7 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         expect(text).toContain("- [OpenAPI 3.1 description](http://hotel.test/openapi.json)")
         expect(text).toContain("3. `GET /v1/calendar` (MCP tool `price_calendar`): Lowest live total per arrival date")
         expect(text).toContain("5. `POST /v1/quotes` (MCP tool `quote_stay`): Official live quote")
+        expect(text).toContain("optionally with a promo_code")
         expect(text).toContain("6. `POST /v1/reservation-intents` (MCP tool `create_reservation_intent`)")
         expect(text).toContain("**cancellation**: ")
       }))

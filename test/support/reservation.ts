@@ -119,6 +119,7 @@ export const completedReservation = (language: Language = "en"): CompletedReserv
     promotions: []
   },
   price: { room_total: 46600 as Cents, promotion_discount: 0 as Cents, tourist_tax: 1728 as Cents, total: 48328 as Cents, currency: "EUR" },
+  promo_code: null,
   policies: {
     refundable: true,
     free_cancellation_until: "2027-03-10T14:00:00+01:00",
