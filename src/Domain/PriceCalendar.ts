@@ -27,7 +27,7 @@ const ChildrenAges = Schema.Array(ChildAge).pipe(Schema.maxItems(MAX_CHILDREN_PE
 
 /** `1,8` in a URL: each child's age, comma-separated. */
 const ChildrenAgesText = Schema.compose(
-  Schema.String.pipe(Schema.maxLength(3 * MAX_CHILDREN_PER_ROOM)),
+  Schema.String.pipe(Schema.maxLength(3 * MAX_CHILDREN_PER_ROOM - 1)),
   Schema.split(",")
 ).pipe(
   Schema.compose(Schema.Array(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 17))).pipe(
@@ -129,8 +129,15 @@ export const PriceCalendar = Schema.Struct({
 })
 export type PriceCalendar = typeof PriceCalendar.Type
 
-/** The arrival dates from `from` to `to`, inclusive. */
-export const calendarDates = (from: LocalDate, to: LocalDate): Either.Either<ReadonlyArray<LocalDate>, ValidationError> => {
+/** The last day a date can name: every stay's checkout is one. */
+const LAST_DATE = "9999-12-31" as LocalDate
+
+/** The arrival dates from `from` to `to`, inclusive, for stays of `nights` nights. */
+export const calendarDates = (
+  from: LocalDate,
+  to: LocalDate,
+  nights: number
+): Either.Either<ReadonlyArray<LocalDate>, ValidationError> => {
   const count = daysBetween(from, to) + 1
   if (count < 1) return Either.left(new ValidationError({ code: "invalid_dates", message: "to must not be before from" }))
   if (count > MAX_CALENDAR_DATES) {
@@ -140,6 +147,9 @@ export const calendarDates = (from: LocalDate, to: LocalDate): Either.Either<Rea
         message: `from to to spans ${count} arrival dates; a calendar answers at most ${MAX_CALENDAR_DATES}`
       })
     )
+  }
+  if (daysBetween(to, LAST_DATE) < nights) {
+    return Either.left(new ValidationError({ code: "invalid_dates", message: `the last stay would end after ${LAST_DATE}` }))
   }
   return Either.right(Array.from({ length: count }, (_, i) => addDays(from, i)))
 }

@@ -23,7 +23,7 @@ export class PriceCalendar extends Effect.Service<PriceCalendar>()("PriceCalenda
     return {
       calendar: Tracing.fn("PriceCalendar.calendar")(function*(query: CalendarQuery) {
         yield* Tracing.annotate({ from: query.from, to: query.to, nights: query.nights })
-        const dates = yield* calendarDates(query.from, query.to)
+        const dates = yield* calendarDates(query.from, query.to, query.nights)
         const hotel = yield* catalog.definition()
         const rooms = yield* calendarRooms(hotel, query)
         // resolved once: a code's validity depends on today, not on the dates priced

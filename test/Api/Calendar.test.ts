@@ -141,6 +141,12 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 }, double: { "2026-12-11": 1
       expect(yield* code({ ...base, promo_code: "N".repeat(41) })).toEqual([400, "invalid_request"])
       expect(yield* code({ ...base, promo_code: "direct12" })).toEqual([200, undefined])
       expect(yield* code({ ...base, adults: 1, children_ages: "8", room_type_id: "twin" })).toEqual([200, undefined])
+      expect(yield* code({ ...base, children_ages: "8", room_type_id: "twin" })).toEqual([400, "occupancy_exceeded"])
+      expect(yield* code({ ...base, children_ages: "10,11,12" })).toEqual([400, "occupancy_exceeded"])
+      expect(yield* code({ ...base, children_ages: "10,11,123" })).toEqual([400, "invalid_request"])
+      // every checkout must be a date: none after 9999-12-31
+      expect(yield* code({ from: "9999-12-01", to: "9999-12-01", nights: 30 })).toEqual([200, undefined])
+      expect(yield* code({ from: "9999-12-01", to: "9999-12-02", nights: 30 })).toEqual([400, "invalid_dates"])
     }))
 })
 
