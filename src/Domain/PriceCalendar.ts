@@ -1,4 +1,5 @@
 import { Either, Option, Schema } from "effect"
+import { jsonCount, urlCount } from "./Availability.js"
 import { ValidationError } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { PackageCode, RateCode, RoomTypeId } from "./Ids.js"
@@ -6,7 +7,7 @@ import { addDays, daysBetween, LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency } from "./Money.js"
 import { fitsRoom, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { type PricingInput, priceStay, type RoomLine, validateRooms } from "./Pricing.js"
-import { ChildAge, type PackageOffer, PromoCodeInput } from "./Quote.js"
+import { ChildAge, ChildrenAges, type PackageOffer, PromoCodeInput } from "./Quote.js"
 import { type Stay, validateStay } from "./Stay.js"
 
 /** The most arrival dates one calendar answers: two months. */
@@ -14,25 +15,12 @@ export const MAX_CALENDAR_DATES = 62
 /** The longest stay a calendar prices (the hotel's own `max_nights` may be shorter). */
 export const MAX_CALENDAR_NIGHTS = 30
 
-/** An integer from min to max in the URL's text; the document shows it as the integer it is. */
-const urlCount = (min: number, max: number): Schema.Schema<number, string> =>
-  Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max)).annotations({
-    jsonSchema: { type: "integer", minimum: min, maximum: max }
-  })
-
-/** An integer from min to max in JSON. */
-const jsonCount = (min: number, max: number): Schema.Schema<number> => Schema.Int.pipe(Schema.between(min, max))
-
-const ChildrenAges = Schema.Array(ChildAge).pipe(Schema.maxItems(MAX_CHILDREN_PER_ROOM))
-
 /** `1,8` in a URL: each child's age, comma-separated. */
 const ChildrenAgesText = Schema.compose(
   Schema.String.pipe(Schema.maxLength(3 * MAX_CHILDREN_PER_ROOM - 1)),
   Schema.split(",")
 ).pipe(
-  Schema.compose(Schema.Array(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 17))).pipe(
-    Schema.maxItems(MAX_CHILDREN_PER_ROOM)
-  ))
+  Schema.compose(Schema.Array(Schema.compose(Schema.NumberFromString, ChildAge)).pipe(Schema.maxItems(MAX_CHILDREN_PER_ROOM)))
 ).annotations({
   jsonSchema: {
     type: "string",
