@@ -48,8 +48,12 @@ export const fitsStay = (promo: PromoCodeDefinition, stay: Stay, rateCode: RateC
   (promo.stay_until === undefined || addDays(stay.checkout, -1) <= promo.stay_until) &&
   (promo.rate_codes === undefined || promo.rate_codes.includes(rateCode))
 
-/** The promo code an offer applies (normalised), or null: the one of its promotions that is a code of the hotel. */
+/** The hotel's promo code an offer applies: the one of its promotions that is a code of the hotel. */
+export const promoCodeOfOffer = (hotel: HotelDefinition, offer: PackageOffer): PromoCodeDefinition | undefined =>
+  offer.promotions.map((code) => findPromoCode(hotel, code)).find((promo) => promo !== undefined)
+
+/** The code a reservation keeps of its offer (normalised), or null. */
 export const appliedPromoCode = (hotel: HotelDefinition, offer: PackageOffer): string | null => {
-  const applied = offer.promotions.find((code) => findPromoCode(hotel, code) !== undefined)
-  return applied === undefined ? null : normalizePromoCode(applied)
+  const promo = promoCodeOfOffer(hotel, offer)
+  return promo === undefined ? null : normalizePromoCode(promo.code)
 }

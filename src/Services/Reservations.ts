@@ -30,7 +30,7 @@ import type {
 import { WORKFLOW_VERSION } from "../Domain/Reservation.js"
 import { RESERVATION_NUMBER_RANDOM_BYTES, reservationNumber } from "../Domain/ReservationNumber.js"
 import { completionMessage, publicReservation, reservedPromoCode } from "../Domain/ReservationViews.js"
-import { appliedPromoCode } from "../Domain/PromoCodes.js"
+import { appliedPromoCode, promoCodeOfOffer } from "../Domain/PromoCodes.js"
 import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
@@ -129,6 +129,8 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       const stay = validateStay(hotel, yield* catalog.today(hotel), quote.stay.checkin, quote.stay.checkout)
       if (linkExpires <= now || Either.isLeft(stay)) return yield* notReservable("check-in time has passed")
       const booked = bookedLookup(yield* inventory.bookedNights(quote.stay.checkin, quote.stay.checkout))
+      // only a code the chosen offer applies: a code that did not fit this package is no use of it
+      const promoCode = promoCodeOfOffer(hotel, offer) ?? null
       const id = yield* newReservationId
       const record: ReservationRecord = {
         id,
@@ -141,11 +143,17 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         checkout: quote.stay.checkout,
         rooms: quote.rooms,
         offer,
-        line_totals: lineTotals({ hotel, stay: stay.right, rooms: quote.rooms, booked }, offer.rate_code),
+        // each room's share as completion will price it: with the code
+        line_totals: lineTotals({
+          hotel,
+          stay: stay.right,
+          rooms: quote.rooms,
+          booked,
+          promoCode
+        }, offer.rate_code),
         guest: null,
         terms_version: null,
         client,
-        // only a code the chosen offer applies: a code that did not fit this package is no use of it
         promo_code: appliedPromoCode(hotel, offer),
         guest_link_expires_at: new Date(linkExpires).toISOString(),
         created_at: new Date(now).toISOString(),
@@ -264,8 +272,8 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         const now = yield* Clock.currentTimeMillis
         // first, before any row lock: completions from one address are counted one at a time
         const recent = limited ? yield* repo.lockCompletionsFrom(clientAddress, new Date(completionWindowStart(now))) : []
-        // Second, still before any row lock: the code's uses, counted one completion at a time (its
-        // code was fixed with the intent, so the unlocked read tells it). Every completion takes its
+        // Second, still before any row lock: a limited code's uses, counted one completion at a time
+        // (the code was fixed with the intent, so the unlocked read tells it). Every completion takes its
         // locks in one order, address, code, reservation row, nights, and nothing else takes the code's
         // lock (a cancellation gives a use back without it): no two transactions wait for each other in
         // a cycle. Before the rows, so that a completion queued behind the last use holds no nights.

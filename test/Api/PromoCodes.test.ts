@@ -146,6 +146,12 @@ layer(TestApp({ hotel }).pipe(Layer.provide(clock.layer)), { excludeTestServices
       expect((yield* record(applied.id)).offer.package_code).toBe("FLEX.DIRECT12")
       const notApplied = yield* pendingWith("DIRECT12", "2026-12-11")
       expect((yield* record(notApplied.id)).promo_code).toBeNull()
+      // each room's share is priced with the code too, as completion prices it
+      const twoRooms = yield* post("/v1/quotes", { ...stay, rooms: [...rooms, { room_type_id: "twin", adults: 1 }], promo_code: "DIRECT12" })
+      const offer = twoRooms.body.package_offers[0]
+      const intent = yield* post("/v1/reservation-intents", { quote_id: twoRooms.body.quote_id, package_code: offer.package_code })
+      const shares = (yield* record(intent.body.reservation_id)).line_totals
+      expect(shares.reduce((a, b) => a + b, 0)).toBe(Math.round(offer.price.total * 100))
       const done = yield* completeWith(applied.token, applied.total)
       expect(done.status).toBe(200)
       expect(done.body.price.total).toBe(341.2)
