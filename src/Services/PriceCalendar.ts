@@ -26,8 +26,8 @@ export class PriceCalendar extends Effect.Service<PriceCalendar>()("PriceCalenda
         const dates = yield* calendarDates(query.from, query.to, query.nights)
         const hotel = yield* catalog.definition()
         const rooms = yield* calendarRooms(hotel, query)
-        // resolved once: a code's validity depends on today, not on the dates priced
-        const promoCode = yield* promoCodes.resolve(query.promo_code)
+        // resolved once: a code's validity depends on today, not on the dates priced; most calendars carry none
+        const promoCode = query.promo_code === undefined ? null : yield* promoCodes.resolve(query.promo_code)
         const stays = calendarStays(hotel, yield* catalog.today(hotel), dates, query.nights)
         // the bookings of every stay in one read
         const booked = yield* Option.match(nightsToRead(stays), {
