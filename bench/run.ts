@@ -8,7 +8,8 @@
  * postgres://postgres@127.0.0.1:5432/test), starts the service on it with the node arguments of `npm start` (read from package.json)
  * and a bare `node:http` server answering {"ok":true} as the baseline, then runs autocannon
  * (50 connections kept open from a 2 s warm-up, which is discarded, through BENCH_SECONDS measured) against: the bare server,
- * GET /v1/hotel and POST /v1/quotes (two rooms, check-in today+30 for 3 nights).
+ * GET /v1/hotel, POST /v1/quotes (two rooms, check-in today+30 for 3 nights) and GET /v1/calendar (62 arrival
+ * dates from tomorrow, 1 night, 2 adults), the calendar and the bare server also with one connection.
  * Prints requests/s, latency p50/p99, non-2xx/errors and the ratio to the bare server, as a text
  * and a Markdown table, plus the service's start-up time (spawn to first healthy /v1/health) and
  * idle RSS. Then the cost of the no-overbooking guarantee, over HTTP with `fetch`: reservations
@@ -82,13 +83,13 @@ interface Measured {
  * open its 50 connections at once, a burst that steady load never has; that burst alone lifted
  * a quote's p99 by up to 20 ms.
  */
-const measure = (opts: autocannon.Options) =>
+const measure = (opts: autocannon.Options, connections: number) =>
   new Promise<Measured>((resolve, reject) => {
     const latencies: Array<number> = []
     let non2xx = 0
     let measuringSince: number | undefined
     const warmUp = setTimeout(() => (measuringSince = performance.now()), WARMUP_SECONDS * 1000)
-    const instance = autocannon({ ...opts, connections: CONNECTIONS, duration: WARMUP_SECONDS + SECONDS }, (error, result) => {
+    const instance = autocannon({ ...opts, connections, duration: WARMUP_SECONDS + SECONDS }, (error, result) => {
       clearTimeout(warmUp)
       if (error) return reject(error)
       const seconds = (performance.now() - (measuringSince ?? performance.now())) / 1000
@@ -124,6 +125,8 @@ interface Target {
   readonly name: string
   readonly service: boolean
   readonly opts: autocannon.Options
+  /** Connections kept open: CONNECTIONS, or one client, request after request. */
+  readonly connections: number
 }
 
 const main = async () => {
@@ -148,19 +151,25 @@ const main = async () => {
     checkout: isoDate(33),
     rooms: [{ room_type_id: "double", adults: 2 }, { room_type_id: "twin", adults: 1, children_ages: [5] }]
   })
+  const bareUrl = `http://127.0.0.1:${barePort}/`
+  const calendarUrl = `${base}/v1/calendar?from=${isoDate(1)}&to=${isoDate(62)}&nights=1&adults=2`
   const targets: Array<Target> = [
-    { name: "bare node:http GET /", service: false, opts: { url: `http://127.0.0.1:${barePort}/` } },
-    { name: "GET /v1/hotel", service: true, opts: { url: `${base}/v1/hotel` } },
+    { name: "bare node:http GET /", service: false, opts: { url: bareUrl }, connections: CONNECTIONS },
+    { name: "bare node:http GET /, 1 client", service: false, opts: { url: bareUrl }, connections: 1 },
+    { name: "GET /v1/hotel", service: true, opts: { url: `${base}/v1/hotel` }, connections: CONNECTIONS },
     {
       name: "POST /v1/quotes",
       service: true,
-      opts: { url: `${base}/v1/quotes`, method: "POST", headers: { "content-type": "application/json" }, body: quoteBody }
-    }
+      opts: { url: `${base}/v1/quotes`, method: "POST", headers: { "content-type": "application/json" }, body: quoteBody },
+      connections: CONNECTIONS
+    },
+    { name: "GET /v1/calendar (62 dates), 1 client", service: true, opts: { url: calendarUrl }, connections: 1 },
+    { name: "GET /v1/calendar (62 dates)", service: true, opts: { url: calendarUrl }, connections: CONNECTIONS }
   ]
   const results: Array<{ target: Target; measured: Measured }> = []
   for (const target of targets) {
     console.error(`${target.name}: warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s…`)
-    const measured = await measure(target.opts)
+    const measured = await measure(target.opts, target.connections)
     results.push({ target, measured })
     const { result } = measured
     if (measured.non2xx > 0 || result.errors > 0) {
@@ -248,16 +257,19 @@ const main = async () => {
   pdfRuns.push({ name: `while the same ${PDF_DOWNLOADS} versions download again`, ...await probeWhileDownloading(base, tokens) })
 
   // 7. The report.
-  const bareRps = results[0]!.measured.rps
-  const header = ["target", "req/s (avg)", "p50 (ms)", "p99 (ms)", "non-2xx", "errors", "vs bare"]
+  // each target beside the bare server with as many connections
+  const bareRps = (connections: number) =>
+    results.find(({ target }) => !target.service && target.connections === connections)!.measured.rps
+  const header = ["target", "connections", "req/s (avg)", "p50 (ms)", "p99 (ms)", "non-2xx", "errors", "vs bare"]
   const rows = results.map(({ measured: m, target }) => [
     target.name,
+    String(target.connections),
     m.rps.toFixed(0),
     m.p50.toFixed(1),
     m.p99.toFixed(1),
     String(m.non2xx),
     String(m.result.errors),
-    `${(m.rps / bareRps).toFixed(2)}x`
+    `${(m.rps / bareRps(target.connections)).toFixed(2)}x`
   ])
   const load = table(header, rows)
   const reservations = table(
@@ -265,7 +277,7 @@ const main = async () => {
     completions
   )
   const pdfs = table(PDF_HEADER, pdfRuns.map(pdfRow))
-  const summary = `${CONNECTIONS} connections, ${SECONDS} s per target after ${WARMUP_SECONDS} s warm-up; ` +
+  const summary = `${CONNECTIONS} connections (or 1 client, one request after another), ${SECONDS} s per target after ${WARMUP_SECONDS} s warm-up; ` +
     `start-up ${(startupMs / 1000).toFixed(2)} s (spawn to first healthy /v1/health); idle RSS ${idleRss.toFixed(1)} MiB. ` +
     `Completions: completions/s counts every settled call; a completion's latency includes its one retry after a 409 ` +
     `price_changed ("repriced"); "other" is any answer but 200 and 409 availability_changed. ` +

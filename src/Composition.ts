@@ -23,6 +23,7 @@ import { Inventory } from "./Services/Inventory.js"
 import { Mailer } from "./Services/Mailer.js"
 import { OutboxWorker } from "./Services/OutboxWorker.js"
 import { Pms } from "./Services/Pms.js"
+import { PriceCalendar } from "./Services/PriceCalendar.js"
 import { PromoCodes } from "./Services/PromoCodes.js"
 import { Quotes } from "./Services/Quotes.js"
 import { RateLimiter } from "./Services/RateLimiter.js"
@@ -39,6 +40,7 @@ export const Services = Layer.mergeAll(
   HotelCatalog.Default,
   Inventory.Default,
   Quotes.Default,
+  PriceCalendar.Default,
   PromoCodes.Default,
   Reservations.Default,
   ReservationManagement.Default,

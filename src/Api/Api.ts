@@ -1,6 +1,7 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { API_DESCRIPTION, API_NAME, API_VERSION } from "../Domain/Discovery.js"
+import { CalendarGroup } from "./Calendar.js"
 import { DiscoveryGroup } from "./Discovery.js"
 import { NotFoundBody, RateLimitedBody } from "./Errors.js"
 import { HotelGroup } from "./Hotel.js"
@@ -38,6 +39,7 @@ const withoutFrameworkErrors = (spec: Record<string, any>): Record<string, any> 
 export class Api extends HttpApi.make("hotel-booking-api")
   .add(DiscoveryGroup)
   .add(HotelGroup)
+  .add(CalendarGroup)
   .add(QuotesGroup)
   .add(ReservationsGroup)
   .add(ManageGroup)

@@ -5,6 +5,7 @@ import { constTrue } from "effect/Function"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { untracedWithoutCollector } from "../Layers/Platform/Tracing.js"
 import { Api } from "./Api.js"
+import { CalendarHttp } from "./CalendarHttp.js"
 import { DiscoveryHttp } from "./DiscoveryHttp.js"
 import { DocsLive } from "./Docs.js"
 import { GuestPagesLive } from "./GuestPages.js"
@@ -21,7 +22,7 @@ import { RequestLoggingLive } from "./Server.js"
 
 /** The API's groups, each implemented by its handlers. */
 const ApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([DiscoveryHttp, HotelHttp, QuotesHttp, ReservationsHttp, ManageHttp]),
+  Layer.provide([DiscoveryHttp, HotelHttp, CalendarHttp, QuotesHttp, ReservationsHttp, ManageHttp]),
   Layer.provide(ReservationTokenAuthLive)
 )
 

@@ -33,11 +33,13 @@ import {
   ValidationError
 } from "../Domain/Errors.js"
 import { Hotel, RoomTypes } from "../Domain/Hotel.js"
+import { CalendarParams, MAX_CALENDAR_DATES, PriceCalendar } from "../Domain/PriceCalendar.js"
 import { AnalyticsHeaders, type ClientInfo, clientInfo, MultiRoomQuoteRequest, MultiRoomQuoteResponse } from "../Domain/Quote.js"
 import { IdempotencyKey, IntentRequest, IntentResponse } from "../Domain/Reservation.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { HotelCatalog } from "../Services/HotelCatalog.js"
 import { Inventory } from "../Services/Inventory.js"
+import { PriceCalendar as PriceCalendarService } from "../Services/PriceCalendar.js"
 import { Quotes } from "../Services/Quotes.js"
 import { Reservations } from "../Services/Reservations.js"
 import {
@@ -107,6 +109,20 @@ const CheckAvailability = withHints(
   "reads"
 )
 
+const PriceCalendarTool = withHints(
+  Tool.make("price_calendar", {
+    description: "Which arrival dates are cheapest, as GET /v1/calendar: for each arrival date from from to to (at most " +
+      `${MAX_CALENDAR_DATES}), the lowest total a quote would give now for one room of these guests and nights, with its ` +
+      "room_type_id and package_code, or available false and why (past, beyond_booking_window, stay_too_long, sold_out, " +
+      `no_eligible_rate). children_ages is an array. ${RULES.calendar} ${RULES.occupancy} ${RULES.promoCodes} ${RULES.dates}`,
+    parameters: CalendarParams.fields,
+    success: PriceCalendar,
+    failure: Schema.Union(ValidationError, InvalidPromoCode)
+  }),
+  "Lowest prices per arrival date",
+  "reads"
+)
+
 const QuoteStay = withHints(
   Tool.make("quote_stay", {
     description: "The official live quote for one or many rooms, as POST /v1/quotes: package_offers priced for all rooms " +
@@ -149,7 +165,7 @@ const CreateReservationIntent = withHints(
 )
 
 /** The booking flow's tools, in the order an agent uses them. */
-export const BookingTools = Toolkit.make(GetHotel, ListRoomTypes, CheckAvailability, QuoteStay, CreateReservationIntent)
+export const BookingTools = Toolkit.make(GetHotel, ListRoomTypes, PriceCalendarTool, CheckAvailability, QuoteStay, CreateReservationIntent)
 
 /**
  * Who calls: the MCP client's name and version (recorded as `X-AI-Agent`), and the analytics
@@ -164,12 +180,14 @@ export class McpCaller extends Context.Reference<McpCaller>()("McpCaller", {
 export const BookingToolHandlers = BookingTools.toLayer(Effect.gen(function*() {
   const catalog = yield* HotelCatalog
   const inventory = yield* Inventory
+  const calendar = yield* PriceCalendarService
   const quotes = yield* Quotes
   const reservations = yield* Reservations
   return BookingTools.of({
     get_hotel: () => catalog.hotel(),
     list_room_types: () => catalog.roomTypes(),
     check_availability: (params) => inventory.availability(params),
+    price_calendar: (params) => calendar.calendar(params),
     quote_stay: (params) => Effect.flatMap(McpCaller, (caller) => quotes.quoteRooms(params, caller)),
     create_reservation_intent: ({ idempotency_key, ...request }) =>
       Effect.flatMap(McpCaller, (caller) => reservations.createIntent(request, caller, idempotency_key)).pipe(

@@ -4,13 +4,13 @@ import { LocalDate } from "./LocalDate.js"
 import { MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 
 /** An integer from min to max in the URL's text; the document shows it as the integer it is. */
-const urlCount = (min: number, max: number): Schema.Schema<number, string> =>
+export const urlCount = (min: number, max: number): Schema.Schema<number, string> =>
   Schema.NumberFromString.pipe(Schema.int(), Schema.between(min, max)).annotations({
     jsonSchema: { type: "integer", minimum: min, maximum: max }
   })
 
 /** An integer from min to max in JSON. */
-const jsonCount = (min: number, max: number): Schema.Schema<number> => Schema.Int.pipe(Schema.between(min, max))
+export const jsonCount = (min: number, max: number): Schema.Schema<number> => Schema.Int.pipe(Schema.between(min, max))
 
 /** The fields of an availability query, with its counts encoded by `count` (URL text or JSON numbers). */
 const availabilityFields = <I>(count: (min: number, max: number) => Schema.Schema<number, I>) => ({

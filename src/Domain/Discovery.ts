@@ -5,7 +5,7 @@ import { QUOTE_EXPIRY_RULE } from "./Lifetimes.js"
 export const API_VERSION = "1.1.0"
 export const API_NAME = "Hôtel Belle Rive Booking API"
 export const API_DESCRIPTION =
-  "Public booking API of a single hotel: hotel facts, room types, live availability, live direct price quotes, " +
+  "Public booking API of a single hotel: hotel facts, room types, live availability, a price calendar, live direct price quotes, " +
   "reservation intents and secure guest completion. No payment is required (reservation workflow v12)."
 
 export const ApiRoot = Schema.Struct({
@@ -69,10 +69,11 @@ export const RULES = {
   times: "Check-in is from 14:00 and check-out is by 12:00; both are strict. Early arrival and late departure are separate requests, never included automatically.",
   prices: "Prices, promotions and tourist tax are dynamic. Take the official total only from a live quote's package_offers; never calculate, infer or cache it.",
   touristTax: "Tourist tax depends on stay dates and guest ages and is computed by the quote engine.",
-  flow: "Recommended flow: GET /v1/hotel, GET /v1/room-types, POST /v1/quotes (also for one room), use package_offers as the authoritative total, then POST /v1/reservation-intents and present continue_url to the user as a clickable next step.",
+  calendar: "Use the calendar (GET /v1/calendar, MCP price_calendar) to choose dates, then quote: only a quote's total is official.",
+  flow: "Recommended flow: GET /v1/hotel, GET /v1/room-types, GET /v1/calendar to choose dates when they are open, POST /v1/quotes (also for one room), use package_offers as the authoritative total, then POST /v1/reservation-intents and present continue_url to the user as a clickable next step.",
   quoteExpiry: QUOTE_EXPIRY_RULE,
   groupBooking: "A quote with reservable false cannot be reserved online. When not_reservable.reason is group_booking (more rooms than one reservation may hold), give the user the hotel's contact from not_reservable.contact instead of creating an intent.",
-  promoCodes: "A guest's promo code goes in promo_code of POST /v1/quote, POST /v1/quotes or quote_stay (case-insensitive): the best single promotion applies, and promo_code.applied says whether an offer applies it. Unknown, inactive or used-up codes answer 400 invalid_promo_code with error.details.reason; never invent codes.",
+  promoCodes: "A guest's promo code goes in promo_code of POST /v1/quote, POST /v1/quotes, quote_stay, GET /v1/calendar or price_calendar (case-insensitive): the best single promotion applies, and promo_code.applied says whether an offer applies it. Unknown, inactive or used-up codes answer 400 invalid_promo_code with error.details.reason; never invent codes.",
   idempotency: "Send an Idempotency-Key with POST /v1/reservation-intents: a retry with the same key and body answers the same reservation and continue_url instead of creating another.",
   initiationOnly: "A reservation intent only initiates a reservation: it is not guest-completed until the guest finishes the secure form at continue_url and the API reports status GUEST_COMPLETED. Never present it as confirmed before that.",
   noDirectBooking: "The public API never creates reservations in the hotel's inventory system or PMS directly; no payment or payment guarantee is required.",
@@ -92,6 +93,7 @@ export const LLMS_TXT_PATH = "/llms.txt"
 export const BOOKING_FLOW: ReadonlyArray<{ readonly method: string; readonly path: string; readonly tool: string | null }> = [
   { method: "GET", path: "/v1/hotel", tool: "get_hotel" },
   { method: "GET", path: "/v1/room-types", tool: "list_room_types" },
+  { method: "GET", path: "/v1/calendar", tool: "price_calendar" },
   { method: "GET", path: "/v1/availability", tool: "check_availability" },
   { method: "POST", path: "/v1/quotes", tool: "quote_stay" },
   { method: "POST", path: "/v1/reservation-intents", tool: "create_reservation_intent" },

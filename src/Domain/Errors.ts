@@ -12,7 +12,8 @@ export const ValidationCode = Schema.Literal(
   "occupancy_exceeded",
   "children_ages_mismatch",
   "unknown_room_type",
-  "unknown_rate_code"
+  "unknown_rate_code",
+  "range_too_long"
 )
 export type ValidationCode = typeof ValidationCode.Type
 

@@ -42,8 +42,14 @@ export interface PricingInput {
 export const bookedLookup = (
   rows: ReadonlyArray<{ readonly room_type_id: RoomTypeId; readonly night: LocalDate; readonly booked: number }>
 ): PricingInput["booked"] => {
-  const counts = new Map(rows.map((row) => [`${row.room_type_id}/${row.night}`, row.booked]))
-  return (roomTypeId, night) => counts.get(`${roomTypeId}/${night}`) ?? 0
+  // per room type, then night: asked for every room and night of every stay priced, so no key is built per look-up
+  const counts = new Map<RoomTypeId, Map<LocalDate, number>>()
+  for (const row of rows) {
+    let byNight = counts.get(row.room_type_id)
+    if (byNight === undefined) counts.set(row.room_type_id, byNight = new Map())
+    byNight.set(row.night, row.booked)
+  }
+  return (roomTypeId, night) => counts.get(roomTypeId)?.get(night) ?? 0
 }
 
 export type PricingOutcome =
@@ -78,10 +84,14 @@ export const singleRoomLine = (request: SingleRoomQuoteRequest): Either.Either<R
     )
 }
 
-/** The first problem of the room lines, in order: unknown room type, unknown rate code, too many guests. */
+/**
+ * The first problem of the room lines, in order: unknown room type, unknown rate code, too many guests.
+ * `field` names a line's fields in the messages (`rooms[0].` in a quote's body).
+ */
 export const validateRooms = (
   hotel: HotelDefinition,
-  rooms: ReadonlyArray<RoomLine>
+  rooms: ReadonlyArray<RoomLine>,
+  field: (index: number) => string = (i) => `rooms[${i}].`
 ): Either.Either<void, ValidationError> => {
   const roomIds = hotel.room_types.map((r) => r.id)
   // inactive plans are not offered to anyone, so they are as unknown as a typo
@@ -92,7 +102,7 @@ export const validateRooms = (
       return Either.left(
         new ValidationError({
           code: "unknown_room_type",
-          message: `rooms[${i}].room_type_id: unknown room type "${line.room_type_id}"; known: ${roomIds.join(", ")}`
+          message: `${field(i)}room_type_id: unknown room type "${line.room_type_id}"; known: ${roomIds.join(", ")}`
         })
       )
     }
@@ -100,7 +110,7 @@ export const validateRooms = (
       return Either.left(
         new ValidationError({
           code: "unknown_rate_code",
-          message: `rooms[${i}].rate_code: unknown rate code "${line.rate_code}"; known: ${rateCodes.join(", ")}`
+          message: `${field(i)}rate_code: unknown rate code "${line.rate_code}"; known: ${rateCodes.join(", ")}`
         })
       )
     }
@@ -108,7 +118,7 @@ export const validateRooms = (
       return Either.left(
         new ValidationError({
           code: "occupancy_exceeded",
-          message: `rooms[${i}]: ${line.adults} adults and ${line.children_ages.length} children do not fit; ${
+          message: `${field(i)}adults, children_ages: ${line.adults} adults and ${line.children_ages.length} children do not fit; ${
             occupancyRule(room)
           }`
         })
@@ -120,8 +130,8 @@ export const validateRooms = (
 
 /** Sold-out lines and, when no plan is offered, the lines that explain why. */
 const unavailability = (
-  { booked, hotel, rooms, stay }: PricingInput,
-  nights: ReadonlyArray<LocalDate>,
+  { hotel, rooms, stay }: PricingInput,
+  held: ReadonlyArray<ReadonlyArray<number>>,
   eligible: ReadonlyArray<RatePlanDefinition>,
   offered: ReadonlyArray<RatePlanDefinition>
 ): Array<RoomUnavailability> => {
@@ -130,7 +140,7 @@ const unavailability = (
   const soldOut = rooms.flatMap((line, i): Array<RoomUnavailability> => {
     const room = hotel.room_types.find((r) => r.id === line.room_type_id)!
     // a room is free only if it is free on every night of the stay
-    const free = Math.max(0, room.inventory - Math.max(0, ...nights.map((night) => booked(room.id, night))))
+    const free = Math.max(0, room.inventory - Math.max(0, ...held[i]!))
     const wanted = requested.get(room.id)!
     return wanted <= free ? [] : [{
       room_index: i,
@@ -171,29 +181,31 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
   const nights = nightsOf(stay.checkin, stay.checkout)
   const eligible = hotel.rate_plans.filter((p) => p.active && stay.daysAhead >= p.min_days_ahead)
   const offered = eligible.filter((p) => rooms.every((line) => line.rate_code === null || line.rate_code === p.code))
-  const unavailable = unavailability(input, nights, eligible, offered)
+  // rooms of each line's type held on each night, before this booking
+  const held = rooms.map((line) => nights.map((night) => booked(line.room_type_id, night)))
+  const unavailable = unavailability(input, held, eligible, offered)
   if (unavailable.length > 0) return { _tag: "Unavailable", rooms: unavailable }
 
   const { demand_pricing: demand, weekend_supplement: weekend } = hotel
   // what every room shares on a night
   const nightly = nights.map((night) => ({
-    night,
     season: hotel.seasons.find((s) => s.months.includes(monthOf(night)))!.id,
     supplement: weekend.iso_weekdays.includes(isoWeekday(night)) ? weekend.amount_cents : 0,
     taxPerGuest: hotel.tourist_tax.periods.find((p) => p.from <= night && night <= p.until)?.amount_cents ?? 0
   }))
   // FLEX price per line and night: the same for every plan
-  const flex = rooms.map((line) => {
+  const flex = rooms.map((line, i) => {
     const room = hotel.room_types.find((r) => r.id === line.room_type_id)!
-    return nightly.map(({ night, season, supplement }) => {
+    return nightly.map(({ season, supplement }, n) => {
       const base = room.base_rates_cents[season]! + supplement
       // occupancy before this booking; inventory 0 counts as full
-      const busy = booked(room.id, night) * 100 >= demand.occupancy_threshold_percent * room.inventory
+      const busy = held[i]![n]! * 100 >= demand.occupancy_threshold_percent * room.inventory
       return base + (busy ? percentOf(base, demand.surcharge_percent) : 0)
     })
   })
-  const touristTax = sum(rooms.flatMap((line) => {
-    const taxed = guestAges(line).filter((age) => age >= hotel.tourist_tax.min_age).length
+  const ages = rooms.map(guestAges)
+  const touristTax = sum(rooms.flatMap((line, i) => {
+    const taxed = ages[i]!.filter((age) => age >= hotel.tourist_tax.min_age).length
     return nightly.map(({ taxPerGuest }) => line.quantity * taxed * taxPerGuest)
   }))
   const promotions = hotel.promotions.filter((p) =>
@@ -209,7 +221,7 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
   const offer = (plan: RatePlanDefinition): PackageOffer => {
     // one entry per room and night (quantity copies of a line): promotions round each one
     const nightLines = rooms.flatMap((line, i) => {
-      const board = sum(guestAges(line).map((age) => plan.breakfast_cents.find((b) => b.min_age <= age)?.amount_cents ?? 0))
+      const board = sum(ages[i]!.map((age) => plan.breakfast_cents.find((b) => b.min_age <= age)?.amount_cents ?? 0))
       const perNight = flex[i]!.map((f) => f - percentOf(f, plan.discount_percent) + board)
       const copies: Array<number> = []
       for (let n = 0; n < line.quantity; n++) copies.push(...perNight)

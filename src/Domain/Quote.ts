@@ -7,7 +7,7 @@ import { MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { Text } from "./Text.js"
 
 export const ChildAge = Schema.Int.pipe(Schema.between(0, 17)).annotations({ description: "Age on the check-in date, 0 to 17" })
-const ChildrenAges = Schema.Array(ChildAge).pipe(Schema.maxItems(MAX_CHILDREN_PER_ROOM))
+export const ChildrenAges = Schema.Array(ChildAge).pipe(Schema.maxItems(MAX_CHILDREN_PER_ROOM))
 const Adults = Schema.Int.pipe(Schema.between(1, 2)).annotations({ description: "Adults (18+) in the room, 1 to 2" })
 
 /** The longest code a request may carry: as long as a code of the hotel file may be. */

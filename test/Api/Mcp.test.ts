@@ -86,6 +86,39 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
       expect(tool("list_room_types").description).toContain(RULES.occupancy)
     }))
 
+  it.scoped("price_calendar answers what GET /v1/calendar answers, children_ages an array, and refuses as it refuses", () =>
+    Effect.gen(function*() {
+      const client = yield* connect
+      const { tools } = yield* Effect.promise(() => client.listTools())
+      const tool = tools.find((t) => t.name === "price_calendar")!
+      expect(tool.inputSchema.required).toEqual(["from", "to"])
+      expect(tool.inputSchema.properties).toMatchObject({
+        nights: { type: "integer", maximum: 30 },
+        adults: { type: "integer", maximum: 2 },
+        children_ages: { type: "array", maxItems: 3, items: { type: "integer", maximum: 17 } }
+      })
+      expect(tool.description).toContain(RULES.calendar)
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true })
+
+      const answer = yield* call(client, "price_calendar", { from: "2026-12-20", to: "2027-01-05", nights: 2, adults: 1, children_ages: [1] })
+      expect(answer.isError).toBe(false)
+      expect(answer.body.days).toHaveLength(17)
+      const rest = yield* get("/v1/calendar?from=2026-12-20&to=2027-01-05&nights=2&adults=1&children_ages=1")
+      expect(answer.body).toEqual(rest.body)
+
+      const tooLong = yield* call(client, "price_calendar", { from: "2027-01-01", to: "2027-03-04" })
+      expect(tooLong).toMatchObject({ isError: true, body: { error: { code: "range_too_long" } } })
+      const ages = yield* call(client, "price_calendar", { from: "2027-01-01", to: "2027-01-02", children_ages: "1,8" })
+      expect(ages).toMatchObject({ isError: true, body: { error: { code: "invalid_request" } } })
+      expect(ages.body.error.message).toMatch(/^children_ages: /)
+      const crowded = yield* call(client, "price_calendar", { from: "2027-01-01", to: "2027-01-02", children_ages: [8] })
+      expect(crowded).toMatchObject({ isError: true, body: { error: { code: "occupancy_exceeded" } } })
+      const promo = yield* call(client, "price_calendar", { from: "2026-12-20", to: "2026-12-20", nights: 2, promo_code: "direct12" })
+      expect(promo.body.days[0].package_code).toBe("NRF.DIRECT12")
+      const unknown = yield* call(client, "price_calendar", { from: "2026-12-20", to: "2026-12-20", promo_code: "NOPE" })
+      expect(unknown).toMatchObject({ isError: true, body: { error: { code: "invalid_promo_code", details: { reason: "unknown" } } } })
+    }))
+
   it.scoped("books end to end: availability → quote → intent; continue_url completes through the REST API", () =>
     Effect.gen(function*() {
       const client = yield* connect

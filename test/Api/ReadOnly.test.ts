@@ -45,13 +45,14 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
           "GET /v1/health",
           "GET /v1/hotel",
           "GET /v1/room-types",
-          "GET /v1/availability"
+          "GET /v1/availability",
+          "GET /v1/calendar"
         ]))
         expect(paths).not.toContain("GET /.well-known/api-catalog")
         expect(paths).not.toContain("GET /llms.txt")
         expect(index.endpoints.every((e) => e.purpose.length > 0)).toBe(true)
         const rules = index.agent_rules.join("\n")
-        for (const fact of ["2 guests", "infant under 2", "14:00", "12:00", "package_offers", "continue_url", "GUEST_COMPLETED", "promo_code", "invalid_promo_code"]) {
+        for (const fact of ["only a quote's total is official", "2 guests", "infant under 2", "14:00", "12:00", "package_offers", "continue_url", "GUEST_COMPLETED", "promo_code", "invalid_promo_code"]) {
           expect(rules).toContain(fact)
         }
       }))
@@ -201,9 +202,10 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         }
         expect(text).toContain("- [MCP server](http://hotel.test/mcp): Model Context Protocol, Streamable HTTP transport")
         expect(text).toContain("- [OpenAPI 3.1 description](http://hotel.test/openapi.json)")
-        expect(text).toContain("4. `POST /v1/quotes` (MCP tool `quote_stay`): Official live quote")
+        expect(text).toContain("3. `GET /v1/calendar` (MCP tool `price_calendar`): Lowest live total per arrival date")
+        expect(text).toContain("5. `POST /v1/quotes` (MCP tool `quote_stay`): Official live quote")
         expect(text).toContain("optionally with a promo_code")
-        expect(text).toContain("5. `POST /v1/reservation-intents` (MCP tool `create_reservation_intent`)")
+        expect(text).toContain("6. `POST /v1/reservation-intents` (MCP tool `create_reservation_intent`)")
         expect(text).toContain("**cancellation**: ")
       }))
 

@@ -25,6 +25,8 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
   readonly freeRooms: (checkin: LocalDate, checkout: LocalDate) => Effect.Effect<ReadonlyArray<FreeRooms>>
   /** The nights from `checkin` up to `checkout` on which rooms are held, per room type. */
   readonly bookedNights: (checkin: LocalDate, checkout: LocalDate) => Effect.Effect<ReadonlyArray<BookedNight>>
+  /** The same, in one statement of its own: a read over many stays at once (the price calendar) shares no batch. */
+  readonly bookedNightsBetween: (from: LocalDate, until: LocalDate) => Effect.Effect<ReadonlyArray<BookedNight>>
   /**
    * Inside a transaction: locks the nights of these room types in one fixed order (room type,
    * then night), so concurrent bookings queue instead of deadlocking, and answers their counts.
@@ -132,6 +134,11 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
         bookedNights: (checkin, checkout) =>
           bookedInRanges({ checkin, checkout }).pipe(
             Tracing.withSpan("InventoryRepo.bookedNights", { attributes: { checkin, checkout } })
+          ),
+        bookedNightsBetween: (from, until) =>
+          findBooked({ from, until }).pipe(
+            Effect.orDie,
+            Tracing.withSpan("InventoryRepo.bookedNightsBetween", { attributes: { from, until } })
           )
       }
     })
@@ -166,6 +173,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           })
         return {
           bookedNights: inRange,
+          bookedNightsBetween: inRange,
           // every night of each type, booked or not, in the order PostgreSQL locks them
           lockNights: (roomTypeIds, checkin, checkout) =>
             Effect.map(Ref.get(state), (bookedByType) =>

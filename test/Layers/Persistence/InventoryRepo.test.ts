@@ -55,6 +55,17 @@ contract("InventoryRepo", { inMemory: InventoryRepo.InMemory(demoInventory), pos
       expect((yield* repo.freeRooms(d("2027-02-01"), d("2027-02-05")))[0]).toEqual({ room_type_id: double, free: 12 })
     }))
 
+  it.effect("the nights between two dates, read in a statement of their own, are the same as a stay's", () =>
+    Effect.gen(function*() {
+      const repo = yield* InventoryRepo
+      yield* take(twin, 3, "2027-05-01", "2027-05-03")
+      yield* take(deluxe, 1, "2027-05-02", "2027-05-05")
+      const between = sorted(yield* repo.bookedNightsBetween(d("2027-05-02"), d("2027-05-04")))
+      expect(between).toEqual([night(deluxe, "2027-05-02", 1), night(deluxe, "2027-05-03", 1), night(twin, "2027-05-02", 3)])
+      expect(between).toEqual(sorted(yield* repo.bookedNights(d("2027-05-02"), d("2027-05-04"))))
+      expect(yield* repo.bookedNightsBetween(d("2027-05-05"), d("2027-06-05"))).toEqual([])
+    }))
+
   it.effect("locking answers every night of the stay for each type asked, booked or not, by type then night", () =>
     Effect.gen(function*() {
       const repo = yield* InventoryRepo

@@ -1,0 +1,252 @@
+import { Either, Option, Schema } from "effect"
+import { jsonCount, urlCount } from "./Availability.js"
+import { ValidationError } from "./Errors.js"
+import type { HotelDefinition } from "./Hotel.js"
+import { PackageCode, RateCode, RoomTypeId } from "./Ids.js"
+import { addDays, daysBetween, LocalDate } from "./LocalDate.js"
+import { Amount, type Cents, Currency } from "./Money.js"
+import { fitsRoom, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
+import { type PricingInput, priceStay, type RoomLine, validateRooms } from "./Pricing.js"
+import { ChildAge, ChildrenAges, type PackageOffer, PromoCodeInput } from "./Quote.js"
+import { type Stay, validateStay } from "./Stay.js"
+
+/** The most arrival dates one calendar answers: two months. */
+export const MAX_CALENDAR_DATES = 62
+/** The longest stay a calendar prices (the hotel's own `max_nights` may be shorter). */
+export const MAX_CALENDAR_NIGHTS = 30
+
+/** `1,8` in a URL: each child's age, comma-separated. */
+const ChildrenAgesText = Schema.compose(
+  Schema.String.pipe(Schema.maxLength(3 * MAX_CHILDREN_PER_ROOM - 1)),
+  Schema.split(",")
+).pipe(
+  Schema.compose(Schema.Array(Schema.compose(Schema.NumberFromString, ChildAge)).pipe(Schema.maxItems(MAX_CHILDREN_PER_ROOM)))
+).annotations({
+  jsonSchema: {
+    type: "string",
+    pattern: `^\\d{1,2}(,\\d{1,2}){0,${MAX_CHILDREN_PER_ROOM - 1}}$`,
+    maxLength: 3 * MAX_CHILDREN_PER_ROOM - 1
+  }
+})
+
+/** The fields of a calendar query; counts and ages encoded as a URL (text) or as JSON carries them. */
+const calendarFields = <C, A>(
+  count: (min: number, max: number) => Schema.Schema<number, C>,
+  ages: Schema.Schema<ReadonlyArray<number>, A>
+) => ({
+  from: LocalDate.annotations({ description: "First arrival date" }),
+  to: LocalDate.annotations({ description: `Last arrival date (inclusive); at most ${MAX_CALENDAR_DATES} dates from from` }),
+  nights: Schema.optionalWith(count(1, MAX_CALENDAR_NIGHTS), { default: () => 1 }).annotations({
+    description: `Nights of each stay, 1 to ${MAX_CALENDAR_NIGHTS} (default 1)`
+  }),
+  adults: Schema.optionalWith(count(1, 2), { default: () => 2 }).annotations({
+    description: "Adults in the room, 1 to 2 (default 2)"
+  }),
+  children_ages: Schema.optionalWith(ages, { default: () => [] }).annotations({
+    description: `Age of each child in the room on check-in, 0 to 17, at most ${MAX_CHILDREN_PER_ROOM} children`
+  }),
+  room_type_id: Schema.optional(RoomTypeId).annotations({ description: "Only this room type; omit for any that fits" }),
+  rate_code: Schema.optional(RateCode).annotations({ description: "Only this rate plan; omit for every eligible plan" }),
+  promo_code: Schema.optional(PromoCodeInput)
+})
+
+/** GET /v1/calendar's query string (`children_ages=1,8`). */
+export const CalendarQuery = Schema.Struct(calendarFields(urlCount, ChildrenAgesText))
+/** The same query as JSON (the MCP tool `price_calendar`): counts as integers, `children_ages` an array. */
+export const CalendarParams = Schema.Struct(calendarFields(jsonCount, ChildrenAges))
+export type CalendarQuery = typeof CalendarQuery.Type
+
+export const NoOfferReason = Schema.Literal("past", "beyond_booking_window", "stay_too_long", "sold_out", "no_eligible_rate")
+export type NoOfferReason = typeof NoOfferReason.Type
+
+export const CalendarDay = Schema.Struct({
+  checkin: LocalDate,
+  checkout: LocalDate,
+  available: Schema.Boolean,
+  lowest_total: Schema.NullOr(Amount).annotations({
+    description: "The lowest price.total POST /v1/quotes would answer now for one room of this occupancy and stay; " +
+      "null when nothing can be offered. Only a quote's total is official."
+  }),
+  room_type_id: Schema.NullOr(RoomTypeId).annotations({ description: "The room type of the lowest total" }),
+  package_code: Schema.NullOr(PackageCode).annotations({ description: "The package of the lowest total, as a quote names it" }),
+  rate_code: Schema.NullOr(RateCode),
+  reason: Schema.NullOr(NoOfferReason).annotations({ description: "Why nothing can be offered; null when available" })
+}).annotations({ identifier: "CalendarDay" })
+export type CalendarDay = typeof CalendarDay.Type
+
+export const PriceCalendar = Schema.Struct({
+  from: LocalDate,
+  to: LocalDate,
+  nights: Schema.Int,
+  adults: Schema.Int,
+  children_ages: Schema.Array(Schema.Int),
+  currency: Currency,
+  days: Schema.Array(CalendarDay).annotations({ description: "One per arrival date from from to to, in order" })
+}).annotations({
+  identifier: "PriceCalendar",
+  examples: [{
+    from: "2027-03-12" as LocalDate,
+    to: "2027-03-13" as LocalDate,
+    nights: 2,
+    adults: 2,
+    children_ages: [],
+    currency: "EUR",
+    days: [
+      {
+        checkin: "2027-03-12" as LocalDate,
+        checkout: "2027-03-14" as LocalDate,
+        available: true,
+        lowest_total: 21744 as Cents,
+        room_type_id: "double" as RoomTypeId,
+        package_code: "NRF.EARLY_BOOKING" as PackageCode,
+        rate_code: "NRF" as RateCode,
+        reason: null
+      },
+      {
+        checkin: "2027-03-13" as LocalDate,
+        checkout: "2027-03-15" as LocalDate,
+        available: false,
+        lowest_total: null,
+        room_type_id: null,
+        package_code: null,
+        rate_code: null,
+        reason: "sold_out"
+      }
+    ]
+  }]
+})
+export type PriceCalendar = typeof PriceCalendar.Type
+
+/** The last day a date can name: every stay's checkout is one. */
+const LAST_DATE = "9999-12-31" as LocalDate
+
+/** The arrival dates from `from` to `to`, inclusive, for stays of `nights` nights. */
+export const calendarDates = (
+  from: LocalDate,
+  to: LocalDate,
+  nights: number
+): Either.Either<ReadonlyArray<LocalDate>, ValidationError> => {
+  const count = daysBetween(from, to) + 1
+  if (count < 1) return Either.left(new ValidationError({ code: "invalid_dates", message: "to must not be before from" }))
+  if (count > MAX_CALENDAR_DATES) {
+    return Either.left(
+      new ValidationError({
+        code: "range_too_long",
+        message: `from to to spans ${count} arrival dates; a calendar answers at most ${MAX_CALENDAR_DATES}`
+      })
+    )
+  }
+  if (daysBetween(to, LAST_DATE) < nights) {
+    return Either.left(new ValidationError({ code: "invalid_dates", message: `the last stay would end after ${LAST_DATE}` }))
+  }
+  return Either.right(Array.from({ length: count }, (_, i) => addDays(from, i)))
+}
+
+/**
+ * The one-room lines a calendar prices, in room type order: the asked room type, or every one the
+ * guests fit. Refused as a quote for them would be: unknown room type or rate code, or guests no
+ * room (or not the asked one) takes.
+ */
+export const calendarRooms = (
+  hotel: HotelDefinition,
+  query: Pick<CalendarQuery, "adults" | "children_ages" | "room_type_id" | "rate_code">
+): Either.Either<ReadonlyArray<RoomLine>, ValidationError> => {
+  const ids = query.room_type_id === undefined ? hotel.room_types.map((r) => r.id) : [query.room_type_id]
+  const lines = ids.map((room_type_id): RoomLine => ({
+    room_type_id,
+    quantity: 1,
+    adults: query.adults,
+    children_ages: query.children_ages,
+    rate_code: query.rate_code ?? null
+  }))
+  const fitting = lines.filter((line) => {
+    const room = hotel.room_types.find((r) => r.id === line.room_type_id)
+    return room !== undefined && fitsRoom(room, { adults: line.adults, childrenAges: line.children_ages })
+  })
+  // with nothing fitting, the first line's problem is the answer
+  const checked = fitting.length > 0 ? fitting : lines
+  return Either.map(validateRooms(hotel, checked, () => ""), () => checked)
+}
+
+/** Why a stay that the booking rules refuse has no offer. */
+const refusal = (error: ValidationError): NoOfferReason =>
+  error.code === "stay_too_long" ? "stay_too_long" : error.code === "booking_window_exceeded" ? "beyond_booking_window" : "past"
+
+/** An arrival date's stay, and whether the booking rules allow it (or why not). */
+export interface CalendarStay {
+  readonly checkin: LocalDate
+  readonly checkout: LocalDate
+  readonly validated: Either.Either<Stay, NoOfferReason>
+}
+
+export const calendarStays = (
+  hotel: HotelDefinition,
+  today: LocalDate,
+  dates: ReadonlyArray<LocalDate>,
+  nights: number
+): ReadonlyArray<CalendarStay> =>
+  dates.map((checkin) => {
+    const checkout = addDays(checkin, nights)
+    return { checkin, checkout, validated: Either.mapLeft(validateStay(hotel, today, checkin, checkout), refusal) }
+  })
+
+/** The nights whose bookings the stays need: from the first bookable check-in up to the last checkout; none when no stay is bookable. */
+export const nightsToRead = (
+  stays: ReadonlyArray<CalendarStay>
+): Option.Option<{ readonly from: LocalDate; readonly until: LocalDate }> => {
+  const bookable = stays.filter((stay) => Either.isRight(stay.validated))
+  return bookable.length === 0
+    ? Option.none()
+    : Option.some({ from: bookable[0]!.checkin, until: bookable[bookable.length - 1]!.checkout })
+}
+
+const noOffer = ({ checkin, checkout }: CalendarStay, reason: NoOfferReason): CalendarDay => ({
+  checkin,
+  checkout,
+  available: false,
+  lowest_total: null,
+  room_type_id: null,
+  package_code: null,
+  rate_code: null,
+  reason
+})
+
+/**
+ * Each date's lowest total, as a quote for one room of each line would answer it (the same
+ * `priceStay`): the lowest `price.total` of all their offers, the first room type then the first
+ * offer on a tie. With no offer at all, the stay is sold out, unless no plan may be booked for it.
+ */
+export const priceCalendar = (input: {
+  readonly hotel: HotelDefinition
+  readonly stays: ReadonlyArray<CalendarStay>
+  readonly rooms: ReadonlyArray<RoomLine>
+  readonly booked: PricingInput["booked"]
+  readonly promoCode: PricingInput["promoCode"]
+}): ReadonlyArray<CalendarDay> =>
+  input.stays.map((day) => {
+    if (Either.isLeft(day.validated)) return noOffer(day, day.validated.left)
+    const stay = day.validated.right
+    let best: { readonly line: RoomLine; readonly offer: PackageOffer } | undefined
+    let reason: NoOfferReason = "sold_out"
+    for (const line of input.rooms) {
+      const outcome = priceStay({ hotel: input.hotel, stay, rooms: [line], booked: input.booked, promoCode: input.promoCode })
+      if (outcome._tag === "Unavailable") {
+        // eligibility depends on the dates and the plan asked, never on the room type
+        if (outcome.rooms.some((room) => room.reason === "rate_not_eligible")) reason = "no_eligible_rate"
+        continue
+      }
+      for (const offer of outcome.offers) {
+        if (best === undefined || offer.price.total < best.offer.price.total) best = { line, offer }
+      }
+    }
+    return best === undefined ? noOffer(day, reason) : {
+      checkin: day.checkin,
+      checkout: day.checkout,
+      available: true,
+      lowest_total: best.offer.price.total,
+      room_type_id: best.line.room_type_id,
+      package_code: best.offer.package_code,
+      rate_code: best.offer.rate_code,
+      reason: null
+    }
+  })
