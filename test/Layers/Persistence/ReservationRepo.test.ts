@@ -29,7 +29,8 @@ const completionNumbered = (number: string) => ({
   terms_version: completed.terms_version!,
   offer: completed.offer,
   line_totals: completed.line_totals,
-  completed_at: "2026-12-01T10:05:00+01:00"
+  completed_at: "2026-12-01T10:05:00+01:00",
+  promo_code: null
 })
 const completion = completionNumbered("BR-COMPLETED")
 
@@ -122,5 +123,29 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
         at("2026-12-01T10:30:00.000Z")
       ])
       expect(yield* repo.lockCompletionsFrom("192.0.2.1", at("2026-12-01T09:00:00.000Z"))).toEqual([])
+    }))
+
+  it.effect("a promo code's uses are the completed, not cancelled reservations whose completion kept it", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      const withCode = (id: string) => ({ ...pending(id), promo_code: "USES3" })
+      const uses = Effect.all([repo.countPromoCodeUses("USES3"), repo.lockPromoCodeUses("USES3")])
+      yield* repo.insert(withCode("r_code_pending"))
+      expect(yield* uses).toEqual([0, 0])
+      yield* repo.insert(withCode("r_code_used"))
+      yield* repo.complete("r_code_used" as ReservationId, { ...completionNumbered("BR-CODE1"), promo_code: "USES3" })
+      expect(yield* find("r_code_used")).toMatchObject({ status: "GUEST_COMPLETED", promo_code: "USES3" })
+      expect(yield* uses).toEqual([1, 1])
+      // completed without it: the code could no longer be used when the guest completed
+      yield* repo.insert(withCode("r_code_dropped"))
+      yield* repo.complete("r_code_dropped" as ReservationId, completionNumbered("BR-CODE2"))
+      expect((yield* find("r_code_dropped")).promo_code).toBeNull()
+      yield* repo.insert(withCode("r_code_cancelled"))
+      yield* repo.complete("r_code_cancelled" as ReservationId, { ...completionNumbered("BR-CODE3"), promo_code: "USES3" })
+      expect(yield* uses).toEqual([2, 2])
+      yield* repo.cancel("r_code_cancelled" as ReservationId, "2026-12-03T10:00:00.000Z", null)
+      expect(yield* uses).toEqual([1, 1])
+      expect(yield* repo.countPromoCodeUses("uses3")).toBe(0)
+      expect(yield* repo.countPromoCodeUses("OTHER")).toBe(0)
     }))
 })
