@@ -132,15 +132,23 @@ export const changeRefusal = (
       ))
 }
 
-/** The rooms of a change as pricing takes them; a rate code other than the reservation's plan is refused. */
+/** The rooms of a change as pricing takes them: checked as a quote checks them, and a rate code other than the reservation's plan refused. */
 export const changeLines = (
   hotel: HotelDefinition,
   r: ReservationRecord,
   rooms: QuoteChangeAction["rooms"]
 ): Either.Either<ReadonlyArray<RoomLine>, ValidationError> =>
   Either.gen(function*() {
+    const lines: ReadonlyArray<RoomLine> = rooms.map((room) => ({
+      room_type_id: room.room_type_id,
+      quantity: room.quantity,
+      adults: room.adults,
+      children_ages: room.children_ages,
+      rate_code: room.rate_code ?? null
+    }))
+    yield* validateRooms(hotel, lines)
     const plan = r.offer.rate_code
-    const other = rooms.findIndex((room) => room.rate_code !== undefined && room.rate_code !== plan)
+    const other = lines.findIndex((line) => line.rate_code !== null && line.rate_code !== plan)
     if (other >= 0) {
       return yield* Either.left(
         new ValidationError({
@@ -149,19 +157,12 @@ export const changeLines = (
         })
       )
     }
-    const lines: ReadonlyArray<RoomLine> = rooms.map((room) => ({
-      room_type_id: room.room_type_id,
-      quantity: room.quantity,
-      adults: room.adults,
-      children_ages: room.children_ages,
-      rate_code: null
-    }))
-    yield* validateRooms(hotel, lines)
     const group = groupBooking(hotel, lines)
     if (Option.isSome(group)) {
       return yield* Either.left(new ValidationError({ code: "invalid_request", message: `rooms: ${groupBookingMessage(group.value)}` }))
     }
-    return lines
+    // priced on the reservation's plan, whether or not a room named it
+    return lines.map((line) => ({ ...line, rate_code: null }))
   })
 
 /** Whether the reservation already is this stay: the change was made (a request sent again changes nothing). */

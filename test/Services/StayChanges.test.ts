@@ -2,7 +2,7 @@ import { NodeContext } from "@effect/platform-node"
 import { expect, layer, type Vitest } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import * as path from "node:path"
-import type { PromotionCode, ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
+import type { PromotionCode, RateCode, ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
 import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
 import type { Cents } from "../../src/Domain/Money.js"
 import { Repositories, Services } from "../../src/Composition.js"
@@ -277,11 +277,17 @@ const suite = (it: Vitest.MethodsNonLive<Needs, true>) => {
       expect(yield* codeOf([{ room_type_id: "suite" }])).toBe("unknown_room_type")
       expect(yield* codeOf([{ room_type_id: "twin", adults: 2, children_ages: [5] }])).toBe("occupancy_exceeded")
       expect(yield* codeOf([{ room_type_id: "twin", rate_code: "FLEX_BB" }])).toBe("invalid_request")
-      expect(yield* codeOf([{ room_type_id: "twin", rate_code: "NOPE" }])).toBe("invalid_request")
+      expect(yield* codeOf([{ room_type_id: "twin", rate_code: "NOPE" }])).toBe("unknown_rate_code")
       // more rooms than one reservation may hold (6)
       expect(yield* codeOf([{ room_type_id: "double", quantity: 4 }, { room_type_id: "twin", quantity: 3 }])).toBe("invalid_request")
       // its own plan may be named
-      const same = yield* quoteChange(r.token, "2027-02-01", "2027-02-02", [{ room_type_id: "twin" }])
+      const same = yield* Effect.flatMap(ReservationManagement, (m) =>
+        m.quoteChange(r.token, {
+          action: "quote_change",
+          checkin: d("2027-02-01"),
+          checkout: d("2027-02-02"),
+          rooms: [{ ...roomsOf([{ room_type_id: "twin" }])[0]!, rate_code: "FLEX" as RateCode }]
+        }))
       expect(same.difference).toBe(0)
     }))
 
