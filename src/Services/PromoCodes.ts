@@ -11,10 +11,6 @@ export class PromoCodes extends Effect.Service<PromoCodes>()("PromoCodes", {
     const catalog = yield* HotelCatalog
     const reservations = yield* ReservationRepo
 
-    /** The uses so far, read only for a code that has a limit. */
-    const usesOf = (promo: PromoCodeDefinition, count: (code: string) => Effect.Effect<number>) =>
-      promo.max_uses === undefined ? Effect.succeed(0) : count(normalizePromoCode(promo.code))
-
     return {
       /**
        * The hotel's code for what a request typed (any case), ready for `priceStay`'s `promoCode`;
@@ -26,7 +22,9 @@ export class PromoCodes extends Effect.Service<PromoCodes>()("PromoCodes", {
           const hotel = yield* catalog.definition()
           const promo = findPromoCode(hotel, code)
           if (promo === undefined) return yield* invalidPromoCode(code, "unknown")
-          const refusal = refusalOf(promo, yield* catalog.today(hotel), yield* usesOf(promo, reservations.countPromoCodeUses))
+          // the uses are read only for a code that has a limit
+          const uses = promo.max_uses === undefined ? 0 : yield* reservations.countPromoCodeUses(normalizePromoCode(promo.code))
+          const refusal = refusalOf(promo, yield* catalog.today(hotel), uses)
           if (refusal !== undefined) return yield* invalidPromoCode(code, refusal)
           return promo
         }

@@ -44,7 +44,8 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
       const hotel = yield* catalog.definition()
       const stay = yield* validateStay(hotel, yield* catalog.today(hotel), request.checkin, request.checkout)
       yield* validateRooms(hotel, request.rooms)
-      const promoCode = yield* promoCodes.resolve(request.promoCode)
+      // most quotes carry no code: they skip the call and its span
+      const promoCode = request.promoCode === undefined ? null : yield* promoCodes.resolve(request.promoCode)
       const booked = bookedLookup(yield* inventory.bookedNights(stay.checkin, stay.checkout))
       const outcome = priceStay({ hotel, stay, rooms: request.rooms, booked, promoCode })
       return { hotel, stay, outcome, promoCode }

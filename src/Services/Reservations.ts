@@ -272,8 +272,8 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         const now = yield* Clock.currentTimeMillis
         // first, before any row lock: completions from one address are counted one at a time
         const recent = limited ? yield* repo.lockCompletionsFrom(clientAddress, new Date(completionWindowStart(now))) : []
-        // Second, still before any row lock: the code's uses, counted one completion at a time (its
-        // code was fixed with the intent, so the unlocked read tells it). Every completion takes its
+        // Second, still before any row lock: a limited code's uses, counted one completion at a time
+        // (the code was fixed with the intent, so the unlocked read tells it). Every completion takes its
         // locks in one order, address, code, reservation row, nights, and nothing else takes the code's
         // lock (a cancellation gives a use back without it): no two transactions wait for each other in
         // a cycle. Before the rows, so that a completion queued behind the last use holds no nights.

@@ -51,6 +51,22 @@ layer(Documents.Default)("confirmation PDF", (it) => {
       ) expect(text).toContain(expected)
     }))
 
+  it.effect("a promo code is named on the discount line with its name, in each language", () =>
+    Effect.gen(function*() {
+      const promoCode = demoHotel.promo_codes[0]!
+      for (
+        const [language, line] of [
+          ["en", "Promo code DIRECT12 (Direct booking code)"],
+          ["fr", "Code promo DIRECT12 (Code de réservation directe)"],
+          ["ru", "Промокод DIRECT12 (Код прямого бронирования)"]
+        ] as const
+      ) {
+        const { text } = yield* confirmation(reservationView(demoHotel, sampleReservation({ language, promoCode })))
+        expect(text).toContain(line)
+        expect(text).not.toContain("Early booking")
+      }
+    }))
+
   it.effect("in French, accents and all", () =>
     Effect.gen(function*() {
       const { text } = yield* confirmation(viewIn("fr"))
