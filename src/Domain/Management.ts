@@ -4,6 +4,7 @@ import { TimeOfDay } from "./Ids.js"
 import type { Language } from "./Language.js"
 import { type GuestDetails, type GuestField, type ManagedReservation, Phone, type ReservationRecord, SpecialRequests } from "./Reservation.js"
 import { guestFields, reservationView } from "./ReservationViews.js"
+import { ChangeStayAction, changeRefusal, freeCancellationLapse, QuoteChangeAction } from "./StayChange.js"
 
 /**
  * The guest's manage link, as the emails and the confirmation PDF give it: the token goes in the
@@ -40,14 +41,16 @@ export const ResendConfirmationAction = Schema.Struct({ action: Schema.Literal("
 })
 
 /** POST /v1/reservation-manage: one action per request. */
-export const ManageRequest = Schema.Union(GuestUpdate, CancelAction, ResendConfirmationAction).annotations({
-  identifier: "ReservationManageRequest",
-  examples: [
-    { action: "update_guest", phone: "+33 6 12 34 56 78", arrival_time: "21:30" },
-    { action: "cancel" },
-    { action: "resend_confirmation" }
-  ]
-})
+export const ManageRequest = Schema.Union(GuestUpdate, CancelAction, ResendConfirmationAction, QuoteChangeAction, ChangeStayAction)
+  .annotations({
+    identifier: "ReservationManageRequest",
+    examples: [
+      { action: "update_guest", phone: "+33 6 12 34 56 78", arrival_time: "21:30" },
+      { action: "cancel" },
+      { action: "resend_confirmation" }
+      // quote_change and change_stay: QuoteChangeAction's and ChangeStayAction's own examples
+    ]
+  })
 export type ManageRequest = typeof ManageRequest.Type
 
 /** The guest's details with the update's fields; a field it leaves out stays as it was (null clears). */
@@ -62,16 +65,11 @@ export const applyGuestUpdate = (guest: GuestDetails, update: GuestUpdate): Gues
 })
 
 /** Why the reservation cannot be cancelled at `now`, if it cannot; a cancelled one is answered apart. */
-export const cancellationRefusal = (r: ReservationRecord, now: number): Option.Option<string> => {
-  const deadline = r.offer.free_cancellation_until
-  if (!r.offer.refundable || deadline === null) {
-    return Option.some(`the ${r.offer.rate_code} rate is non-refundable: it cannot be cancelled free of charge; contact the hotel`)
-  }
-  if (now >= Date.parse(deadline)) {
-    return Option.some(`free cancellation was possible until ${deadline} (hotel time); contact the hotel`)
-  }
-  return Option.none()
-}
+export const cancellationRefusal = (r: ReservationRecord, now: number): Option.Option<string> =>
+  Option.map(freeCancellationLapse(r, now), (lapse) =>
+    lapse === "non_refundable"
+      ? `the ${r.offer.rate_code} rate is non-refundable: it cannot be cancelled free of charge; contact the hotel`
+      : `free cancellation was possible until ${r.offer.free_cancellation_until} (hotel time); contact the hotel`)
 
 /** What the holder of the manage link may do now. */
 export const manageActions = (r: ReservationRecord, now: number): ReadonlyArray<string> =>
@@ -80,6 +78,8 @@ export const manageActions = (r: ReservationRecord, now: number): ReadonlyArray<
     : [
       "update_guest",
       ...(Option.isNone(cancellationRefusal(r, now)) ? ["cancel"] : []),
+      // quote_change is answered whenever change_stay is
+      ...(Option.isNone(changeRefusal(r, now)) ? ["change_stay"] : []),
       "resend_confirmation",
       "download_document"
     ]

@@ -1,6 +1,8 @@
 import { expect } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
 import type { ReservationId } from "../../../src/Domain/Ids.js"
+import type { LocalDate } from "../../../src/Domain/LocalDate.js"
+import type { Cents } from "../../../src/Domain/Money.js"
 import type { ReservationRecord } from "../../../src/Domain/Reservation.js"
 import { ReservationRepo } from "../../../src/Layers/Persistence/ReservationRepo.js"
 import { contract } from "../../support/contract.js"
@@ -92,6 +94,32 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
       expect(yield* find(id)).toMatchObject({ status: "CANCELLED", pms_status: "PENDING", guest })
       yield* repo.setPmsStatus(id, "FAILED", Option.none())
       expect((yield* find(id)).pms_status).toBe("FAILED")
+    }))
+
+  it.effect("only a completed reservation has its stay changed: dates, rooms, offer, line totals, promo code, PMS status", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      const id = "r_changed" as ReservationId
+      const change = {
+        checkin: "2027-03-13" as LocalDate,
+        checkout: "2027-03-14" as LocalDate,
+        rooms: [{ ...completed.rooms[0]!, quantity: 3 }],
+        offer: { ...completed.offer, price: { ...completed.offer.price, total: 12345 as Cents } },
+        line_totals: [12345 as Cents],
+        promo_code: null,
+        pms_status: "PENDING" as const
+      }
+      yield* repo.insert(pending(id))
+      yield* repo.changeStay(id, change)
+      expect(yield* find(id)).toMatchObject({ status: "PENDING_GUEST", checkin: pending(id).checkin, rooms: pending(id).rooms })
+      yield* repo.complete(id, completionNumbered("BR-CHANGED"))
+      yield* repo.setPmsStatus(id, "SYNCED", Option.none())
+      yield* repo.changeStay(id, change)
+      const changed = yield* find(id)
+      expect(changed).toMatchObject({ ...change, number: "BR-CHANGED", status: "GUEST_COMPLETED", guest: completion.guest })
+      yield* repo.cancel(id, "2026-12-05T10:00:00.000Z", "PENDING")
+      yield* repo.changeStay(id, { ...change, checkin: "2027-04-01" as LocalDate, checkout: "2027-04-02" as LocalDate })
+      expect((yield* find(id)).checkin).toBe("2027-03-13")
     }))
 
   it.effect("a reservation number is one reservation's: completing another with it is a defect that changes nothing", () =>
