@@ -4,6 +4,7 @@ import {
   AlreadyCancelled,
   AvailabilityChanged,
   CancellationNotAllowed,
+  ChangeNotAllowed,
   GroupBookingRequired,
   IdempotencyInProgress,
   IdempotencyKeyReused,
@@ -144,7 +145,8 @@ export const AvailabilityChangedBody = errorBody(
 export const PriceChangedBody = errorBody(
   PriceChanged,
   409,
-  "The live total differs from expected_total; complete again with details.new_total to accept it. error.code: price_changed",
+  "The live total differs from expected_total; send the request again with details.new_total as expected_total to accept it. " +
+    "error.code: price_changed",
   () => "price_changed",
   (e) =>
     encodeChange({
@@ -169,6 +171,14 @@ export const CancellationNotAllowedBody = errorBody(
     "error.code: cancellation_not_allowed",
   () => "cancellation_not_allowed",
   (e) => ({ refundable: e.refundable, free_cancellation_until: e.free_cancellation_until })
+)
+export const ChangeNotAllowedBody = errorBody(
+  ChangeNotAllowed,
+  409,
+  "The stay cannot be changed: details.reason is non_refundable (the rate), deadline_passed (the free-cancellation " +
+    "deadline of the current stay) or not_completed (cancelled); the message says whom to ask. error.code: change_not_allowed",
+  () => "change_not_allowed",
+  (e) => ({ reason: e.reason })
 )
 export const AlreadyCancelledBody = errorBody(
   AlreadyCancelled,

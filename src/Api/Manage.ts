@@ -4,7 +4,17 @@ import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { ManageRequest } from "../Domain/Management.js"
 import { ManagedReservation } from "../Domain/Reservation.js"
-import { AlreadyCancelledBody, CancellationNotAllowedBody, RateLimitedBody, ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
+import { ChangeQuote } from "../Domain/StayChange.js"
+import {
+  AlreadyCancelledBody,
+  AvailabilityChangedBody,
+  CancellationNotAllowedBody,
+  ChangeNotAllowedBody,
+  PriceChangedBody,
+  RateLimitedBody,
+  ServiceUnavailableBody,
+  ValidationErrorBody
+} from "./Errors.js"
 import { ReservationTokenAuth } from "./ReservationToken.js"
 
 /** Endpoints 12 to 14: a completed reservation, managed with the manage link's token. */
@@ -25,18 +35,35 @@ export class ManageGroup extends HttpApiGroup.make("manage")
     HttpApiEndpoint.post("act", "/v1/reservation-manage")
       .setPayload(ManageRequest)
       .addSuccess(ManagedReservation)
+      .addSuccess(ChangeQuote.annotations({ description: "quote_change's answer: what the change would make, and the difference" }))
       .addError(ValidationErrorBody)
       .addError(CancellationNotAllowedBody)
       .addError(AlreadyCancelledBody)
+      .addError(ChangeNotAllowedBody)
+      .addError(PriceChangedBody)
+      .addError(AvailabilityChangedBody)
       .addError(RateLimitedBody)
-      .annotate(OpenApi.Summary, "Update the guest's details, cancel, or resend the confirmation email; answers the reservation as it now is")
+      .annotate(
+        OpenApi.Summary,
+        "Update the guest's details, cancel, resend the confirmation email, quote or make a stay change; answers the reservation as it now is"
+      )
       .annotate(
         OpenApi.Description,
         "One action per request. update_guest changes any of phone, arrival_time, special_requests, baby_cot, " +
           "early_check_in_request, late_check_out_request (null clears a text) and sends a notice by email. cancel frees the " +
           "rooms at once, status CANCELLED, and sends a cancellation email; a non-refundable rate or a passed deadline is 409 " +
           "cancellation_not_allowed, a second cancel 409 already_cancelled. resend_confirmation sends the confirmation email " +
-          "again, at most once every 5 minutes (429 rate_limited with Retry-After). Every change reaches the hotel's PMS."
+          "again, at most once every 5 minutes (429 rate_limited with Retry-After). " +
+          "quote_change prices new dates and rooms (rooms as POST /v1/quotes takes them, on the reservation's rate plan, its " +
+          "own rooms counting as free) and answers a ChangeQuote (previous_total, new_total, difference); nothing changes. " +
+          "change_stay makes that change in one transaction when expected_total is still the live new_total: the old nights " +
+          "are given back and the new ones taken, the reservation keeps its number and manage link, a 'reservation changed' " +
+          "email with the new PDF is sent, and the answer is the changed reservation. Fewer rooms cancel part of the stay. " +
+          "Both are possible while allowed_actions lists change_stay (a refundable rate before the current stay's " +
+          "free_cancellation_until), otherwise 409 change_not_allowed (details.reason non_refundable, deadline_passed or " +
+          "not_completed). 409 price_changed: send change_stay again with details.new_total; 409 availability_changed: " +
+          "details.rooms says which rooms are not free, choose other dates or rooms. The same change sent again answers " +
+          "the reservation as it is and changes nothing. Every change reaches the hotel's PMS."
       )
   )
   .add(

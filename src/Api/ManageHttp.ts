@@ -1,6 +1,8 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
-import { ReservationManagement } from "../Services/ReservationManagement.js"
+import type { ManagedReservation } from "../Domain/Reservation.js"
+import type { ChangeQuote } from "../Domain/StayChange.js"
+import { type ManageFailure, ReservationManagement } from "../Services/ReservationManagement.js"
 import { Api } from "./Api.js"
 import { PresentedToken } from "./ReservationToken.js"
 import { withResponseHeader } from "./ResponseHeaders.js"
@@ -11,7 +13,8 @@ export const ManageHttp = HttpApiBuilder.group(Api, "manage", (handlers) =>
     return handlers
       .handle("view", () => Effect.flatMap(PresentedToken, management.view))
       .handle("act", ({ payload }) =>
-        Effect.flatMap(PresentedToken, (token) => management.act(token, payload)).pipe(
+        Effect.flatMap(PresentedToken, (token): Effect.Effect<ManagedReservation | ChangeQuote, ManageFailure> =>
+          payload.action === "quote_change" ? management.quoteChange(token, payload) : management.act(token, payload)).pipe(
           Effect.tapErrorTag("RateLimited", (e) => withResponseHeader("retry-after", String(e.retry_after_seconds)))
         ))
       .handle("document", () =>

@@ -105,3 +105,13 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   message: Schema.String,
   retry_after_seconds: Schema.Int
 }) {}
+
+/** Why a stay cannot be changed: a non-refundable rate, the free-cancellation deadline of the current stay passed, or not (or no longer) completed. */
+export const ChangeRefusalReason = Schema.Literal("non_refundable", "deadline_passed", "not_completed")
+export type ChangeRefusalReason = typeof ChangeRefusalReason.Type
+
+/** The reservation's stay cannot be changed now (`details.reason`); the message says what to do instead. */
+export class ChangeNotAllowed extends Schema.TaggedError<ChangeNotAllowed>()("ChangeNotAllowed", {
+  message: Schema.String,
+  reason: ChangeRefusalReason
+}) {}

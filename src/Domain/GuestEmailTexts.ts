@@ -8,7 +8,7 @@ import type { Language } from "./Language.js"
  */
 
 /** The emails the service sends a guest. */
-export type EmailKind = "confirmation" | "cancellation" | "guestDetailsUpdated"
+export type EmailKind = "confirmation" | "cancellation" | "guestDetailsUpdated" | "stayChanged"
 type RequestField = "baby_cot" | "early_check_in_request" | "late_check_out_request"
 
 export interface EmailTexts {
@@ -54,23 +54,27 @@ export const EMAIL_TEXTS: Record<Language, EmailTexts> = {
     subject: {
       confirmation: (n, hotel) => `Your reservation ${n} at ${hotel} is confirmed`,
       cancellation: (n, hotel) => `Your reservation ${n} at ${hotel} is cancelled`,
-      guestDetailsUpdated: (n, hotel) => `Your reservation ${n} at ${hotel}: details updated`
+      guestDetailsUpdated: (n, hotel) => `Your reservation ${n} at ${hotel}: details updated`,
+      stayChanged: (n, hotel) => `Your reservation ${n} at ${hotel} is changed`
     },
     greeting: (name) => `Dear ${name},`,
     intro: {
       confirmation: (_, hotel) => `Thank you for booking at ${hotel}. Your reservation is confirmed; here are its details.`,
       cancellation: (n) => `Your reservation ${n} has been cancelled as you asked.`,
-      guestDetailsUpdated: (n) => `The details of your reservation ${n} have been updated. Here they are as we now have them.`
+      guestDetailsUpdated: (n) => `The details of your reservation ${n} have been updated. Here they are as we now have them.`,
+      stayChanged: (n) => `Your reservation ${n} has been changed as you asked. Here is your stay as it now is.`
     },
     outro: {
       confirmation: "We look forward to welcoming you.",
       cancellation: "We hope to welcome you another time.",
-      guestDetailsUpdated: "If you did not make this change, please contact us."
+      guestDetailsUpdated: "If you did not make this change, please contact us.",
+      stayChanged: "If you did not make this change, please contact us."
     },
     link: {
       confirmation: "Manage your reservation",
       cancellation: "View your reservation",
-      guestDetailsUpdated: "Manage your reservation"
+      guestDetailsUpdated: "Manage your reservation",
+      stayChanged: "Manage your reservation"
     },
     linkIsPersonal: "This link is personal: please do not share it.",
     pdfAttached: "Your confirmation is attached as a PDF.",
@@ -109,24 +113,28 @@ export const EMAIL_TEXTS: Record<Language, EmailTexts> = {
     subject: {
       confirmation: (n, hotel) => `Votre réservation ${n} est confirmée – ${hotel}`,
       cancellation: (n, hotel) => `Votre réservation ${n} est annulée – ${hotel}`,
-      guestDetailsUpdated: (n, hotel) => `Votre réservation ${n} : informations mises à jour – ${hotel}`
+      guestDetailsUpdated: (n, hotel) => `Votre réservation ${n} : informations mises à jour – ${hotel}`,
+      stayChanged: (n, hotel) => `Votre réservation ${n} est modifiée – ${hotel}`
     },
     greeting: (name) => `Bonjour ${name},`,
     intro: {
       confirmation: (_, hotel) => `Merci d'avoir réservé chez ${hotel}. Votre réservation est confirmée ; en voici le détail.`,
       cancellation: (n) => `Votre réservation ${n} a été annulée comme vous l'avez demandé.`,
       guestDetailsUpdated: (n) =>
-        `Les informations de votre réservation ${n} ont été mises à jour. Les voici telles que nous les avons enregistrées.`
+        `Les informations de votre réservation ${n} ont été mises à jour. Les voici telles que nous les avons enregistrées.`,
+      stayChanged: (n) => `Votre réservation ${n} a été modifiée comme vous l'avez demandé. Voici votre séjour tel qu'il est maintenant.`
     },
     outro: {
       confirmation: "Nous nous réjouissons de vous accueillir.",
       cancellation: "Nous espérons vous accueillir une prochaine fois.",
-      guestDetailsUpdated: "Si vous n'êtes pas à l'origine de cette modification, contactez-nous."
+      guestDetailsUpdated: "Si vous n'êtes pas à l'origine de cette modification, contactez-nous.",
+      stayChanged: "Si vous n'êtes pas à l'origine de cette modification, contactez-nous."
     },
     link: {
       confirmation: "Gérer votre réservation",
       cancellation: "Voir votre réservation",
-      guestDetailsUpdated: "Gérer votre réservation"
+      guestDetailsUpdated: "Gérer votre réservation",
+      stayChanged: "Gérer votre réservation"
     },
     linkIsPersonal: "Ce lien est personnel : ne le partagez pas.",
     pdfAttached: "Votre confirmation est jointe en PDF.",
@@ -165,23 +173,27 @@ export const EMAIL_TEXTS: Record<Language, EmailTexts> = {
     subject: {
       confirmation: (n, hotel) => `Ваше бронирование ${n} подтверждено – ${hotel}`,
       cancellation: (n, hotel) => `Ваше бронирование ${n} отменено – ${hotel}`,
-      guestDetailsUpdated: (n, hotel) => `Ваше бронирование ${n}: данные обновлены – ${hotel}`
+      guestDetailsUpdated: (n, hotel) => `Ваше бронирование ${n}: данные обновлены – ${hotel}`,
+      stayChanged: (n, hotel) => `Ваше бронирование ${n} изменено – ${hotel}`
     },
     greeting: (name) => `Здравствуйте, ${name}!`,
     intro: {
       confirmation: (_, hotel) => `Спасибо за бронирование в ${hotel}. Ваше бронирование подтверждено, подробности ниже.`,
       cancellation: (n) => `Ваше бронирование ${n} отменено по вашему запросу.`,
-      guestDetailsUpdated: (n) => `Данные вашего бронирования ${n} обновлены. Ниже они в том виде, в каком мы их сохранили.`
+      guestDetailsUpdated: (n) => `Данные вашего бронирования ${n} обновлены. Ниже они в том виде, в каком мы их сохранили.`,
+      stayChanged: (n) => `Ваше бронирование ${n} изменено по вашему запросу. Ниже ваше проживание в том виде, в каком оно теперь.`
     },
     outro: {
       confirmation: "Будем рады вас видеть.",
       cancellation: "Надеемся увидеть вас в другой раз.",
-      guestDetailsUpdated: "Если вы не вносили это изменение, свяжитесь с нами."
+      guestDetailsUpdated: "Если вы не вносили это изменение, свяжитесь с нами.",
+      stayChanged: "Если вы не вносили это изменение, свяжитесь с нами."
     },
     link: {
       confirmation: "Управление бронированием",
       cancellation: "Посмотреть бронирование",
-      guestDetailsUpdated: "Управление бронированием"
+      guestDetailsUpdated: "Управление бронированием",
+      stayChanged: "Управление бронированием"
     },
     linkIsPersonal: "Эта ссылка персональная: не передавайте её другим.",
     pdfAttached: "Подтверждение приложено к письму в формате PDF.",

@@ -161,8 +161,9 @@ const compose = (
   }
 }
 
-/** Sent at completion: the number, stay, total, manage link, and the confirmation PDF attached. */
-export const confirmationEmail = (
+/** The whole reservation, its confirmation PDF attached: at completion, and after a stay change. */
+const withConfirmation = (
+  kind: "confirmation" | "stayChanged",
   hotel: HotelDefinition,
   view: CompletedReservation,
   manageUrl: string,
@@ -170,7 +171,7 @@ export const confirmationEmail = (
 ): MailContent => {
   const t = EMAIL_TEXTS[view.language]
   return {
-    ...compose("confirmation", hotel, view, manageUrl, [
+    ...compose(kind, hotel, view, manageUrl, [
       ...stayRows(view, t),
       ...priceRows(view, t),
       cancellationRow(hotel, view, t),
@@ -179,6 +180,14 @@ export const confirmationEmail = (
     attachments: [{ filename: pdf.filename, contentType: "application/pdf", content: pdf.content }]
   }
 }
+
+/** Sent at completion: the number, stay, total, manage link, and the confirmation PDF attached. */
+export const confirmationEmail = (hotel: HotelDefinition, view: CompletedReservation, manageUrl: string, pdf: ConfirmationPdf) =>
+  withConfirmation("confirmation", hotel, view, manageUrl, pdf)
+
+/** Sent after the guest changed the stay: the same reservation number, the new stay and total, the new confirmation PDF. */
+export const stayChangedEmail = (hotel: HotelDefinition, view: CompletedReservation, manageUrl: string, pdf: ConfirmationPdf) =>
+  withConfirmation("stayChanged", hotel, view, manageUrl, pdf)
 
 /** Sent when the guest cancels. */
 export const cancellationEmail = (hotel: HotelDefinition, view: CompletedReservation, manageUrl: string): MailContent => ({

@@ -1,9 +1,12 @@
 import { Option, Schema } from "effect"
 import type { HotelDefinition } from "./Hotel.js"
-import { TimeOfDay } from "./Ids.js"
+import { type RoomTypeId, TimeOfDay } from "./Ids.js"
 import type { Language } from "./Language.js"
+import type { LocalDate } from "./LocalDate.js"
+import type { Cents } from "./Money.js"
 import { type GuestDetails, type GuestField, type ManagedReservation, Phone, type ReservationRecord, SpecialRequests } from "./Reservation.js"
 import { guestFields, reservationView } from "./ReservationViews.js"
+import { ChangeStayAction, changeRefusal, freeCancellationLapse, QuoteChangeAction } from "./StayChange.js"
 
 /**
  * The guest's manage link, as the emails and the confirmation PDF give it: the token goes in the
@@ -40,14 +43,28 @@ export const ResendConfirmationAction = Schema.Struct({ action: Schema.Literal("
 })
 
 /** POST /v1/reservation-manage: one action per request. */
-export const ManageRequest = Schema.Union(GuestUpdate, CancelAction, ResendConfirmationAction).annotations({
-  identifier: "ReservationManageRequest",
-  examples: [
-    { action: "update_guest", phone: "+33 6 12 34 56 78", arrival_time: "21:30" },
-    { action: "cancel" },
-    { action: "resend_confirmation" }
-  ]
-})
+export const ManageRequest = Schema.Union(GuestUpdate, CancelAction, ResendConfirmationAction, QuoteChangeAction, ChangeStayAction)
+  .annotations({
+    identifier: "ReservationManageRequest",
+    examples: [
+      { action: "update_guest", phone: "+33 6 12 34 56 78", arrival_time: "21:30" },
+      { action: "cancel" },
+      { action: "resend_confirmation" },
+      {
+        action: "quote_change",
+        checkin: "2027-03-13" as LocalDate,
+        checkout: "2027-03-16" as LocalDate,
+        rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [1] }]
+      },
+      {
+        action: "change_stay",
+        checkin: "2027-03-13" as LocalDate,
+        checkout: "2027-03-16" as LocalDate,
+        rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [1] }],
+        expected_total: 45128 as Cents
+      }
+    ]
+  })
 export type ManageRequest = typeof ManageRequest.Type
 
 /** The guest's details with the update's fields; a field it leaves out stays as it was (null clears). */
@@ -62,16 +79,11 @@ export const applyGuestUpdate = (guest: GuestDetails, update: GuestUpdate): Gues
 })
 
 /** Why the reservation cannot be cancelled at `now`, if it cannot; a cancelled one is answered apart. */
-export const cancellationRefusal = (r: ReservationRecord, now: number): Option.Option<string> => {
-  const deadline = r.offer.free_cancellation_until
-  if (!r.offer.refundable || deadline === null) {
-    return Option.some(`the ${r.offer.rate_code} rate is non-refundable: it cannot be cancelled free of charge; contact the hotel`)
-  }
-  if (now >= Date.parse(deadline)) {
-    return Option.some(`free cancellation was possible until ${deadline} (hotel time); contact the hotel`)
-  }
-  return Option.none()
-}
+export const cancellationRefusal = (r: ReservationRecord, now: number): Option.Option<string> =>
+  Option.map(freeCancellationLapse(r, now), (lapse) =>
+    lapse === "non_refundable"
+      ? `the ${r.offer.rate_code} rate is non-refundable: it cannot be cancelled free of charge; contact the hotel`
+      : `free cancellation was possible until ${r.offer.free_cancellation_until} (hotel time); contact the hotel`)
 
 /** What the holder of the manage link may do now. */
 export const manageActions = (r: ReservationRecord, now: number): ReadonlyArray<string> =>
@@ -80,6 +92,8 @@ export const manageActions = (r: ReservationRecord, now: number): ReadonlyArray<
     : [
       "update_guest",
       ...(Option.isNone(cancellationRefusal(r, now)) ? ["cancel"] : []),
+      // quote_change is answered whenever change_stay is
+      ...(Option.isNone(changeRefusal(r, now)) ? ["change_stay"] : []),
       "resend_confirmation",
       "download_document"
     ]

@@ -5,7 +5,14 @@ import { ReservationId } from "./Ids.js"
  * What a job delivers. Jobs of one reservation and one channel (email, PMS) run in the order they
  * were written: a cancellation never reaches the PMS before the reservation it cancels.
  */
-export const JobKind = Schema.Literal("confirmation_email", "cancellation_email", "guest_update_email", "pms_push", "pms_cancel")
+export const JobKind = Schema.Literal(
+  "confirmation_email",
+  "cancellation_email",
+  "guest_update_email",
+  "stay_change_email",
+  "pms_push",
+  "pms_cancel"
+)
 export type JobKind = typeof JobKind.Type
 
 /** `held_back`: an email beyond its recipient's daily limit, kept with the reason and never sent. */
@@ -27,6 +34,7 @@ export const jobChannel: Record<JobKind, JobChannel> = {
   confirmation_email: "email",
   cancellation_email: "email",
   guest_update_email: "email",
+  stay_change_email: "email",
   pms_push: "pms",
   pms_cancel: "pms"
 }

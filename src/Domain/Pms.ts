@@ -3,7 +3,7 @@ import type { CompletedReservation } from "./CompletedReservation.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { PackageCode, PromotionCode, RateCode, ReservationId, RoomTypeId } from "./Ids.js"
 import { Language } from "./Language.js"
-import { GuestDetails, ReservationStatus } from "./Reservation.js"
+import { GuestDetails, type PmsStatus, ReservationStatus } from "./Reservation.js"
 import { OfferPrice, QuoteStay } from "./Quote.js"
 
 /**
@@ -97,3 +97,6 @@ export type PmsOutcome = Data.TaggedEnum<{
 export const PmsOutcome = Data.taggedEnum<PmsOutcome>()
 export type PmsPushOutcome = Data.TaggedEnum.Value<PmsOutcome, "Synced" | "Disabled">
 export type PmsCancelOutcome = Data.TaggedEnum.Value<PmsOutcome, "Cancelled" | "Disabled">
+
+/** A change to a reservation the PMS holds (cancellation, new stay) leaves it pending until the PMS confirms that change. */
+export const pmsStatusAfterChange = (status: PmsStatus | null): PmsStatus | null => status === "SYNCED" ? "PENDING" : status

@@ -5,7 +5,8 @@ import {
   cancellationEmail,
   confirmationEmail,
   confirmationPdfFilename,
-  guestDetailsUpdatedEmail
+  guestDetailsUpdatedEmail,
+  stayChangedEmail
 } from "../Domain/GuestEmails.js"
 import { formatInstant } from "../Domain/LocalDate.js"
 import type { MailContent } from "../Domain/Mail.js"
@@ -114,10 +115,12 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
 
     const send = Effect.fnUntraced(function*(job: ClaimedJob, { hotel, manageUrl, record, view }: Loaded) {
       switch (job.kind) {
-        case "confirmation_email": {
+        case "confirmation_email":
+        case "stay_change_email": {
           // a PDF not drawn just now (its worker stopped) is a defect, which the outbox retries
           const pdf = yield* documents.confirmationPdf(hotel, view, manageUrl).pipe(Effect.orDie)
-          yield* email(job, confirmationEmail(hotel, view, manageUrl, { filename: confirmationPdfFilename(view), content: pdf }))
+          const compose = job.kind === "confirmation_email" ? confirmationEmail : stayChangedEmail
+          yield* email(job, compose(hotel, view, manageUrl, { filename: confirmationPdfFilename(view), content: pdf }))
           return yield* finish(job, Option.none())
         }
         case "cancellation_email": {

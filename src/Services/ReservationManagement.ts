@@ -1,5 +1,12 @@
 import { Clock, Effect, Option } from "effect"
-import { AlreadyCancelled, CancellationNotAllowed, InvalidToken, RateLimited } from "../Domain/Errors.js"
+import {
+  AlreadyCancelled,
+  CancellationNotAllowed,
+  ChangeNotAllowed,
+  InvalidToken,
+  PriceChanged,
+  RateLimited
+} from "../Domain/Errors.js"
 import { confirmationPdfFilename } from "../Domain/GuestEmails.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { roomsByType } from "../Domain/Pricing.js"
@@ -14,7 +21,22 @@ import {
 } from "../Domain/Management.js"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import type { HotelDefinition } from "../Domain/Hotel.js"
+import { manageLinkExpiresAt } from "../Domain/Lifetimes.js"
+import { localInstant } from "../Domain/LocalDate.js"
+import { pmsStatusAfterChange } from "../Domain/Pms.js"
 import type { ReservationRecord } from "../Domain/Reservation.js"
+import {
+  changedRecord,
+  changeLines,
+  changeQuote,
+  changeRefusal,
+  type ChangeStayAction,
+  isCurrentStay,
+  priceChange,
+  type QuoteChangeAction,
+  withoutOwnRooms
+} from "../Domain/StayChange.js"
+import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
 import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
@@ -27,6 +49,9 @@ import { Tokens } from "./Tokens.js"
 
 const cancelled = (r: ReservationRecord) =>
   new AlreadyCancelled({ message: `reservation ${r.number} is cancelled: nothing more can change; contact the hotel` })
+
+/** What a manage action can fail with. */
+export type ManageFailure = Effect.Effect.Error<ReturnType<ReservationManagement["act"] | ReservationManagement["quoteChange"]>>
 
 /** A completed reservation, managed by its guest through the manage link (endpoints 12 to 14). */
 export class ReservationManagement extends Effect.Service<ReservationManagement>()("ReservationManagement", {
@@ -85,10 +110,84 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         // the same lock order as completions (room type, then night): the two never deadlock
         yield* inventory.lockNights([...rooms.keys()], reservation.checkin, reservation.checkout)
         for (const [roomTypeId, count] of rooms) yield* inventory.release(roomTypeId, count, reservation.checkin, reservation.checkout)
-        // a reservation the PMS holds is pending again until the PMS confirms the cancellation
-        const pmsStatus = reservation.pms_status === "SYNCED" ? "PENDING" : reservation.pms_status
-        yield* repo.cancel(id, new Date(now).toISOString(), pmsStatus)
+        yield* repo.cancel(id, new Date(now).toISOString(), pmsStatusAfterChange(reservation.pms_status))
         yield* outbox.enqueue([{ kind: "cancellation_email", reservation_id: id }, { kind: "pms_cancel", reservation_id: id }])
+      }))
+    })
+
+    /** Refused unless the reservation is completed and its current stay still cancellable free of charge. */
+    const checkChangeAllowed = (reservation: ReservationRecord) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Option.match(changeRefusal(reservation, now), {
+          onNone: () => Effect.void,
+          onSome: (refusal) => Effect.fail(new ChangeNotAllowed(refusal))
+        }))
+
+    /** The request's new stay and rooms, checked as a quote checks them (400 otherwise). */
+    const requestedStay = (hotel: HotelDefinition, reservation: ReservationRecord, request: QuoteChangeAction | ChangeStayAction) =>
+      Effect.gen(function*() {
+        const stay = yield* validateStay(hotel, yield* catalog.today(hotel), request.checkin, request.checkout)
+        const lines = yield* changeLines(hotel, reservation, request.rooms)
+        return { stay, lines }
+      })
+
+    /** What the change would cost, on live bookings; nothing is written. */
+    const quoteChange = Tracing.fn("ReservationManagement.quoteChange")(function*(id: ReservationId, request: QuoteChangeAction) {
+      const hotel = yield* catalog.definition()
+      const reservation = yield* repo.find(id).pipe(Effect.map(Option.getOrThrow))
+      yield* checkChangeAllowed(reservation)
+      const { lines, stay } = yield* requestedStay(hotel, reservation, request)
+      const booked = withoutOwnRooms(yield* inventory.bookedNights(stay.checkin, stay.checkout), reservation)
+      const priced = yield* priceChange(hotel, reservation, stay, lines, booked)
+      return changeQuote(hotel, reservation, changedRecord(reservation, stay, priced))
+    })
+
+    /**
+     * The old nights given back and the new ones taken in one transaction, under the locks of the
+     * union of both, in the order completions and cancellations take them: it never deadlocks with
+     * them, never overbooks, and never leaves the guest without rooms half-way.
+     */
+    const changeStay = Tracing.fn("ReservationManagement.changeStay")(function*(id: ReservationId, request: ChangeStayAction) {
+      const hotel = yield* catalog.definition()
+      yield* atomically(Effect.gen(function*() {
+        const reservation = yield* repo.findForUpdate(id).pipe(Effect.map(Option.getOrThrow))
+        const { lines, stay } = yield* requestedStay(hotel, reservation, request)
+        // the same change sent again: it was made, nothing more to take or to tell
+        if (reservation.status === "GUEST_COMPLETED" && isCurrentStay(reservation, stay, lines)) return
+        yield* checkChangeAllowed(reservation)
+        const held = roomsByType(reservation.rooms)
+        const wanted = roomsByType(lines)
+        const locked = yield* inventory.lockRanges([
+          { roomTypeIds: [...held.keys()], checkin: reservation.checkin, checkout: reservation.checkout },
+          { roomTypeIds: [...wanted.keys()], checkin: stay.checkin, checkout: stay.checkout }
+        ])
+        const priced = yield* priceChange(hotel, reservation, stay, lines, withoutOwnRooms(locked, reservation))
+        const total = priced.offer.price.total
+        if (total !== request.expected_total) {
+          const amount = (c: number) => (c / 100).toFixed(2)
+          return yield* new PriceChanged({
+            message: `the new stay costs ${amount(total)} ${hotel.currency}, not ${amount(request.expected_total)}: ` +
+              `send change_stay again with expected_total ${amount(total)} to accept it; the reservation is unchanged`,
+            previous_total: request.expected_total,
+            new_total: total,
+            currency: hotel.currency,
+            rooms: priced.rooms.map(({ room_index, room_type_id }) => ({ room_index, room_type_id, reason: "price_changed" }))
+          })
+        }
+        for (const [roomTypeId, rooms] of held) yield* inventory.release(roomTypeId, rooms, reservation.checkin, reservation.checkout)
+        for (const [roomTypeId, rooms] of wanted) yield* inventory.take(roomTypeId, rooms, stay.checkin, stay.checkout)
+        yield* repo.changeStay(id, {
+          checkin: stay.checkin,
+          checkout: stay.checkout,
+          rooms: priced.rooms,
+          offer: priced.offer,
+          line_totals: priced.line_totals,
+          pms_status: pmsStatusAfterChange(reservation.pms_status)
+        })
+        // the same manage link, working as long after the new check-out as after the old one
+        const checkOut = localInstant(stay.checkout, hotel.check_out, hotel.timezone).getTime()
+        yield* tokens.setExpiry(id, "manage", new Date(manageLinkExpiresAt(checkOut)))
+        yield* outbox.enqueue([{ kind: "stay_change_email", reservation_id: id }, { kind: "pms_push", reservation_id: id }])
       }))
     })
 
@@ -116,10 +215,13 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         return yield* view(yield* reservationOf(token))
       }),
       /** POST /v1/reservation-manage: one action, then the reservation as it now is. */
-      act: Tracing.fn("ReservationManagement.act")(function*(token: string, request: ManageRequest) {
+      act: Tracing.fn("ReservationManagement.act")(function*(token: string, request: Exclude<ManageRequest, QuoteChangeAction>) {
         const id = yield* reservationOf(token)
         yield* Tracing.annotate({ "reservation.id": id, "manage.action": request.action })
         switch (request.action) {
+          case "change_stay":
+            yield* changeStay(id, request)
+            break
           case "update_guest":
             yield* updateGuest(id, request)
             break
@@ -130,6 +232,12 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
             yield* resendConfirmation(id)
         }
         return yield* view(id)
+      }),
+      /** POST /v1/reservation-manage, quote_change: the reservation as the change would make it, and the difference. */
+      quoteChange: Tracing.fn("ReservationManagement.quoteChangeByToken")(function*(token: string, request: QuoteChangeAction) {
+        const id = yield* reservationOf(token)
+        yield* Tracing.annotate({ "reservation.id": id, "manage.action": request.action })
+        return yield* quoteChange(id, request)
       }),
       /** GET /v1/reservation-document: the confirmation PDF in the reservation's language. */
       document: Tracing.fn("ReservationManagement.document")(function*(token: string) {

@@ -55,6 +55,10 @@ export class Tokens extends Effect.Service<Tokens>()("Tokens", {
         }
         return Option.some(token)
       }),
+      /** The reservation's links of a purpose stay the same links, working until `expiresAt` now. */
+      setExpiry: Tracing.fn("Tokens.setExpiry")(function*(reservationId: ReservationId, purpose: TokenPurpose, expiresAt: Date) {
+        yield* repo.setExpiry(reservationId, purpose, expiresAt.toISOString())
+      }),
       verify: Tracing.fn("Tokens.verify")(function*(token: string, purpose: TokenPurpose) {
         const stored = yield* repo.findByHash(sha256(token))
         if (Option.isNone(stored) || stored.value.purpose !== purpose) {

@@ -53,7 +53,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
         pms_status: "PENDING",
         guest: { first_name: "Ana", phone: "+34 600 123 456" },
         policies: { refundable: true, free_cancellation_until: "2026-12-08T14:00:00+01:00" },
-        allowed_actions: ["update_guest", "cancel", "resend_confirmation", "download_document"]
+        allowed_actions: ["update_guest", "cancel", "change_stay", "resend_confirmation", "download_document"]
       })
       expect(yield* jobsOf(r.id)).toEqual(["confirmation_email", "pms_push"])
     }))

@@ -12,7 +12,7 @@ describe("outbox rules", () => {
   })
 
   it("email and PMS jobs are two channels", () => {
-    expect(channelKinds("email")).toEqual(["confirmation_email", "cancellation_email", "guest_update_email"])
+    expect(channelKinds("email")).toEqual(["confirmation_email", "cancellation_email", "guest_update_email", "stay_change_email"])
     expect(channelKinds("pms")).toEqual(["pms_push", "pms_cancel"])
   })
 })

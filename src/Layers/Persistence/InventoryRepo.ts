@@ -19,6 +19,13 @@ export const BookedNight = Schema.Struct({
 })
 export type BookedNight = typeof BookedNight.Type
 
+/** Nights of some room types: from `checkin` up to `checkout`. */
+export interface NightRange {
+  readonly roomTypeIds: ReadonlyArray<RoomTypeId>
+  readonly checkin: LocalDate
+  readonly checkout: LocalDate
+}
+
 /** Rooms per room type, and how many are held by reservations on each night. */
 export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
   /** Per room type, the rooms free on every night from `checkin` up to `checkout`. */
@@ -34,6 +41,11 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
     checkin: LocalDate,
     checkout: LocalDate
   ) => Effect.Effect<ReadonlyArray<BookedNight>>
+  /**
+   * `lockNights` for several ranges at once (a stay change: the nights it gives back and those it
+   * takes): their union, in the same fixed order, each row once.
+   */
+  readonly lockRanges: (ranges: ReadonlyArray<NightRange>) => Effect.Effect<ReadonlyArray<BookedNight>>
   /** Inside the same transaction: holds `rooms` more rooms of a type on every night of the stay. */
   readonly take: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) => Effect.Effect<void>
   /** Inside the transaction that locked them: gives `rooms` rooms of a type back on every night of the stay. */
@@ -75,24 +87,32 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           ),
         { maxBatch: 100, concurrency: 1 }
       )
-      const lockNights = (roomTypeIds: ReadonlyArray<RoomTypeId>, checkin: LocalDate, checkout: LocalDate) =>
+      const lockRanges = (ranges: ReadonlyArray<NightRange>) =>
         Effect.gen(function*() {
-          const types = [...roomTypeIds].sort()
+          const wanted = ranges.filter((range) => range.roomTypeIds.length > 0)
+          if (wanted.length === 0) return []
+          const inRange = (range: NightRange) =>
+            sql`(room_type_id IN ${sql.in(range.roomTypeIds)} AND night >= ${range.checkin}::date AND night < ${range.checkout}::date)`
           // rows are created on first use, in the same order as they are locked
           yield* sql`
             INSERT INTO inventory_nights (room_type_id, night)
-            SELECT rt.id, d::date FROM room_types rt
-            CROSS JOIN generate_series(${checkin}::date, ${checkout}::date - 1, interval '1 day') AS d
-            WHERE rt.id IN ${sql.in(types)}
-            ORDER BY rt.id, d
+            SELECT room_type_id, night FROM (${
+            sql.join(" UNION ", false)(wanted.map((range) =>
+              sql`
+                SELECT rt.id AS room_type_id, d::date AS night FROM room_types rt
+                CROSS JOIN generate_series(${range.checkin}::date, ${range.checkout}::date - 1, interval '1 day') AS d
+                WHERE rt.id IN ${sql.in(range.roomTypeIds)}`
+            ))
+          }) AS wanted
+            ORDER BY room_type_id, night
             ON CONFLICT DO NOTHING`
           const rows = yield* sql`
             SELECT room_type_id, night, booked FROM inventory_nights
-            WHERE room_type_id IN ${sql.in(types)} AND night >= ${checkin}::date AND night < ${checkout}::date
+            WHERE ${sql.or(wanted.map(inRange))}
             ORDER BY room_type_id, night
             FOR UPDATE`
           return yield* Schema.decodeUnknown(Schema.Array(BookedNight))(rows)
-        }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.lockNights", { attributes: { checkin, checkout } }))
+        }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.lockNights", { attributes: { ranges: ranges.length } }))
       const take = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) =>
         Effect.gen(function*() {
           // the capacity check is the service's; this one only guards against a bug ever overbooking
@@ -121,7 +141,8 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           }
         }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.release", { attributes: { roomTypeId, rooms, checkin, checkout } }))
       return {
-        lockNights,
+        lockNights: (roomTypeIds, checkin, checkout) => lockRanges([{ roomTypeIds, checkin, checkout }]),
+        lockRanges,
         take,
         release,
         freeRooms: (checkin, checkout) =>
@@ -164,14 +185,21 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
               ? Effect.dieMessage(`holding ${rooms} more ${roomTypeId} would overbook or free rooms never taken`)
               : Ref.set(state, { ...bookedByType, [roomTypeId]: byNight })
           })
+        // every night of each range, booked or not, once, in the order PostgreSQL locks them
+        const lockRanges = (ranges: ReadonlyArray<NightRange>) =>
+          Effect.map(Ref.get(state), (bookedByType) => {
+            const keys = new Set(ranges.flatMap((range) =>
+              range.roomTypeIds.flatMap((roomTypeId) => nightsOf(range.checkin, range.checkout).map((night) => `${roomTypeId}\u0000${night}`))
+            ))
+            return [...keys].sort().map((key) => {
+              const [roomTypeId, night] = key.split("\u0000") as [RoomTypeId, LocalDate]
+              return { room_type_id: roomTypeId, night, booked: bookedByType[roomTypeId]?.[night] ?? 0 }
+            })
+          })
         return {
           bookedNights: inRange,
-          // every night of each type, booked or not, in the order PostgreSQL locks them
-          lockNights: (roomTypeIds, checkin, checkout) =>
-            Effect.map(Ref.get(state), (bookedByType) =>
-              [...new Set(roomTypeIds)].sort().flatMap((roomTypeId) =>
-                nightsOf(checkin, checkout).map((night) => ({ room_type_id: roomTypeId, night, booked: bookedByType[roomTypeId]?.[night] ?? 0 }))
-              )),
+          lockNights: (roomTypeIds, checkin, checkout) => lockRanges([{ roomTypeIds, checkin, checkout }]),
+          lockRanges,
           take: (roomTypeId, rooms, checkin, checkout) => hold(roomTypeId, rooms, checkin, checkout),
           release: (roomTypeId, rooms, checkin, checkout) => hold(roomTypeId, -rooms, checkin, checkout),
           freeRooms: (checkin, checkout) =>

@@ -2,7 +2,8 @@ import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
 import type { ReservationId } from "../../Domain/Ids.js"
 import type { Cents } from "../../Domain/Money.js"
-import type { PackageOffer } from "../../Domain/Quote.js"
+import type { LocalDate } from "../../Domain/LocalDate.js"
+import type { PackageOffer, QuotedRoom } from "../../Domain/Quote.js"
 import { type GuestDetails, type PmsStatus, ReservationRecord } from "../../Domain/Reservation.js"
 import * as Tracing from "../Platform/Tracing.js"
 
@@ -13,6 +14,16 @@ export interface Completion {
   readonly offer: PackageOffer
   readonly line_totals: ReadonlyArray<Cents>
   readonly completed_at: string
+}
+
+/** A completed reservation's new stay, and the PMS status that follows. */
+export interface StayChange {
+  readonly checkin: LocalDate
+  readonly checkout: LocalDate
+  readonly rooms: ReadonlyArray<QuotedRoom>
+  readonly offer: PackageOffer
+  readonly line_totals: ReadonlyArray<Cents>
+  readonly pms_status: PmsStatus | null
 }
 
 /** The advisory lock space of completions per client address (with a hash of the address as the second key). */
@@ -31,6 +42,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
   readonly complete: (id: ReservationId, completion: Completion) => Effect.Effect<void>
   /** A completed reservation's new guest details. */
   readonly updateGuest: (id: ReservationId, guest: GuestDetails) => Effect.Effect<void>
+  /** A completed reservation's stay changed: dates, rooms, offer (number, guest and tokens stay). */
+  readonly changeStay: (id: ReservationId, change: StayChange) => Effect.Effect<void>
   /** A completed reservation cancelled at `cancelledAt`, with the PMS status that follows. */
   readonly cancel: (id: ReservationId, cancelledAt: string, pmsStatus: PmsStatus | null) => Effect.Effect<void>
   /** The PMS's view of the reservation; its reference replaced when one is given, else kept. */
@@ -102,6 +115,16 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
             Effect.orDie,
             Tracing.withSpan("ReservationRepo.updateGuest")
           ),
+        changeStay: (id, c) =>
+          sql`
+            UPDATE reservations SET checkin = ${c.checkin}::date, checkout = ${c.checkout}::date,
+              rooms = ${JSON.stringify(c.rooms)}::jsonb, offer = ${JSON.stringify(c.offer)}::jsonb,
+              line_totals = ${JSON.stringify(c.line_totals)}::jsonb, pms_status = ${c.pms_status}, updated_at = now()
+            WHERE id = ${id} AND status = 'GUEST_COMPLETED'`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.changeStay")
+          ),
         cancel: (id, cancelledAt, pmsStatus) =>
           sql`
             UPDATE reservations SET status = 'CANCELLED', cancelled_at = ${cancelledAt}::timestamptz,
@@ -172,6 +195,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
               ? save({ ...current.value, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" })
               : Effect.void),
         updateGuest: (id, guest) => update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, guest } : r),
+        changeStay: (id, change) => update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, ...change } : r),
         cancel: (id, _cancelledAt, pmsStatus) =>
           update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, status: "CANCELLED", pms_status: pmsStatus } : r),
         // the record has no PMS reference: only the database keeps it

@@ -21,6 +21,8 @@ export class TokenRepo extends Context.Tag("TokenRepo")<TokenRepo, {
   readonly findByHash: (hash: string) => Effect.Effect<Option.Option<StoredToken>>
   /** The newest token of a purpose issued for a reservation. */
   readonly latest: (reservationId: ReservationId, purpose: TokenPurpose) => Effect.Effect<Option.Option<StoredToken>>
+  /** The reservation's tokens of a purpose now expire at `expiresAt` (ISO): the same links, another lifetime. */
+  readonly setExpiry: (reservationId: ReservationId, purpose: TokenPurpose, expiresAt: string) => Effect.Effect<void>
 }>() {
   static readonly Default = Layer.effect(
     TokenRepo,
@@ -48,7 +50,15 @@ export class TokenRepo extends Context.Tag("TokenRepo")<TokenRepo, {
         insert: (token) => insert(token).pipe(Effect.orDie, Tracing.withSpan("TokenRepo.insert")),
         findByHash: (hash) => findByHash(hash).pipe(Effect.orDie, Tracing.withSpan("TokenRepo.findByHash")),
         latest: (reservation_id, purpose) =>
-          latest({ reservation_id, purpose }).pipe(Effect.orDie, Tracing.withSpan("TokenRepo.latest"))
+          latest({ reservation_id, purpose }).pipe(Effect.orDie, Tracing.withSpan("TokenRepo.latest")),
+        setExpiry: (reservationId, purpose, expiresAt) =>
+          sql`
+            UPDATE reservation_tokens SET expires_at = ${expiresAt}::timestamptz
+            WHERE reservation_id = ${reservationId} AND purpose = ${purpose}`.pipe(
+            Effect.asVoid,
+            Effect.orDie,
+            Tracing.withSpan("TokenRepo.setExpiry")
+          )
       }
     })
   )
@@ -61,7 +71,12 @@ export class TokenRepo extends Context.Tag("TokenRepo")<TokenRepo, {
       findByHash: (hash) => Effect.map(Ref.get(tokens), (all) => Option.fromNullable(all.find((t) => t.token_hash === hash))),
       latest: (reservationId, purpose) =>
         Effect.map(Ref.get(tokens), (all) =>
-          Option.fromNullable(all.filter((t) => t.reservation_id === reservationId && t.purpose === purpose).at(-1)))
+          Option.fromNullable(all.filter((t) => t.reservation_id === reservationId && t.purpose === purpose).at(-1))),
+      setExpiry: (reservationId, purpose, expiresAt) =>
+        Ref.update(tokens, (all) =>
+          all.map((t) =>
+            t.reservation_id === reservationId && t.purpose === purpose ? { ...t, expires_at: new Date(expiresAt).toISOString() } : t
+          ))
     }))
   )
 }

@@ -1,0 +1,212 @@
+import { Either, Option, Schema } from "effect"
+import { groupBooking, groupBookingMessage } from "./BookingLimits.js"
+import { AvailabilityChanged, type ChangeRefusalReason, ValidationError } from "./Errors.js"
+import type { HotelDefinition } from "./Hotel.js"
+import type { RoomTypeId } from "./Ids.js"
+import { LocalDate } from "./LocalDate.js"
+import { Amount, type Cents, cents, Currency, MAX_AMOUNT } from "./Money.js"
+import { bookedLookup, lineTotals, type PricingInput, priceStay, type RoomLine, roomsByType, validateRooms } from "./Pricing.js"
+import { MultiRoomQuoteRequest, OfferPrice, type PackageOffer, type QuotedRoom, QuoteStay } from "./Quote.js"
+import { ReservedPackage, type ReservationRecord, ReservedRoom } from "./Reservation.js"
+import { reservationView } from "./ReservationViews.js"
+import type { Stay } from "./Stay.js"
+
+/**
+ * A completed reservation's stay changed by its guest (DESIGN §10.3): new dates, rooms and
+ * occupancies, priced live on the reservation's own rate plan, its own rooms counting as free.
+ */
+
+/** The new stay, with rooms as `POST /v1/quotes` takes them. */
+const NewStay = {
+  checkin: LocalDate,
+  checkout: LocalDate,
+  rooms: MultiRoomQuoteRequest.fields.rooms.annotations({
+    description: "The rooms of the whole new stay, as POST /v1/quotes takes them: fewer rooms cancel part of the stay. " +
+      "A room's rate_code, if given, must be the reservation's plan (a change keeps the plan)"
+  })
+}
+
+export const QuoteChangeAction = Schema.Struct({
+  action: Schema.Literal("quote_change"),
+  ...NewStay
+}).annotations({ identifier: "QuoteChangeAction" })
+export type QuoteChangeAction = typeof QuoteChangeAction.Type
+
+export const ChangeStayAction = Schema.Struct({
+  action: Schema.Literal("change_stay"),
+  ...NewStay,
+  expected_total: Amount.annotations({
+    description: "The new total the guest saw (quote_change's new_total); 409 price_changed if the live total differs"
+  })
+}).annotations({ identifier: "ChangeStayAction" })
+export type ChangeStayAction = typeof ChangeStayAction.Type
+
+/** A change of total: negative when the new stay costs less. */
+const Difference = Schema.transform(
+  Schema.Number.pipe(Schema.between(-MAX_AMOUNT, MAX_AMOUNT)).annotations({
+    description: "new_total - previous_total in major units, two decimals; negative when the new stay costs less"
+  }),
+  Schema.Int,
+  { strict: true, decode: (n) => Math.round(n * 100), encode: (c) => c / 100 }
+)
+
+/** quote_change's answer: the reservation as the change would make it, and what it costs more or less. */
+export const ChangeQuote = Schema.Struct({
+  stay: QuoteStay,
+  rooms: Schema.Array(ReservedRoom),
+  package: ReservedPackage,
+  price: OfferPrice.annotations({ description: "The new stay's price on the reservation's plan, live" }),
+  previous_total: Amount.annotations({ description: "The reservation's total now" }),
+  new_total: Amount.annotations({ description: "The total after the change: send it as change_stay's expected_total" }),
+  difference: Difference,
+  currency: Currency
+}).annotations({ identifier: "ChangeQuote" })
+export type ChangeQuote = typeof ChangeQuote.Type
+
+type Policy = Pick<ReservationRecord, "offer">
+
+/** Why the free-cancellation terms of the current stay no longer hold at `now`, if they do not. */
+export const freeCancellationLapse = (r: Policy, now: number): Option.Option<"non_refundable" | "deadline_passed"> => {
+  const deadline = r.offer.free_cancellation_until
+  if (!r.offer.refundable || deadline === null) return Option.some("non_refundable")
+  return now >= Date.parse(deadline) ? Option.some("deadline_passed") : Option.none()
+}
+
+/** Why the stay cannot be changed at `now`, and what the guest can do instead. */
+export const changeRefusal = (
+  r: Pick<ReservationRecord, "offer" | "status" | "number">,
+  now: number
+): Option.Option<{ readonly reason: ChangeRefusalReason; readonly message: string }> => {
+  const refused = (reason: ChangeRefusalReason, why: string) =>
+    Option.some({ reason, message: `the stay of reservation ${r.number ?? ""} cannot be changed: ${why}` })
+  if (r.status !== "GUEST_COMPLETED") {
+    return refused("not_completed", `it is ${r.status}; book a new stay with POST /v1/quotes`)
+  }
+  return Option.flatMap(freeCancellationLapse(r, now), (lapse) =>
+    lapse === "non_refundable"
+      ? refused("non_refundable", `the ${r.offer.rate_code} rate is non-refundable; contact the hotel to change it`)
+      : refused(
+        "deadline_passed",
+        `changes were possible until ${r.offer.free_cancellation_until} (hotel time); contact the hotel to change it`
+      ))
+}
+
+/** The rooms of a change as pricing takes them; a rate code other than the reservation's plan is refused. */
+export const changeLines = (
+  hotel: HotelDefinition,
+  r: ReservationRecord,
+  rooms: QuoteChangeAction["rooms"]
+): Either.Either<ReadonlyArray<RoomLine>, ValidationError> =>
+  Either.gen(function*() {
+    const plan = r.offer.rate_code
+    const other = rooms.findIndex((room) => room.rate_code !== undefined && room.rate_code !== plan)
+    if (other >= 0) {
+      return yield* Either.left(
+        new ValidationError({
+          code: "invalid_request",
+          message: `rooms[${other}].rate_code: a change keeps the reservation's rate plan ${plan}; give ${plan} or leave it out`
+        })
+      )
+    }
+    const lines: ReadonlyArray<RoomLine> = rooms.map((room) => ({
+      room_type_id: room.room_type_id,
+      quantity: room.quantity,
+      adults: room.adults,
+      children_ages: room.children_ages,
+      rate_code: null
+    }))
+    yield* validateRooms(hotel, lines)
+    const group = groupBooking(hotel, lines)
+    if (Option.isSome(group)) {
+      return yield* Either.left(new ValidationError({ code: "invalid_request", message: `rooms: ${groupBookingMessage(group.value)}` }))
+    }
+    return lines
+  })
+
+/** Whether the reservation already is this stay: the change was made (a request sent again changes nothing). */
+export const isCurrentStay = (r: ReservationRecord, stay: Stay, lines: ReadonlyArray<RoomLine>): boolean =>
+  r.checkin === stay.checkin && r.checkout === stay.checkout && r.rooms.length === lines.length &&
+  r.rooms.every((room, i) => {
+    const line = lines[i]!
+    return room.room_type_id === line.room_type_id && room.quantity === line.quantity && room.adults === line.adults &&
+      room.children_ages.length === line.children_ages.length && room.children_ages.every((age, j) => age === line.children_ages[j])
+  })
+
+/** Rooms held per room type and night, without the reservation's own: they are the guest's to keep or give back. */
+export const withoutOwnRooms = (
+  rows: ReadonlyArray<{ readonly room_type_id: RoomTypeId; readonly night: LocalDate; readonly booked: number }>,
+  r: ReservationRecord
+): PricingInput["booked"] => {
+  const booked = bookedLookup(rows)
+  const own = roomsByType(r.rooms)
+  return (roomTypeId, night) =>
+    Math.max(0, booked(roomTypeId, night) - (r.checkin <= night && night < r.checkout ? own.get(roomTypeId) ?? 0 : 0))
+}
+
+export interface PricedChange {
+  readonly offer: PackageOffer
+  readonly rooms: ReadonlyArray<QuotedRoom>
+  readonly line_totals: ReadonlyArray<Cents>
+}
+
+/** The new stay priced on the reservation's plan, or which rooms cannot be had and why. */
+export const priceChange = (
+  hotel: HotelDefinition,
+  r: ReservationRecord,
+  stay: Stay,
+  lines: ReadonlyArray<RoomLine>,
+  booked: PricingInput["booked"]
+): Either.Either<PricedChange, AvailabilityChanged> => {
+  const plan = r.offer.rate_code
+  const input: PricingInput = { hotel, stay, rooms: lines.map((line) => ({ ...line, rate_code: plan })), booked }
+  const outcome = priceStay(input)
+  const offer = outcome._tag === "Available" ? outcome.offers.find((o) => o.rate_code === plan) : undefined
+  if (offer === undefined) {
+    const rooms = outcome._tag === "Unavailable"
+      ? outcome.rooms.map(({ reason, room_index, room_type_id }) => ({ room_index, room_type_id, reason }))
+      : lines.map((line, room_index) => ({ room_index, room_type_id: line.room_type_id, reason: "rate_not_eligible" }))
+    const soldOut = rooms.some((room) => room.reason === "sold_out")
+    return Either.left(
+      new AvailabilityChanged({
+        message: soldOut
+          ? `some rooms are not free for ${stay.checkin} to ${stay.checkout} (details.rooms): choose other dates or rooms; ` +
+            "the reservation is unchanged"
+          : `rate plan ${plan} cannot be booked for ${stay.checkin} to ${stay.checkout}: choose other dates; the reservation is unchanged`,
+        currency: hotel.currency,
+        rooms
+      })
+    )
+  }
+  return Either.right({
+    offer,
+    rooms: lines.map((line, room_index) => ({ room_index, ...line })),
+    line_totals: lineTotals(input, plan)
+  })
+}
+
+/** The reservation as the change makes it. */
+export const changedRecord = (r: ReservationRecord, stay: Stay, priced: PricedChange): ReservationRecord => ({
+  ...r,
+  checkin: stay.checkin,
+  checkout: stay.checkout,
+  rooms: priced.rooms,
+  offer: priced.offer,
+  line_totals: priced.line_totals
+})
+
+/** quote_change's answer, in the reservation's language. */
+export const changeQuote = (hotel: HotelDefinition, r: ReservationRecord, changed: ReservationRecord): ChangeQuote => {
+  const view = reservationView(hotel, changed)
+  const previous = r.offer.price.total
+  const next = changed.offer.price.total
+  return {
+    stay: view.stay,
+    rooms: view.rooms,
+    package: view.package,
+    price: view.price,
+    previous_total: previous,
+    new_total: next,
+    difference: cents(next - previous),
+    currency: hotel.currency
+  }
+}

@@ -1,0 +1,284 @@
+import { NodeContext } from "@effect/platform-node"
+import { expect, layer, type Vitest } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import * as path from "node:path"
+import type { ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
+import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
+import type { Cents } from "../../src/Domain/Money.js"
+import { Repositories, Services } from "../../src/Composition.js"
+import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
+import { OutboxRepo } from "../../src/Layers/Persistence/OutboxRepo.js"
+import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
+import { TokenRepo } from "../../src/Layers/Persistence/TokenRepo.js"
+import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
+import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
+import { Quotes } from "../../src/Services/Quotes.js"
+import { ReservationManagement } from "../../src/Services/ReservationManagement.js"
+import { Reservations } from "../../src/Services/Reservations.js"
+import { Tokens } from "../../src/Services/Tokens.js"
+import { makeTestClock } from "../support/clock.js"
+import { TestDatabase } from "../support/database.js"
+import { tokenOf } from "../support/flow.js"
+import { ServicesInMemory } from "../support/TestApp.js"
+
+// Today is Sunday 2026-11-22 in hotel time; the stays below are in January and February 2027.
+const clock = makeTestClock("2026-11-22T10:00:00Z")
+const d = (s: string) => s as LocalDate
+
+const OnPostgres = Services.pipe(
+  Layer.provideMerge(Repositories),
+  Layer.provideMerge(TestDatabase),
+  Layer.provide(Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory)),
+  Layer.provide(clock.layer)
+)
+
+interface Ask {
+  readonly room_type_id: string
+  readonly quantity?: number
+  readonly adults?: number
+  readonly children_ages?: ReadonlyArray<number>
+}
+const roomsOf = (asks: ReadonlyArray<Ask>) =>
+  asks.map((a) => ({ room_type_id: a.room_type_id as RoomTypeId, quantity: a.quantity ?? 1, adults: a.adults ?? 2, children_ages: a.children_ages ?? [] }))
+
+const guest = { first_name: "Chan", last_name: "Ge", email: "change@example.com", phone: "+33 6 00 00 00 01", accept_terms: true, terms_version: "2026-11" }
+const client = { client: "stay-change-test", ai_agent: null, session: null }
+let addresses = 0
+
+/** A completed reservation of these rooms on a plan: its id, manage token and total. */
+const completed = (checkin: string, checkout: string, asks: ReadonlyArray<Ask>, rateCode = "FLEX") =>
+  Effect.gen(function*() {
+    const quote = yield* (yield* Quotes).quoteRooms({ checkin: d(checkin), checkout: d(checkout), rooms: roomsOf(asks) }, client)
+    const offer = quote.package_offers.find((o) => o.rate_code === rateCode)!
+    const reservations = yield* Reservations
+    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
+    // each on an address of its own: the booking limit per address stays out of these tests
+    const done = yield* reservations.complete(tokenOf(response.continue_url), { ...guest, expected_total: offer.price.total }, `192.0.2.${++addresses}`)
+    const token = Option.getOrThrow(yield* (yield* Tokens).reveal(done.reservation_id, "manage"))
+    return { id: done.reservation_id, token, total: offer.price.total }
+  })
+
+/** Rooms of a type held on each night from `from` up to `until`. */
+const booked = (type: string, from: string, until: string) =>
+  Effect.gen(function*() {
+    const rows = yield* (yield* InventoryRepo).bookedNights(d(from), d(until))
+    const nights: Array<number> = []
+    for (let night = d(from); night < until; night = addDays(night, 1)) {
+      nights.push(rows.find((r) => r.room_type_id === type && r.night === night)?.booked ?? 0)
+    }
+    return nights
+  })
+
+const jobsOf = (id: ReservationId) =>
+  Effect.flatMap(OutboxRepo, (outbox) =>
+    Effect.map(outbox.lastEnqueuedAt(id, "stay_change_email"), Option.isSome))
+
+const quoteChange = (token: string, checkin: string, checkout: string, asks: ReadonlyArray<Ask>) =>
+  Effect.flatMap(ReservationManagement, (m) =>
+    m.quoteChange(token, { action: "quote_change", checkin: d(checkin), checkout: d(checkout), rooms: roomsOf(asks) }))
+
+const changeStay = (token: string, checkin: string, checkout: string, asks: ReadonlyArray<Ask>, expected: number) =>
+  Effect.flatMap(ReservationManagement, (m) =>
+    m.act(token, { action: "change_stay", checkin: d(checkin), checkout: d(checkout), rooms: roomsOf(asks), expected_total: expected as Cents }))
+
+/** Quotes the change, then makes it at the quoted total: the changed reservation's view. */
+const change = (token: string, checkin: string, checkout: string, asks: ReadonlyArray<Ask>) =>
+  Effect.flatMap(quoteChange(token, checkin, checkout, asks), (q) => changeStay(token, checkin, checkout, asks, q.new_total))
+
+/** The failure the effect ends with (a test fails if it succeeds). */
+const failureOf = <A, E extends { readonly _tag: string; readonly message: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.flip(effect), (e) => Effect.succeed<E>(e))
+
+type Needs = ReservationManagement | Reservations | Quotes | Tokens | InventoryRepo | OutboxRepo | ReservationRepo | TokenRepo
+const suite = (it: Vitest.MethodsNonLive<Needs, true>) => {
+  it.effect("shifting a stay by a day gives back the first night and takes the next one; number and link stay", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2027-01-11", "2027-01-13", [{ room_type_id: "double", quantity: 2 }])
+      expect(yield* booked("double", "2027-01-10", "2027-01-15")).toEqual([0, 2, 2, 0, 0])
+      const before = Option.getOrThrow(yield* (yield* ReservationRepo).find(r.id))
+      const quoted = yield* quoteChange(r.token, "2027-01-12", "2027-01-14", [{ room_type_id: "double", quantity: 2 }])
+      expect(quoted).toMatchObject({
+        stay: { checkin: "2027-01-12", checkout: "2027-01-14", nights: 2 },
+        rooms: [{ room_index: 0, room_type_id: "double", quantity: 2, adults: 2, children_ages: [] }],
+        package: { rate_code: "FLEX" },
+        previous_total: r.total,
+        currency: "EUR"
+      })
+      expect(quoted.difference).toBe(quoted.new_total - r.total)
+      // a quote changes nothing
+      expect(yield* booked("double", "2027-01-10", "2027-01-15")).toEqual([0, 2, 2, 0, 0])
+
+      const view = yield* changeStay(r.token, "2027-01-12", "2027-01-14", [{ room_type_id: "double", quantity: 2 }], quoted.new_total)
+      expect(view).toMatchObject({
+        reservation_id: r.id,
+        reservation_number: before.number,
+        status: "GUEST_COMPLETED",
+        stay: { checkin: "2027-01-12", checkout: "2027-01-14", nights: 2 },
+        price: quoted.price,
+        policies: { free_cancellation_until: "2027-01-10T14:00:00+01:00" }
+      })
+      expect(view.allowed_actions).toContain("change_stay")
+      expect(yield* booked("double", "2027-01-10", "2027-01-15")).toEqual([0, 0, 2, 2, 0])
+      // the same manage link, now working until 30 days after the new check-out (12:00 Paris time)
+      const stored = Option.getOrThrow(yield* (yield* TokenRepo).latest(r.id, "manage"))
+      expect(new Date(stored.expires_at).toISOString()).toBe("2027-02-13T11:00:00.000Z")
+      expect((yield* (yield* ReservationManagement).view(r.token)).stay.checkin).toBe("2027-01-12")
+      expect(yield* jobsOf(r.id)).toBe(true)
+    }))
+
+  it.effect("lengthening takes the added nights, shortening gives them back", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2027-01-18", "2027-01-20", [{ room_type_id: "twin" }])
+      yield* change(r.token, "2027-01-17", "2027-01-22", [{ room_type_id: "twin" }])
+      expect(yield* booked("twin", "2027-01-16", "2027-01-23")).toEqual([0, 1, 1, 1, 1, 1, 0])
+      const shorter = yield* change(r.token, "2027-01-19", "2027-01-20", [{ room_type_id: "twin" }])
+      expect(shorter.stay).toMatchObject({ checkin: "2027-01-19", checkout: "2027-01-20", nights: 1 })
+      expect(yield* booked("twin", "2027-01-16", "2027-01-23")).toEqual([0, 0, 0, 1, 0, 0, 0])
+    }))
+
+  it.effect("changing room types, counts and occupancies; fewer rooms give the others back", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2027-01-25", "2027-01-27", [{ room_type_id: "double", quantity: 2 }, { room_type_id: "twin" }])
+      const rooms = [{ room_type_id: "deluxe", adults: 2, children_ages: [1] }, { room_type_id: "double", adults: 1 }]
+      const view = yield* change(r.token, "2027-01-25", "2027-01-27", rooms)
+      expect(view.rooms).toMatchObject([
+        { room_index: 0, room_type_id: "deluxe", quantity: 1, adults: 2, children_ages: [1] },
+        { room_index: 1, room_type_id: "double", quantity: 1, adults: 1 }
+      ])
+      expect(yield* booked("double", "2027-01-25", "2027-01-27")).toEqual([1, 1])
+      expect(yield* booked("twin", "2027-01-25", "2027-01-27")).toEqual([0, 0])
+      expect(yield* booked("deluxe", "2027-01-25", "2027-01-27")).toEqual([1, 1])
+      // one room fewer: part of the stay cancelled, the rest kept
+      const fewer = yield* change(r.token, "2027-01-25", "2027-01-27", [rooms[0]!])
+      expect(fewer.rooms).toHaveLength(1)
+      expect(yield* booked("double", "2027-01-25", "2027-01-27")).toEqual([0, 0])
+      expect(yield* booked("deluxe", "2027-01-25", "2027-01-27")).toEqual([1, 1])
+      expect(fewer.price.total).toBeLessThan(view.price.total)
+    }))
+
+  it.effect("on a full hotel, a change overlapping its own nights succeeds: its own rooms count as free", () =>
+    Effect.gen(function*() {
+      // every deluxe room is this reservation's, on 1 and 2 February
+      const r = yield* completed("2027-02-01", "2027-02-03", [{ room_type_id: "deluxe", quantity: 5 }])
+      // and the night after is full but for those five
+      yield* completed("2027-02-03", "2027-02-04", [{ room_type_id: "deluxe", quantity: 5 }])
+      expect(yield* booked("deluxe", "2027-02-01", "2027-02-04")).toEqual([5, 5, 5])
+      const shifted = yield* change(r.token, "2027-02-02", "2027-02-03", [{ room_type_id: "deluxe", quantity: 5 }])
+      expect(shifted.stay.checkin).toBe("2027-02-02")
+      expect(yield* booked("deluxe", "2027-02-01", "2027-02-04")).toEqual([0, 5, 5])
+      // a full hotel's demand surcharge does not count the guest's own rooms: back to the first stay, at its price
+      const back = yield* quoteChange(r.token, "2027-02-01", "2027-02-03", [{ room_type_id: "deluxe", quantity: 5 }])
+      expect(back.new_total).toBe(r.total)
+    }))
+
+  it.effect("a change to sold-out nights is 409 availability_changed and changes nothing", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2027-02-08", "2027-02-10", [{ room_type_id: "deluxe", quantity: 2 }])
+      yield* completed("2027-02-10", "2027-02-11", [{ room_type_id: "deluxe", quantity: 4 }])
+      const before = Option.getOrThrow(yield* (yield* ReservationRepo).find(r.id))
+      for (
+        const error of yield* Effect.all([
+          failureOf(quoteChange(r.token, "2027-02-09", "2027-02-11", [{ room_type_id: "deluxe", quantity: 2 }])),
+          failureOf(changeStay(r.token, "2027-02-09", "2027-02-11", [{ room_type_id: "deluxe", quantity: 2 }], 100_000))
+        ])
+      ) {
+        expect(error).toMatchObject({
+          _tag: "AvailabilityChanged",
+          rooms: [{ room_index: 0, room_type_id: "deluxe", reason: "sold_out" }]
+        })
+        expect(error.message).toMatch(/choose other dates or rooms/)
+      }
+      expect(yield* booked("deluxe", "2027-02-08", "2027-02-11")).toEqual([2, 2, 4])
+      expect(Option.getOrThrow(yield* (yield* ReservationRepo).find(r.id))).toEqual(before)
+      expect(yield* jobsOf(r.id)).toBe(false)
+    }))
+
+  it.effect("a stale expected_total is 409 price_changed with the new total; sent again with it, the change is made", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2027-02-15", "2027-02-17", [{ room_type_id: "twin" }])
+      const quoted = yield* quoteChange(r.token, "2027-02-15", "2027-02-18", [{ room_type_id: "twin" }])
+      const error = yield* failureOf(changeStay(r.token, "2027-02-15", "2027-02-18", [{ room_type_id: "twin" }], r.total))
+      expect(error).toMatchObject({ _tag: "PriceChanged", previous_total: r.total, new_total: quoted.new_total, currency: "EUR" })
+      expect(error.message).toMatch(/send change_stay again with expected_total/)
+      expect(yield* booked("twin", "2027-02-15", "2027-02-18")).toEqual([1, 1, 0])
+      const view = yield* changeStay(r.token, "2027-02-15", "2027-02-18", [{ room_type_id: "twin" }], quoted.new_total)
+      expect(view.price.total).toBe(quoted.new_total)
+      expect(yield* booked("twin", "2027-02-15", "2027-02-18")).toEqual([1, 1, 1])
+    }))
+
+  it.effect("the same change sent again answers the same view and takes nothing twice, nor tells anyone twice", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2027-02-22", "2027-02-24", [{ room_type_id: "double" }])
+      const first = yield* change(r.token, "2027-02-23", "2027-02-25", [{ room_type_id: "double" }])
+      const jobs = yield* (yield* OutboxRepo).lastEnqueuedAt(r.id, "stay_change_email")
+      const again = yield* changeStay(r.token, "2027-02-23", "2027-02-25", [{ room_type_id: "double" }], first.price.total)
+      expect(again).toEqual(first)
+      expect(yield* booked("double", "2027-02-22", "2027-02-26")).toEqual([0, 1, 1, 0])
+      expect(yield* (yield* OutboxRepo).lastEnqueuedAt(r.id, "stay_change_email")).toEqual(jobs)
+    }))
+
+  it.effect("change_not_allowed: a non-refundable rate, after the current stay's deadline, a cancelled reservation", () =>
+    Effect.gen(function*() {
+      const nrf = yield* completed("2027-01-05", "2027-01-06", [{ room_type_id: "double" }], "NRF")
+      const flex = yield* completed("2027-01-07", "2027-01-08", [{ room_type_id: "double" }])
+      const cancelled = yield* completed("2027-01-09", "2027-01-10", [{ room_type_id: "double" }])
+      yield* (yield* ReservationManagement).act(cancelled.token, { action: "cancel" })
+      const refusal = (token: string, checkin: string, checkout: string) =>
+        Effect.all([
+          failureOf(quoteChange(token, checkin, checkout, [{ room_type_id: "double" }])),
+          failureOf(changeStay(token, checkin, checkout, [{ room_type_id: "double" }], 100))
+        ])
+      for (const error of yield* refusal(nrf.token, "2027-01-06", "2027-01-07")) {
+        expect(error).toMatchObject({ _tag: "ChangeNotAllowed", reason: "non_refundable" })
+        expect(error.message).toMatch(/contact the hotel/)
+      }
+      expect((yield* (yield* ReservationManagement).view(nrf.token)).allowed_actions).not.toContain("change_stay")
+      for (const error of yield* refusal(cancelled.token, "2027-03-20", "2027-03-21")) {
+        expect(error).toMatchObject({ _tag: "ChangeNotAllowed", reason: "not_completed" })
+      }
+      expect(yield* booked("double", "2027-03-20", "2027-03-21")).toEqual([0])
+      // the free-cancellation deadline of the current stay: 14:00 on 5 January
+      clock.set("2027-01-05T13:00:00Z")
+      try {
+        for (const error of yield* refusal(flex.token, "2027-01-20", "2027-01-21")) {
+          expect(error).toMatchObject({ _tag: "ChangeNotAllowed", reason: "deadline_passed" })
+          expect(error.message).toMatch(/2027-01-05T14:00:00\+01:00/)
+        }
+        expect((yield* (yield* ReservationManagement).view(flex.token)).allowed_actions).not.toContain("change_stay")
+      } finally {
+        clock.set("2026-11-22T10:00:00Z")
+      }
+      expect(yield* booked("double", "2027-01-07", "2027-01-08")).toEqual([1])
+    }))
+
+  it.effect("the new stay and rooms are checked as a quote checks them; the plan stays the reservation's", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2027-02-01", "2027-02-02", [{ room_type_id: "twin" }])
+      const codeOf = (asks: ReadonlyArray<Ask & { rate_code?: string }>, checkin = "2027-02-01", checkout = "2027-02-02") =>
+        Effect.map(
+          failureOf(Effect.flatMap(ReservationManagement, (m) =>
+            m.quoteChange(r.token, {
+              action: "quote_change",
+              checkin: d(checkin),
+              checkout: d(checkout),
+              rooms: asks.map((a, i) => ({ ...roomsOf([a])[0]!, ...(a.rate_code ? { rate_code: asks[i]!.rate_code as never } : {}) }))
+            }))),
+          (e) => "code" in e ? e.code : e._tag
+        )
+      expect(yield* codeOf([{ room_type_id: "twin" }], "2027-02-02", "2027-02-01")).toBe("invalid_dates")
+      expect(yield* codeOf([{ room_type_id: "twin" }], "2026-11-01", "2026-11-02")).toBe("invalid_dates")
+      expect(yield* codeOf([{ room_type_id: "twin" }], "2027-02-01", "2027-03-05")).toBe("stay_too_long")
+      expect(yield* codeOf([{ room_type_id: "suite" }])).toBe("unknown_room_type")
+      expect(yield* codeOf([{ room_type_id: "twin", adults: 2, children_ages: [5] }])).toBe("occupancy_exceeded")
+      expect(yield* codeOf([{ room_type_id: "twin", rate_code: "FLEX_BB" }])).toBe("invalid_request")
+      expect(yield* codeOf([{ room_type_id: "twin", rate_code: "NOPE" }])).toBe("invalid_request")
+      // more rooms than one reservation may hold (6)
+      expect(yield* codeOf([{ room_type_id: "double", quantity: 4 }, { room_type_id: "twin", quantity: 3 }])).toBe("invalid_request")
+      // its own plan may be named
+      const same = yield* quoteChange(r.token, "2027-02-01", "2027-02-02", [{ room_type_id: "twin" }])
+      expect(same.difference).toBe(0)
+    }))
+}
+
+layer(ServicesInMemory().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("stay changes in memory", suite)
+layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("stay changes on PostgreSQL", suite)
