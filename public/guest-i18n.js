@@ -153,7 +153,8 @@ export const STRINGS = {
     change_stay_too_long: "This stay is too long to book here. Please contact the hotel.",
     change_booking_window_exceeded: "These dates are too far ahead to book here yet.",
     change_occupancy_exceeded: "Too many guests for one room: each room takes at most 2 guests, plus one infant under 2.",
-    change_unknown_room_type: "This room type is no longer offered. Please choose another."
+    change_unknown_room_type: "This room type is no longer offered. Please choose another.",
+    change_group_booking: "That is more rooms than one reservation may hold: for a group, contact the hotel (details above).",
   },
   fr: {
     titleComplete: "Finaliser votre réservation",
@@ -305,7 +306,8 @@ export const STRINGS = {
     change_stay_too_long: "Ce séjour est trop long pour être réservé ici. Contactez l’hôtel.",
     change_booking_window_exceeded: "Ces dates sont trop lointaines pour être réservées ici pour le moment.",
     change_occupancy_exceeded: "Trop de personnes pour une chambre : chaque chambre accueille au plus 2 personnes, plus un bébé de moins de 2 ans.",
-    change_unknown_room_type: "Ce type de chambre n’est plus proposé. Choisissez-en un autre."
+    change_unknown_room_type: "Ce type de chambre n’est plus proposé. Choisissez-en un autre.",
+    change_group_booking: "C’est plus de chambres qu’une réservation ne peut en compter : pour un groupe, contactez l’hôtel (coordonnées ci-dessus).",
   },
   ru: {
     titleComplete: "Завершение бронирования",
@@ -464,6 +466,7 @@ export const STRINGS = {
     change_stay_too_long: "Такое долгое проживание здесь забронировать нельзя. Свяжитесь с отелем.",
     change_booking_window_exceeded: "Эти даты пока слишком далеко, чтобы бронировать их здесь.",
     change_occupancy_exceeded: "Слишком много гостей для одного номера: в номере не более 2 гостей и ещё один ребёнок до 2 лет.",
-    change_unknown_room_type: "Этот тип номера больше не предлагается. Выберите другой."
+    change_unknown_room_type: "Этот тип номера больше не предлагается. Выберите другой.",
+    change_group_booking: "Это больше номеров, чем может быть в одном бронировании: для группы свяжитесь с отелем (контакты выше).",
   }
 }

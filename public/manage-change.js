@@ -246,7 +246,6 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
     const stay = q.stay || change
     const rooms = q.rooms || change.rooms
     const quoteCurrency = q.currency || currency
-    const freeUntil = q.package && q.package.free_cancellation_until
     const confirm = el("button", { type: "button", id: "change-confirm" }, t("confirmChange"))
     confirm.addEventListener("click", () => send(change, q.new_total))
     const heading = el("h3", { id: "change-result-title", tabindex: -1 }, t("changeQuoteTitle"))
@@ -266,7 +265,6 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
         fact(t("difference"), el("strong", { id: "change-difference" }, signed(q.difference, quoteCurrency)))
       ),
       el("p", { id: "change-difference-text" }, differenceText(q.difference, quoteCurrency)),
-      freeUntil ? el("p", { class: "note" }, t("freeUntil", { when: fmtDateTime(freeUntil) })) : null,
       el("div", { class: "actions" }, confirm)
     )
     focusSoon(heading)
@@ -281,7 +279,7 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
         const done = document.getElementById("change-message")
         if (!done) return setStatus(t("stayChanged"))
         say(done, "ok", t("stayChanged"))
-        done.focus()
+        focusSoon(done) // once it has its text: an empty notice is not shown, so cannot take focus
       })
     }
     refused(res, change)
@@ -296,7 +294,9 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
     if (res.status === 409 && error.code === "change_not_allowed") return notAllowed(details.reason)
     if (res.status === 400) {
       const named = serverFieldError(form, error) // marks the field the API names, when the form has it
-      const text = hasText(`change_${error.code}`) ? t(`change_${error.code}`) : named
+      // more rooms than one reservation may hold is refused on `rooms` as a whole: a group booking
+      const code = error.code === "invalid_request" && /^rooms:/.test(error.message || "") ? "group_booking" : error.code
+      const text = hasText(`change_${code}`) ? t(`change_${code}`) : named
       say(message, "error", text)
       if (!form.querySelector("[aria-invalid=true]")) message.focus()
       return

@@ -19,7 +19,7 @@ import {
   screenshot
 } from "../support/browser.js"
 import { daysFromToday } from "../support/clock.js"
-import { completeWith, pendingReservation, post } from "../support/flow.js"
+import { completeWith, guest, pendingReservation, post } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
 import { manageLinkOf } from "../support/manageLink.js"
 import { mailingTestApp } from "../support/MailingTestApp.js"
@@ -172,6 +172,8 @@ const spaced = (s: string) => s.replace(/\s+/g, " ").trim()
 const moneyIn = (language: Language, amount: number) =>
   spaced(new Intl.NumberFormat(LOCALES[language], { style: "currency", currency: "EUR" }).format(amount))
 const activeId = (page: Page) => page.evaluate<string>("document.activeElement.id")
+/** Once the page has drawn twice: a message gets its text on the next frame and focus on the one after. */
+const settled = (page: Page) => page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 /**
  * On a phone in `language`: the change section prefilled from the reservation; new dates and a
@@ -224,11 +226,12 @@ const changeJourney = (language: Language, days: number) =>
         fits: await noHorizontalScroll(page),
         shot: await screenshot(page, `manage-change-quote-${language}`),
         axe: await axeViolations(page),
-        leftovers: language === "en" ? [] : englishLeftovers(await pageWords(page), language, [GUEST.first_name, GUEST.last_name, number])
+        leftovers: language === "en" ? [] : englishLeftovers(await pageWords(page), language, [guest.first_name, guest.last_name, number])
       }
       const summaryBefore = await text(page, "#summary")
       await page.locator("#change-confirm").click()
       await page.locator("#change-message p").waitFor()
+      await settled(page)
       const changed = {
         said: await text(page, "#change-message"),
         focus: await activeId(page),
@@ -245,7 +248,7 @@ const changeJourney = (language: Language, days: number) =>
         lines: await page.locator("#change-rooms fieldset").count(),
         fits: await noHorizontalScroll(page),
         axe: await axeViolations(page),
-        leftovers: language === "en" ? [] : englishLeftovers(await pageWords(page), language, [GUEST.first_name, GUEST.last_name, number])
+        leftovers: language === "en" ? [] : englishLeftovers(await pageWords(page), language, [guest.first_name, guest.last_name, number])
       }
       return { prefilled, focusAfterAdd, quote, changed }
     })
@@ -411,6 +414,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
         }
         await page.locator("#change-accept-price").click()
         await page.locator("#change-message p").waitFor()
+        await settled(page)
         return { quoted, explained, said: await text(page, "#change-message"), total: spaced(await text(page, "#total")) }
       })
       const now = yield* manage(stay.token, { action: "quote_change", checkin: night[0], checkout: night[1], rooms: [{ room_type_id: "double", quantity: 1, adults: 2, children_ages: [] }] })
@@ -444,7 +448,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
           confirm: await page.locator("#change-confirm").count(),
           type: await text(page, "#summary ul.rooms"),
           axe: serious(await axeViolations(page)),
-          leftovers: englishLeftovers(await pageWords(page), "ru", [GUEST.first_name, GUEST.last_name, await text(page, "#reservation-number")])
+          leftovers: englishLeftovers(await pageWords(page), "ru", [guest.first_name, guest.last_name, await text(page, "#reservation-number")])
         }
       })
       expect(shown).toMatchObject({ title: ui("ru", "changeUnavailableTitle"), role: "alert", confirm: 0, axe: [], leftovers: [] })
@@ -481,6 +485,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
         const reachedConfirm = await tabTo("change-confirm")
         await page.keyboard.press("Enter")
         await page.locator("#change-message p").waitFor()
+        await settled(page)
         return {
           reachedDeparture,
           reachedQuote,
@@ -513,6 +518,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
         const said = async () => {
           await page.locator("#change-quote").click()
           await page.locator("#change-message p").waitFor()
+          await settled(page)
           return { text: await text(page, "#change-message"), focus: await activeId(page) }
         }
         const same = await said()
