@@ -342,14 +342,11 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
     const now = await api.json("/v1/reservation-manage")
     if (!now.ok || !now.body) return say(message, "error", cannotChangeText(r, reason))
     render(now.body, () => {
+      // a cancelled reservation has no change card: the status line says it
       const why = document.getElementById("cannot-change")
-      if (why) {
-        why.textContent = cannotChangeText(now.body, reason)
-        why.focus()
-      } else {
-        const slot = document.getElementById("change-message")
-        if (slot) say(slot, "error", cannotChangeText(now.body, reason))
-      }
+      if (!why) return setStatus(cannotChangeText(now.body, reason))
+      why.textContent = cannotChangeText(now.body, reason)
+      why.focus()
     })
   }
 

@@ -460,6 +460,28 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
       expect(view.body.difference).toBe(0)
     }), 60_000)
 
+  it.effect("cancelled from another window while the page is open: the change is refused (change_not_allowed), the page shows the cancelled reservation and says why", () =>
+    Effect.gen(function*() {
+      const stay = yield* completedStay("en", 96)
+      const run = Runtime.runPromise(yield* Effect.runtime<HttpClient.HttpClient>())
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        await page.goto(stay.url)
+        await page.locator("#change-form").waitFor()
+        await page.locator("#change-checkout").fill(daysFromToday(99))
+        const cancelled = await run(manage(stay.token, { action: "cancel" }))
+        await page.locator("#change-quote").click()
+        await page.locator("#notice-error").waitFor()
+        await page.waitForFunction("document.getElementById('status').textContent !== ''")
+        return {
+          cancelled: cancelled.status,
+          status: await text(page, "#reservation-status"),
+          said: await text(page, "#status"),
+          change: await page.locator("#change").count()
+        }
+      })
+      expect(shown).toEqual({ cancelled: 200, status: ui("en", "statuses", "CANCELLED"), said: ui("en", "cannotChangeNow"), change: 0 })
+    }))
+
   it.effect("a stay change with the keyboard alone at 375 px: Tab to the departure, type it, Enter for the price, Tab to Confirm, Enter", () =>
     Effect.gen(function*() {
       const stay = yield* completedStay("en", 100)
