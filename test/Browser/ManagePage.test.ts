@@ -335,7 +335,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
         }
         fs.writeFileSync(new URL("../../test-artifacts/axe/summary.json", import.meta.url), JSON.stringify(axeSummary, null, 2))
       }),
-    60_000
+    120_000
   )
 
   it.effect("en, fr, ru on a phone: change the dates and add a room, see the new total and the difference, confirm, see the new stay", () =>
