@@ -298,10 +298,11 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
       const code = error.code === "invalid_request" && /^rooms:/.test(error.message || "") ? "group_booking" : error.code
       const text = hasText(`change_${code}`) ? t(`change_${code}`) : named
       say(message, "error", text)
-      if (!form.querySelector("[aria-invalid=true]")) message.focus()
+      if (!form.querySelector("[aria-invalid=true]")) focusSoon(message)
       return
     }
     failed(res, message)
+    focusSoon(message) // the button that was pressed was disabled meanwhile, and lost the focus
   }
 
   /** The price moved between the quote and the confirmation: the new total, and a way to accept it. */

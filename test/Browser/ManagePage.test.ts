@@ -531,7 +531,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
       })
     }), 60_000)
 
-  it.effect("the change form's own checks: the same stay, a departure before the arrival, a child aged 18 are said beside it", () =>
+  it.effect("the change form's checks: the same stay, a departure before the arrival, a child aged 18, and the API's 400s (a past arrival, a group) are said beside it", () =>
     Effect.gen(function*() {
       const stay = yield* completedStay("en", 110)
       const shown = yield* onPage({ viewport: PHONE }, async (page) => {
@@ -549,12 +549,21 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
         await page.locator("#change-checkout").fill(daysFromToday(112))
         await page.locator("#change-ages-0").fill("18")
         const age = { ...(await said()), invalid: await page.getAttribute("#change-ages-0", "aria-invalid") }
-        return { same, order, age, result: await page.locator("#change-confirm").count() }
+        await page.locator("#change-ages-0").fill("")
+        // what only the API knows: the hotel's today, and how many rooms one reservation may hold
+        await page.locator("#change-checkin").fill(daysFromToday(-1))
+        const past = { ...(await said()), invalid: await page.getAttribute("#change-checkin", "aria-invalid") }
+        await page.locator("#change-checkin").fill(daysFromToday(110))
+        await page.locator("#change-quantity-0").fill(String(demoHotel.booking.max_rooms_per_reservation + 1))
+        const group = await said()
+        return { same, order, age, past, group, result: await page.locator("#change-confirm").count() }
       })
       expect(shown).toEqual({
         same: { text: ui("en", "changeNothing"), focus: "change-quote" },
         order: { text: ui("en", "changeDatesOrder"), focus: "change-checkout" },
         age: { text: ui("en", "checkFields").replace("{list}", ui("en", "childrenAges")), focus: "change-ages-0", invalid: "true" },
+        past: { text: ui("en", "change_invalid_dates"), focus: "change-checkin", invalid: "true" },
+        group: { text: ui("en", "change_group_booking"), focus: "change-message" },
         result: 0
       })
     }))
