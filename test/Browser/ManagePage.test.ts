@@ -426,7 +426,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
       expect(shown).toMatchObject({ said: ui("fr", "stayChanged"), total: newTotal })
     }), 60_000)
 
-  it.effect("a night sold out between the quote and Confirm: which room and why, in Russian; nothing changed", () =>
+  it.effect("a night sold out between the quote and Confirm, then at the quote: which room and why, in Russian; nothing changed", () =>
     Effect.gen(function*() {
       const stay = yield* completedStay("ru", 90)
       const run = Runtime.runPromise(yield* Effect.runtime<HttpClient.HttpClient>())
@@ -441,7 +441,13 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
         await page.locator("#change-confirm").click()
         await page.locator("#change-unavailable").waitFor()
         await page.waitForFunction("document.activeElement.id === 'change-unavailable'")
+        const atConfirm = await text(page, "#change-result")
+        // asking the price again for those dates: the quote itself says the night is gone
+        await page.locator("#change-quote").click()
+        await page.locator("#change-unavailable").waitFor()
+        await page.waitForFunction("document.activeElement.id === 'change-unavailable'")
         return {
+          atConfirm,
           title: await text(page, "#change-unavailable"),
           text: await text(page, "#change-result"),
           role: await page.getAttribute("#change-result", "role"),
@@ -455,6 +461,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
       expect(shown.text).toContain(demoHotel.room_types.find((r) => r.id === "deluxe")!.name.ru)
       expect(shown.text).toContain(ui("ru", "changeReason_sold_out"))
       expect(shown.text).toContain(ui("ru", "changeUnavailableText"))
+      expect(shown.atConfirm).toBe(shown.text)
       expect(shown.type).toContain(demoHotel.room_types.find((r) => r.id === "double")!.name.ru)
       const view = yield* manage(stay.token, { action: "quote_change", checkin: daysFromToday(90), checkout: daysFromToday(92), rooms: [{ room_type_id: "double", quantity: 1, adults: 2, children_ages: [] }] })
       expect(view.body.difference).toBe(0)
