@@ -69,7 +69,7 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
   const currency = r.price.currency
 
   const dateField = (name, label, value) => {
-    const input = el("input", { type: "date", id: `change-${name}`, name, required: true, class: "date" })
+    const input = el("input", { type: "date", id: `change-${name}`, name, required: true })
     input.value = value
     return el("div", { class: "field" }, el("label", { for: input.id }, label), input)
   }
@@ -186,9 +186,7 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
   section.append(el("p", { class: "note" }, t("changeNote", { rate: r.package.name })), form, result)
 
   /** A price shown for other dates or rooms than the form's must not be confirmed. */
-  const staleQuote = () => {
-    clear(result)
-  }
+  const staleQuote = () => clear(result)
   form.addEventListener("input", (e) => {
     e.target.removeAttribute("aria-invalid")
     clear(message)
@@ -241,11 +239,9 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
     refused(res, change)
   })
 
-  /** The new stay and its price beside the current one; Confirm changes it at that total. */
+  /** The new stay (its rooms named in the reservation's language) and its price beside the current one; Confirm changes it at that total. */
   function showQuote(change, q) {
-    const stay = q.stay || change
-    const rooms = q.rooms || change.rooms
-    const quoteCurrency = q.currency || currency
+    const { stay, currency: quoteCurrency } = q
     const confirm = el("button", { type: "button", id: "change-confirm" }, t("confirmChange"))
     confirm.addEventListener("click", () => send(change, q.new_total))
     const heading = el("h3", { id: "change-result-title", tabindex: -1 }, t("changeQuoteTitle"))
@@ -256,10 +252,10 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
       el(
         "dl",
         { class: "facts" },
-        fact(t("arrival"), el("span", { id: "change-new-checkin" }, fmtDate(stay.checkin))),
-        fact(t("departure"), el("span", { id: "change-new-checkout" }, fmtDate(stay.checkout))),
-        stay.nights ? fact(t("length"), t("nights", { n: stay.nights })) : null,
-        fact(t("rooms"), el("ul", { class: "rooms" }, rooms.map((room) => roomLine({ ...room, room_name: nameOf(room.room_type_id) })))),
+        fact(t("arrival"), fmtDate(stay.checkin)),
+        fact(t("departure"), fmtDate(stay.checkout)),
+        fact(t("length"), t("nights", { n: stay.nights })),
+        fact(t("rooms"), el("ul", { class: "rooms" }, q.rooms.map(roomLine))),
         fact(t("currentTotal"), el("span", { id: "change-previous-total" }, money(q.previous_total, quoteCurrency))),
         fact(t("newTotal"), el("strong", { id: "change-new-total" }, money(q.new_total, quoteCurrency))),
         fact(t("difference"), el("strong", { id: "change-difference" }, signed(q.difference, quoteCurrency)))
