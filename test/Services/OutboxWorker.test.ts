@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Option, Redacted, Schedule, Scope } from "effect"
 import { simpleParser } from "mailparser"
+import { formatDate } from "../../src/Domain/GuestTexts.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
 import type { ReservationId } from "../../src/Domain/Ids.js"
@@ -17,6 +18,7 @@ import type { OutboxWorkerOptions } from "../../src/Domain/Outbox.js"
 import { OutboxWorker } from "../../src/Services/OutboxWorker.js"
 import { Pms } from "../../src/Services/Pms.js"
 import { Quotes } from "../../src/Services/Quotes.js"
+import { ReservationManagement } from "../../src/Services/ReservationManagement.js"
 import { Reservations } from "../../src/Services/Reservations.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { daysFromToday } from "../support/clock.js"
@@ -24,6 +26,7 @@ import { poolOn, testDatabaseUrl } from "../support/database.js"
 import { tokenOf } from "../support/flow.js"
 import { mailFrom, mailingConfig } from "../support/MailingTestApp.js"
 import { inMemoryMailer } from "../support/outsideSystems.js"
+import { pdfText } from "../support/pdfText.js"
 import { pmsStub } from "../support/pms.js"
 import { closedPort, smtpServer } from "../support/smtp.js"
 
@@ -59,7 +62,9 @@ const smtpMailer = (url: string) => Mailer.smtp({ url: Redacted.make(url), from:
 const noPms = Pms.disabled
 const noMail = inMemoryMailer
 
-type Instance = Context.Context<Quotes | Reservations | Tokens | OutboxRepo | ReservationRepo | Transactions | SqlClient.SqlClient>
+type Instance = Context.Context<
+  Quotes | Reservations | ReservationManagement | Tokens | OutboxRepo | ReservationRepo | Transactions | SqlClient.SqlClient
+>
 
 const client = { client: "outbox-test", ai_agent: null, session: null }
 const guest = { first_name: "Jeanne", last_name: "Dupont", email: "jeanne@example.org", phone: "+33 6 12 34 56 78", accept_terms: true, terms_version: "2026-11" }
@@ -222,6 +227,75 @@ describe("the outbox, on PostgreSQL", () => {
         `Your reservation ${done.reservation_number} at Hôtel Belle Rive is cancelled`
       ])
     }), 60_000)
+
+  it.scopedLive("a stay change: 'reservation changed' in the guest's language with the new PDF, and a PUT of the new content", () =>
+    Effect.gen(function*() {
+      const smtp = yield* smtpServer()
+      const pms = yield* pmsStub((n) => ({ status: 200, body: `{"reference":"PMS-${n}"}` }))
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(smtpMailer(smtp.url), Pms.http(pms.url)), Option.some(fast)))
+      const subjects = {
+        en: (n: string) => `Your reservation ${n} at Hôtel Belle Rive is changed`,
+        fr: (n: string) => `Votre réservation ${n} est modifiée – Hôtel Belle Rive`,
+        ru: (n: string) => `Ваше бронирование ${n} изменено – Hôtel Belle Rive`
+      }
+      for (const [i, language] of (["en", "fr", "ru"] as const).entries()) {
+        const daysAhead = 40 + 5 * i
+        const done = yield* completeOne(on, daysAhead, language)
+        const id = done.reservation_id as ReservationId
+        yield* eventually(Effect.map(pmsOf(on, id), (r) => r.pms_status === "SYNCED"))
+        const token = Option.getOrThrow(yield* Context.get(on, Tokens).reveal(id, "manage"))
+        const management = Context.get(on, ReservationManagement)
+        // one day later and one night longer, with a second room
+        const checkin = daysFromToday(daysAhead + 1)
+        const checkout = daysFromToday(daysAhead + 3)
+        const rooms = [
+          { room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] },
+          { room_type_id: "twin" as RoomTypeId, quantity: 1, adults: 1, children_ages: [] }
+        ]
+        const quoted = yield* management.quoteChange(token, { action: "quote_change", checkin, checkout, rooms })
+        const changed = yield* management.act(token, { action: "change_stay", checkin, checkout, rooms, expected_total: quoted.new_total })
+        // the push of the change makes it PENDING again until the PMS confirms it
+        expect(changed.pms_status).toBe("PENDING")
+        yield* eventually(Effect.map(jobsOf(on, id), (jobs) => jobs.length === 4 && jobs.every((j) => j.state === "done")))
+        expect((yield* jobsOf(on, id)).map((j) => j.kind)).toEqual(["confirmation_email", "pms_push", "stay_change_email", "pms_push"])
+        expect(yield* pmsOf(on, id)).toEqual({ pms_status: "SYNCED", pms_reference: `PMS-${2 * i + 1}` })
+
+        const mails = yield* Effect.forEach(smtp.received.slice(2 * i), (m) => Effect.promise(() => simpleParser(m.raw)))
+        expect(mails.map((m) => m.subject)).toEqual([
+          expect.stringContaining(done.reservation_number),
+          subjects[language](done.reservation_number)
+        ])
+        const [confirmation, change] = mails as [typeof mails[0], typeof mails[0]]
+        // the same manage link as the confirmation's
+        const linkOf = (text: string | undefined) => /http:\/\/hotel\.test\/manage#token=[A-Za-z0-9_-]+/.exec(text ?? "")?.[0]
+        expect(linkOf(change.text)).toBe(`http://hotel.test/manage#token=${token}`)
+        expect(linkOf(confirmation.text)).toBe(linkOf(change.text))
+        expect(change.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`${done.reservation_number}.pdf`, "application/pdf"]])
+        const pdf = yield* Effect.promise(() => pdfText(new Uint8Array(change.attachments[0]!.content)))
+        expect(pdf).toContain(formatDate(checkin, language))
+        expect(pdf).toContain(formatDate(checkout, language))
+        expect(pdf).not.toContain(formatDate(daysFromToday(daysAhead), language))
+
+        const [created, update] = pms.requests.slice(2 * i).map((r) => ({ ...r, body: JSON.parse(r.body) }))
+        expect(update).toMatchObject({ method: "PUT", url: `/pms/reservations/${done.reservation_number}` })
+        expect(update!.headers["idempotency-key"]).not.toBe(created!.headers["idempotency-key"])
+        expect(update!.body).toMatchObject({
+          reservation_number: done.reservation_number,
+          reservation_id: id,
+          status: "GUEST_COMPLETED",
+          language,
+          stay: { checkin, checkout, nights: 2 },
+          rooms: [
+            { room_index: 0, room_type_id: "double", quantity: 1, adults: 2, children_ages: [] },
+            { room_index: 1, room_type_id: "twin", quantity: 1, adults: 1, children_ages: [] }
+          ],
+          price: { total: quoted.new_total / 100 },
+          created_at: created!.body.created_at
+        })
+        expect(update!.body.updated_at >= created!.body.updated_at).toBe(true)
+      }
+    }), 90_000)
 
   it.scopedLive("SMTP down, then up: the email arrives once it is up, exactly once", () =>
     Effect.gen(function*() {

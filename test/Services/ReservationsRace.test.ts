@@ -36,13 +36,13 @@ class Instances extends Effect.Service<Instances>()("test/Instances", {
 
 const guest = { first_name: "Race", last_name: "Guest", email: "race@example.com", phone: "+33 6 00 00 00 00", accept_terms: true, terms_version: "2026-11" }
 const client = { client: "race-test", ai_agent: null, session: null }
-/** A pending reservation of one room on the FLEX rate for two adults: its guest token and quoted total. */
-const pendingFlexRoom = (roomTypeId: string, checkin: LocalDate, checkout: LocalDate) =>
+/** A pending reservation of rooms on the FLEX rate for two adults each: its guest token and quoted total. */
+const pendingFlexRoom = (roomTypeId: string, checkin: LocalDate, checkout: LocalDate, quantity = 1) =>
   Effect.gen(function*() {
     const quote = yield* (yield* Quotes).quoteRooms({
       checkin,
       checkout,
-      rooms: [{ room_type_id: roomTypeId as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+      rooms: [{ room_type_id: roomTypeId as RoomTypeId, quantity, adults: 2, children_ages: [] }]
     }, client)
     const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
     const { response } = yield* (yield* Reservations).createIntent(
@@ -52,6 +52,41 @@ const pendingFlexRoom = (roomTypeId: string, checkin: LocalDate, checkout: Local
     )
     return { token: tokenOf(response.continue_url), total: offer.price.total }
   })
+
+/** A completed reservation of rooms on the FLEX rate: its id and manage token. */
+const completedFlex = (roomTypeId: string, checkin: LocalDate, checkout: LocalDate, quantity: number, address: string) =>
+  Effect.gen(function*() {
+    const { token, total } = yield* pendingFlexRoom(roomTypeId, checkin, checkout, quantity)
+    const done = yield* (yield* Reservations).complete(token, { ...guest, expected_total: total }, address)
+    const manageToken = Option.getOrThrow(yield* (yield* Tokens).reveal(done.reservation_id, "manage"))
+    return { id: done.reservation_id, manageToken }
+  })
+
+/**
+ * Never an overbooking (no night holds more rooms than its type has), never a lost room (every
+ * night holds exactly the rooms of the completed reservations staying that night).
+ */
+const expectInventoryMatchesReservations = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    const overbooked = yield* sql`
+      SELECT n.room_type_id, n.night, n.booked FROM inventory_nights n JOIN room_types rt ON rt.id = n.room_type_id
+      WHERE n.booked > rt.inventory`
+    expect(overbooked).toEqual([])
+    const mismatched = yield* sql`
+      WITH held AS (
+        SELECT room->>'room_type_id' AS room_type_id, night::date AS night, sum((room->>'quantity')::int)::int AS rooms
+        FROM reservations r
+        CROSS JOIN jsonb_array_elements(r.rooms) AS room
+        CROSS JOIN generate_series(r.checkin, r.checkout - 1, interval '1 day') AS night
+        WHERE r.status = 'GUEST_COMPLETED'
+        GROUP BY 1, 2
+      )
+      SELECT coalesce(n.room_type_id, h.room_type_id) AS room_type_id, coalesce(n.night, h.night) AS night,
+        coalesce(n.booked, 0) AS booked, coalesce(h.rooms, 0) AS held
+      FROM inventory_nights n FULL JOIN held h ON h.room_type_id = n.room_type_id AND h.night = n.night
+      WHERE coalesce(n.booked, 0) <> coalesce(h.rooms, 0)`
+    expect(mismatched).toEqual([])
+  }).pipe(Effect.orDie)
 
 /** Each guest on an address of their own: the booking limit per address stays out of the races on rooms. */
 const addressOf = (i: number) => `198.51.100.${i}`
@@ -126,22 +161,7 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
       const { a, b } = yield* Instances
       const checkin = "2027-02-10" as LocalDate
       const checkout = "2027-02-12" as LocalDate
-      const { id, manageToken } = yield* Effect.provide(
-        Effect.gen(function*() {
-          const quote = yield* (yield* Quotes).quoteRooms({
-            checkin,
-            checkout,
-            rooms: [{ room_type_id: "deluxe" as RoomTypeId, quantity: 2, adults: 2, children_ages: [] }]
-          }, client)
-          const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
-          const reservations = yield* Reservations
-          const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
-          const done = yield* reservations.complete(tokenOf(response.continue_url), { ...guest, expected_total: offer.price.total }, addressOf(0))
-          const token = yield* (yield* Tokens).reveal(done.reservation_id, "manage")
-          return { id: done.reservation_id, manageToken: Option.getOrThrow(token) }
-        }),
-        a
-      )
+      const { id, manageToken } = yield* Effect.provide(completedFlex("deluxe", checkin, checkout, 2, addressOf(0)), a)
       const outcomes = yield* Effect.forEach(Array.from({ length: 10 }), (_, i) =>
         Effect.provide(
           Effect.flatMap(ReservationManagement, (management) => management.act(manageToken, { action: "cancel" })),
@@ -160,5 +180,134 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
       })), a)
       expect(rows.nights).toEqual([{ night: "2027-02-10", booked: 0 }, { night: "2027-02-11", booked: 0 }])
       expect(rows.jobs.map((j) => j.kind)).toEqual(["confirmation_email", "pms_push", "cancellation_email", "pms_cancel"])
+    }))
+
+  it.effect("changes racing completions and cancellations for the last rooms, on two instances: never an overbooking, never a lost room", () =>
+    Effect.gen(function*() {
+      const { a, b } = yield* Instances
+      const on = (i: number) => i % 2 === 0 ? a : b
+      const target = { checkin: "2027-04-10" as LocalDate, checkout: "2027-04-12" as LocalDate }
+      const deluxe = [{ room_type_id: "deluxe" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+      // 3 guests to move into the target nights from nights of their own, 2 to cancel there (3 rooms free), 6 to book there
+      const movers = yield* Effect.forEach([0, 1, 2], (i) =>
+        Effect.provide(completedFlex("deluxe", addDays("2027-04-01" as LocalDate, 2 * i), addDays("2027-04-02" as LocalDate, 2 * i), 1, addressOf(30 + i)), a))
+      const leavers = yield* Effect.forEach([0, 1], (i) =>
+        Effect.provide(completedFlex("deluxe", target.checkin, target.checkout, 1, addressOf(40 + i)), a))
+      const bookers = yield* Effect.forEach([0, 1, 2, 3, 4, 5], () => Effect.provide(pendingFlexRoom("deluxe", target.checkin, target.checkout), a))
+
+      const change = (token: string, i: number) =>
+        Effect.provide(
+          Effect.gen(function*() {
+            const management = yield* ReservationManagement
+            const quoted = yield* management.quoteChange(token, { action: "quote_change", ...target, rooms: deluxe })
+            const request = { action: "change_stay" as const, ...target, rooms: deluxe, expected_total: quoted.new_total }
+            // a guest told the price changed confirms the new total once
+            return yield* management.act(token, request).pipe(
+              Effect.catchTag("PriceChanged", (e) => management.act(token, { ...request, expected_total: e.new_total }))
+            )
+          }),
+          on(i)
+        ).pipe(
+          Effect.map(() => "changed"),
+          Effect.catchTag("AvailabilityChanged", () => Effect.succeed("availability_changed")),
+          Effect.catchTag("PriceChanged", () => Effect.succeed("price_changed_twice"))
+        )
+      const complete = ({ token, total }: { token: string; total: number }, i: number) =>
+        Effect.provide(
+          Effect.flatMap(Reservations, (reservations) =>
+            reservations.complete(token, { ...guest, expected_total: total as never }, addressOf(50 + i)).pipe(
+              Effect.catchTag("PriceChanged", (e) => reservations.complete(token, { ...guest, expected_total: e.new_total }, addressOf(50 + i)))
+            )),
+          on(i + 1)
+        ).pipe(
+          Effect.map(() => "completed"),
+          Effect.catchTag("AvailabilityChanged", () => Effect.succeed("availability_changed")),
+          Effect.catchTag("PriceChanged", () => Effect.succeed("price_changed_twice"))
+        )
+      const cancel = (token: string, i: number) =>
+        Effect.provide(Effect.flatMap(ReservationManagement, (m) => m.act(token, { action: "cancel" })), on(i)).pipe(Effect.as("cancelled"))
+      const outcomes = yield* Effect.all([
+        ...movers.map((m, i) => change(m.manageToken, i)),
+        ...bookers.map(complete),
+        ...leavers.map((l, i) => cancel(l.manageToken, i))
+      ], { concurrency: "unbounded" })
+      const count = (outcome: string) => outcomes.filter((o) => o === outcome).length
+      expect(count("cancelled")).toBe(2)
+      expect(count("price_changed_twice")).toBe(0)
+      // at least the 3 free rooms went, at most the 5 once both cancelled
+      const winners = count("changed") + count("completed")
+      expect(winners).toBeGreaterThanOrEqual(3)
+      expect(winners).toBeLessThanOrEqual(5)
+      expect(count("availability_changed")).toBe(9 - winners)
+
+      const sql = yield* Effect.provide(SqlClient.SqlClient, a)
+      const nights = yield* sql<{ night: string; booked: number }>`
+        SELECT night, booked FROM inventory_nights WHERE room_type_id = 'deluxe' AND night >= ${target.checkin} AND night < ${target.checkout}
+        ORDER BY night`
+      expect(nights).toEqual([{ night: "2027-04-10", booked: winners }, { night: "2027-04-11", booked: winners }])
+      yield* expectInventoryMatchesReservations(sql)
+    }))
+
+  it.effect("5 guests changing at once to the last 2 rooms, on two instances: exactly 2 move, the others keep their stay", () =>
+    Effect.gen(function*() {
+      const { a, b } = yield* Instances
+      const from = { checkin: "2027-05-03" as LocalDate, checkout: "2027-05-05" as LocalDate }
+      const to = { checkin: "2027-05-04" as LocalDate, checkout: "2027-05-06" as LocalDate }
+      const twin = [{ room_type_id: "twin" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+      // 8 twins: 5 guests hold one each from the 3rd to the 5th; 6 are held on the 5th by another, so 2 are free for the move
+      const movers = yield* Effect.forEach([0, 1, 2, 3, 4], (i) => Effect.provide(completedFlex("twin", from.checkin, from.checkout, 1, addressOf(60 + i)), a))
+      yield* Effect.provide(completedFlex("twin", "2027-05-05" as LocalDate, "2027-05-06" as LocalDate, 6, addressOf(70)), a)
+      const outcomes = yield* Effect.forEach(movers, ({ manageToken }, i) =>
+        Effect.provide(
+          Effect.gen(function*() {
+            const management = yield* ReservationManagement
+            const quoted = yield* management.quoteChange(manageToken, { action: "quote_change", ...to, rooms: twin })
+            const request = { action: "change_stay" as const, ...to, rooms: twin, expected_total: quoted.new_total }
+            // the first move fills the 5th to the demand surcharge: the next guest confirms the new total once
+            return yield* management.act(manageToken, request).pipe(
+              Effect.catchTag("PriceChanged", (e) => management.act(manageToken, { ...request, expected_total: e.new_total }))
+            )
+          }),
+          i % 2 === 0 ? a : b
+        ).pipe(
+          Effect.map(() => "changed"),
+          Effect.catchTag("AvailabilityChanged", () => Effect.succeed("availability_changed")),
+          Effect.catchTag("PriceChanged", () => Effect.succeed("price_changed"))
+        ), { concurrency: "unbounded" })
+      const moved = outcomes.filter((o) => o === "changed").length
+      expect(moved).toBe(2)
+      expect(outcomes.filter((o) => o === "availability_changed")).toHaveLength(3)
+      const sql = yield* Effect.provide(SqlClient.SqlClient, a)
+      const nights = yield* sql<{ night: string; booked: number }>`
+        SELECT night, booked FROM inventory_nights WHERE room_type_id = 'twin' AND night >= '2027-05-03' AND night < '2027-05-06' ORDER BY night`
+      expect(nights.map((n) => n.booked)).toEqual([5 - moved, 5, 6 + moved])
+      yield* expectInventoryMatchesReservations(sql)
+    }))
+
+  it.effect("one change sent 10 times at once, on two instances: the rooms are taken once, one email and one push", () =>
+    Effect.gen(function*() {
+      const { a, b } = yield* Instances
+      const { id, manageToken } = yield* Effect.provide(
+        completedFlex("double", "2027-06-01" as LocalDate, "2027-06-03" as LocalDate, 2, addressOf(80)),
+        a
+      )
+      const request = {
+        action: "change_stay" as const,
+        checkin: "2027-06-02" as LocalDate,
+        checkout: "2027-06-05" as LocalDate,
+        rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 3, adults: 2, children_ages: [] }]
+      }
+      const quoted = yield* Effect.provide(Effect.flatMap(ReservationManagement, (m) => m.quoteChange(manageToken, { ...request, action: "quote_change" })), a)
+      const views = yield* Effect.forEach(Array.from({ length: 10 }), (_, i) =>
+        Effect.provide(Effect.flatMap(ReservationManagement, (m) => m.act(manageToken, { ...request, expected_total: quoted.new_total })), i % 2 === 0 ? a : b),
+        { concurrency: "unbounded" })
+      expect(new Set(views.map((v) => JSON.stringify(v.stay))).size).toBe(1)
+      const sql = yield* Effect.provide(SqlClient.SqlClient, a)
+      const nights = yield* sql<{ booked: number }>`
+        SELECT booked FROM inventory_nights WHERE room_type_id = 'double' AND night >= '2027-06-01' AND night < '2027-06-05' ORDER BY night`
+      expect(nights.map((n) => n.booked)).toEqual([0, 3, 3, 3])
+      const jobs = yield* sql<{ kind: string }>`SELECT kind FROM outbox_jobs WHERE reservation_id = ${id} ORDER BY seq`
+      expect(jobs.map((j) => j.kind)).toEqual(["confirmation_email", "pms_push", "stay_change_email", "pms_push"])
+      yield* expectInventoryMatchesReservations(sql)
     }))
 })
