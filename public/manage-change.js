@@ -183,7 +183,10 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
     quote
   )
   numberLines()
-  section.append(el("p", { class: "note" }, t("changeNote", { rate: r.package.name })), form, result)
+  const deadline = r.policies.free_cancellation_until
+  section.append(el("p", { class: "note" }, t("changeNote", { rate: r.package.name })))
+  if (deadline) section.append(el("p", { class: "note", id: "change-until" }, t("changeUntil", { when: fmtDateTime(deadline) })))
+  section.append(form, result)
 
   /** A price shown for other dates or rooms than the form's must not be confirmed. */
   const staleQuote = () => clear(result)
