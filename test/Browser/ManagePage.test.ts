@@ -131,7 +131,7 @@ const journey = (language: Language, viewport: typeof PHONE | typeof DESKTOP, da
       await page.locator("#cancel").click()
       await page.locator("#cancel-yes").click()
       await page.locator("#notice-error").waitFor()
-      await page.waitForFunction("document.getElementById('status').textContent !== ''")
+      await page.locator("#status:not(:empty)").waitFor()
       const cancelled = {
         status: await text(page, "#reservation-status"),
         said: await text(page, "#status"),
