@@ -23,13 +23,20 @@
  * (default 5) rounds, each after a change of the 20 reservations (their arrival time), so that every
  * PDF is of a new version and drawn; then once more with no change (a service that keeps PDFs per
  * version draws none). Prints p50, p99 and max of GET /v1/hotel, and of the downloads.
+ * Then the stay changes (bench/changes.ts): BENCH_CHANGES (default 40) completed reservations of one
+ * deluxe room change their stays: "spread", each to the next night, 20 in flight; "contended", all
+ * at once to the last 5 deluxe rooms of one night, beside as many completions for those rooms.
+ * Prints calls/s, p50/p99 of a change_stay (or completion) and the outcomes; checks the database
+ * for an overbooked night or a night whose count is not its completed reservations' rooms.
  * Exits 1 if a service target answered non-2xx or had connection errors, if a "spread"
- * completion failed, or if "contended" did not book exactly 5 rooms.
+ * completion or change failed, if "contended" did not book exactly 5 rooms, or if a night is
+ * overbooked or off its reservations.
  * The database, the child processes and the temporary DATA_DIR are removed at the end, also on
  * failure or Ctrl-C.
  */
 import autocannon from "autocannon"
 import { readFileSync } from "node:fs"
+import { CHANGERS, CHANGES_HEADER, prepareChangers, runChanges } from "./changes.js"
 import {
   changeArrivalTimes,
   manageTokens,
@@ -247,7 +254,15 @@ const main = async () => {
   pdfRuns.push({ name: `while ${PDF_DOWNLOADS} PDFs of new versions download at once (${PDF_ROUNDS} rounds)`, ...fresh })
   pdfRuns.push({ name: `while the same ${PDF_DOWNLOADS} versions download again`, ...await probeWhileDownloading(base, tokens) })
 
-  // 7. The report.
+  // 7. The stay changes, beside completions.
+  console.error(`stay changes: preparing ${CHANGERS} completed reservations…`)
+  const terms = await termsVersion(base, (await prepare(base, { checkin: isoDate(5), checkout: isoDate(6), room_type_id: "twin" })).token)
+  const changers = await prepareChangers(base, terms, service.dataDir, service.databaseUrl)
+  console.error(`stay changes: spread, then contended beside ${CHANGERS} completions…`)
+  const changes = await runChanges(base, terms, changers, service.databaseUrl)
+  for (const failure of changes.failures) console.error(`  stay changes: ${failure}; service output tail:\n${service.tail.join("")}`)
+
+  // 8. The report.
   const bareRps = results[0]!.measured.rps
   const header = ["target", "req/s (avg)", "p50 (ms)", "p99 (ms)", "non-2xx", "errors", "vs bare"]
   const rows = results.map(({ measured: m, target }) => [
@@ -265,16 +280,18 @@ const main = async () => {
     completions
   )
   const pdfs = table(PDF_HEADER, pdfRuns.map(pdfRow))
+  const stayChanges = table(CHANGES_HEADER, changes.rows)
   const summary = `${CONNECTIONS} connections, ${SECONDS} s per target after ${WARMUP_SECONDS} s warm-up; ` +
     `start-up ${(startupMs / 1000).toFixed(2)} s (spawn to first healthy /v1/health); idle RSS ${idleRss.toFixed(1)} MiB. ` +
     `Completions: completions/s counts every settled call; a completion's latency includes its one retry after a 409 ` +
     `price_changed ("repriced"); "other" is any answer but 200 and 409 availability_changed. ` +
-    `PDFs: GET /v1/hotel one request after another (p99 and max over every round), while the PDFs download.`
-  console.log(`\n${load.text}\n\n${reservations.text}\n\n${pdfs.text}\n\n${summary}\n`)
-  console.log(`${load.markdown}\n\n${reservations.markdown}\n\n${pdfs.markdown}\n\n${summary}`)
+    `PDFs: GET /v1/hotel one request after another (p99 and max over every round), while the PDFs download. ` +
+    `Stay changes: calls/s counts every settled change_stay (and, when contended, completion), each quoted beforehand, untimed.`
+  console.log(`\n${load.text}\n\n${reservations.text}\n\n${pdfs.text}\n\n${stayChanges.text}\n\n${summary}\n`)
+  console.log(`${load.markdown}\n\n${reservations.markdown}\n\n${pdfs.markdown}\n\n${stayChanges.markdown}\n\n${summary}`)
 
   if (results.some(({ measured, target }) => target.service && (measured.non2xx > 0 || measured.result.errors > 0))) process.exitCode = 1
-  if (completionsFailed) process.exitCode = 1
+  if (completionsFailed || changes.failures.length > 0) process.exitCode = 1
 }
 
 await runBench(main)

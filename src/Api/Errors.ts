@@ -64,9 +64,11 @@ export const errorBody = <E extends { readonly message: string }>(
   status: number,
   description: string,
   code: (error: E) => string,
-  details?: (error: E) => unknown
+  details?: (error: E) => unknown,
+  /** The body as the wire carries it, for the OpenAPI document (otherwise the generic `Error` example). */
+  example?: ErrorBody
 ) =>
-  Schema.transform(ErrorBody, Schema.typeSchema(ErrorClass), {
+  Schema.transform(example === undefined ? ErrorBody : ErrorBody.annotations({ examples: [example] }), Schema.typeSchema(ErrorClass), {
     strict: false,
     decode: ({ error }) => new ErrorClass({ ...(error.details as object | undefined), code: error.code, message: error.message }, true),
     encode: (error) => {
@@ -140,7 +142,14 @@ export const AvailabilityChangedBody = errorBody(
   409,
   "Rooms are no longer available; details.rooms says which room request and why. error.code: availability_changed",
   () => "availability_changed",
-  (e) => encodeChange({ previous_total: null, new_total: null, currency: e.currency, rooms: e.rooms })
+  (e) => encodeChange({ previous_total: null, new_total: null, currency: e.currency, rooms: e.rooms }),
+  {
+    error: {
+      code: "availability_changed",
+      message: "some rooms are not free for 2027-03-13 to 2027-03-16 (details.rooms): choose other dates or rooms; the reservation is unchanged",
+      details: { previous_total: null, new_total: null, currency: "EUR", rooms: [{ room_index: 0, room_type_id: "deluxe", reason: "sold_out" }] }
+    }
+  }
 )
 export const PriceChangedBody = errorBody(
   PriceChanged,
@@ -154,7 +163,14 @@ export const PriceChangedBody = errorBody(
       new_total: e.new_total,
       currency: e.currency,
       rooms: e.rooms
-    })
+    }),
+  {
+    error: {
+      code: "price_changed",
+      message: "the total changed from 498.60 to 512.40 EUR: send the request again with expected_total 512.40 to accept it",
+      details: { previous_total: 498.6, new_total: 512.4, currency: "EUR", rooms: [{ room_index: 0, room_type_id: "double", reason: "price_changed" }] }
+    }
+  }
 )
 export const ReservationNotPendingBody = errorBody(
   ReservationNotPending,
@@ -178,7 +194,15 @@ export const ChangeNotAllowedBody = errorBody(
   "The stay cannot be changed: details.reason is non_refundable (the rate), deadline_passed (the free-cancellation " +
     "deadline of the current stay) or not_completed (cancelled); the message says whom to ask. error.code: change_not_allowed",
   () => "change_not_allowed",
-  (e) => ({ reason: e.reason })
+  (e) => ({ reason: e.reason }),
+  {
+    error: {
+      code: "change_not_allowed",
+      message: "the stay of reservation BR-7K3Q9X cannot be changed: changes were possible until 2027-03-10T14:00:00+01:00 " +
+        "(hotel time); contact the hotel to change it",
+      details: { reason: "deadline_passed" }
+    }
+  }
 )
 export const AlreadyCancelledBody = errorBody(
   AlreadyCancelled,

@@ -27,7 +27,8 @@ export class ManageGroup extends HttpApiGroup.make("manage")
         OpenApi.Description,
         "Identified by the manage link's X-Reservation-Token (the link of the confirmation email, PUBLIC_BASE_URL/manage#token=…); " +
           "a guest link's token is refused (401 invalid_token). allowed_actions lists what POST /v1/reservation-manage accepts now: " +
-          "cancel appears only for a refundable rate before policies.free_cancellation_until (hotel time). editable_fields lists the " +
+          "cancel and change_stay (which stands for quote_change too) appear only for a refundable rate before " +
+          "policies.free_cancellation_until (hotel time). editable_fields lists the " +
           "details update_guest may change, with their labels and limits, as guest_fields does for completion."
       )
   )
@@ -35,7 +36,7 @@ export class ManageGroup extends HttpApiGroup.make("manage")
     HttpApiEndpoint.post("act", "/v1/reservation-manage")
       .setPayload(ManageRequest)
       .addSuccess(ManagedReservation)
-      .addSuccess(ChangeQuote.annotations({ description: "quote_change's answer: what the change would make, and the difference" }))
+      .addSuccess(ChangeQuote)
       .addError(ValidationErrorBody)
       .addError(CancellationNotAllowedBody)
       .addError(AlreadyCancelledBody)
@@ -77,5 +78,5 @@ export class ManageGroup extends HttpApiGroup.make("manage")
   )
   .middleware(ReservationTokenAuth)
   .annotate(OpenApi.Title, "Manage")
-  .annotate(OpenApi.Description, "A completed reservation: view, change the guest's details, cancel, confirmation PDF")
+  .annotate(OpenApi.Description, "A completed reservation: view, change the guest's details, change the stay, cancel, confirmation PDF")
 {}

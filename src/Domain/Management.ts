@@ -1,9 +1,7 @@
 import { Option, Schema } from "effect"
 import type { HotelDefinition } from "./Hotel.js"
-import { type RoomTypeId, TimeOfDay } from "./Ids.js"
+import { TimeOfDay } from "./Ids.js"
 import type { Language } from "./Language.js"
-import type { LocalDate } from "./LocalDate.js"
-import type { Cents } from "./Money.js"
 import { type GuestDetails, type GuestField, type ManagedReservation, Phone, type ReservationRecord, SpecialRequests } from "./Reservation.js"
 import { guestFields, reservationView } from "./ReservationViews.js"
 import { ChangeStayAction, changeRefusal, freeCancellationLapse, QuoteChangeAction } from "./StayChange.js"
@@ -49,20 +47,8 @@ export const ManageRequest = Schema.Union(GuestUpdate, CancelAction, ResendConfi
     examples: [
       { action: "update_guest", phone: "+33 6 12 34 56 78", arrival_time: "21:30" },
       { action: "cancel" },
-      { action: "resend_confirmation" },
-      {
-        action: "quote_change",
-        checkin: "2027-03-13" as LocalDate,
-        checkout: "2027-03-16" as LocalDate,
-        rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [1] }]
-      },
-      {
-        action: "change_stay",
-        checkin: "2027-03-13" as LocalDate,
-        checkout: "2027-03-16" as LocalDate,
-        rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [1] }],
-        expected_total: 45128 as Cents
-      }
+      { action: "resend_confirmation" }
+      // quote_change and change_stay: QuoteChangeAction's and ChangeStayAction's own examples
     ]
   })
 export type ManageRequest = typeof ManageRequest.Type

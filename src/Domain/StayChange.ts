@@ -2,7 +2,7 @@ import { Either, Option, Schema } from "effect"
 import { groupBooking, groupBookingMessage } from "./BookingLimits.js"
 import { AvailabilityChanged, type ChangeRefusalReason, ValidationError } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"
-import type { RoomTypeId } from "./Ids.js"
+import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, cents, Currency, MAX_AMOUNT } from "./Money.js"
 import { bookedLookup, lineTotals, type PricingInput, priceStay, type RoomLine, roomsByType, validateRooms } from "./Pricing.js"
@@ -29,7 +29,16 @@ const NewStay = {
 export const QuoteChangeAction = Schema.Struct({
   action: Schema.Literal("quote_change"),
   ...NewStay
-}).annotations({ identifier: "QuoteChangeAction" })
+}).annotations({
+  identifier: "QuoteChangeAction",
+  description: "What the change to these dates and rooms would cost; nothing changes",
+  examples: [{
+    action: "quote_change",
+    checkin: "2027-03-13" as LocalDate,
+    checkout: "2027-03-16" as LocalDate,
+    rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [1] }]
+  }]
+})
 export type QuoteChangeAction = typeof QuoteChangeAction.Type
 
 export const ChangeStayAction = Schema.Struct({
@@ -38,7 +47,17 @@ export const ChangeStayAction = Schema.Struct({
   expected_total: Amount.annotations({
     description: "The new total the guest saw (quote_change's new_total); 409 price_changed if the live total differs"
   })
-}).annotations({ identifier: "ChangeStayAction" })
+}).annotations({
+  identifier: "ChangeStayAction",
+  description: "Changes the stay to these dates and rooms at expected_total, in one step",
+  examples: [{
+    action: "change_stay",
+    checkin: "2027-03-13" as LocalDate,
+    checkout: "2027-03-16" as LocalDate,
+    rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [1] }],
+    expected_total: 45468 as Cents
+  }]
+})
 export type ChangeStayAction = typeof ChangeStayAction.Type
 
 /** A change of total: negative when the new stay costs less. */
@@ -60,7 +79,28 @@ export const ChangeQuote = Schema.Struct({
   new_total: Amount.annotations({ description: "The total after the change: send it as change_stay's expected_total" }),
   difference: Difference,
   currency: Currency
-}).annotations({ identifier: "ChangeQuote" })
+}).annotations({
+  identifier: "ChangeQuote",
+  description: "quote_change's answer: the reservation as the change would make it, and what it costs more or less",
+  examples: [{
+    stay: { checkin: "2027-03-13" as LocalDate, checkout: "2027-03-16" as LocalDate, nights: 3, check_in_time: "14:00", check_out_time: "12:00" },
+    rooms: [{ room_index: 0, room_type_id: "double" as RoomTypeId, room_name: "Double Room", quantity: 1, adults: 2, children_ages: [1] }],
+    package: {
+      package_code: "FLEX.EARLY_BOOKING" as PackageCode,
+      rate_code: "FLEX" as RateCode,
+      name: "Flexible",
+      description: "Room only. Free cancellation until 14:00 two days before check-in.",
+      breakfast_included: false,
+      refundable: true,
+      promotions: ["EARLY_BOOKING" as PromotionCode]
+    },
+    price: { room_total: 48600 as Cents, promotion_discount: 4860 as Cents, tourist_tax: 1728 as Cents, total: 45468 as Cents, currency: "EUR" },
+    previous_total: 43080 as Cents,
+    new_total: 45468 as Cents,
+    difference: 2388,
+    currency: "EUR"
+  }]
+})
 export type ChangeQuote = typeof ChangeQuote.Type
 
 type Policy = Pick<ReservationRecord, "offer">

@@ -37,6 +37,24 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(components.schemas.MultiRoomQuoteRequest.examples).toHaveLength(1)
     }))
 
+  it.effect("documents the stay changes: both actions, the ChangeQuote answer and their 409s, with examples", () =>
+    Effect.gen(function*() {
+      const spec = yield* fetchSpec
+      const { schemas } = spec.components
+      const manage = spec.paths["/v1/reservation-manage"].post
+      const refs = (schema: unknown): Array<string> => JSON.stringify(schema).match(/[A-Za-z]+(?=")/g) ?? []
+      expect(refs(manage.requestBody)).toEqual(expect.arrayContaining(["QuoteChangeAction", "ChangeStayAction"]))
+      expect(refs(manage.responses["200"])).toEqual(expect.arrayContaining(["Reservation", "ChangeQuote"]))
+      expect(refs(manage.responses["409"])).toEqual(expect.arrayContaining(["ChangeNotAllowed", "PriceChanged", "AvailabilityChanged"]))
+      expect(schemas.ChangeStayAction.examples[0]).toMatchObject({ action: "change_stay", expected_total: 454.68 })
+      expect(schemas.QuoteChangeAction.examples[0]).toMatchObject({ action: "quote_change" })
+      expect(schemas.ChangeQuote.examples[0]).toMatchObject({ previous_total: 430.8, new_total: 454.68, difference: 23.88 })
+      expect(schemas.ChangeQuote.properties.difference.minimum).toBeLessThan(0)
+      expect(schemas.ChangeNotAllowed.examples[0].error).toMatchObject({ code: "change_not_allowed", details: { reason: "deadline_passed" } })
+      expect(schemas.PriceChanged.examples[0].error.code).toBe("price_changed")
+      expect(schemas.AvailabilityChanged.examples[0].error.details.rooms[0].reason).toBe("sold_out")
+    }))
+
   it.effect("documents our Error body, never the framework's", () =>
     Effect.gen(function*() {
       const spec = yield* fetchSpec

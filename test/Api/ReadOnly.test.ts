@@ -51,7 +51,7 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         expect(paths).not.toContain("GET /llms.txt")
         expect(index.endpoints.every((e) => e.purpose.length > 0)).toBe(true)
         const rules = index.agent_rules.join("\n")
-        for (const fact of ["2 guests", "infant under 2", "14:00", "12:00", "package_offers", "continue_url", "GUEST_COMPLETED"]) {
+        for (const fact of ["2 guests", "infant under 2", "14:00", "12:00", "package_offers", "continue_url", "GUEST_COMPLETED", "quote_change", "change_stay"]) {
           expect(rules).toContain(fact)
         }
       }))
