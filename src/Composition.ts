@@ -23,6 +23,7 @@ import { Inventory } from "./Services/Inventory.js"
 import { Mailer } from "./Services/Mailer.js"
 import { OutboxWorker } from "./Services/OutboxWorker.js"
 import { Pms } from "./Services/Pms.js"
+import { PromoCodes } from "./Services/PromoCodes.js"
 import { Quotes } from "./Services/Quotes.js"
 import { RateLimiter } from "./Services/RateLimiter.js"
 import { ReservationManagement } from "./Services/ReservationManagement.js"
@@ -38,6 +39,7 @@ export const Services = Layer.mergeAll(
   HotelCatalog.Default,
   Inventory.Default,
   Quotes.Default,
+  PromoCodes.Default,
   Reservations.Default,
   ReservationManagement.Default,
   Tokens.Default,

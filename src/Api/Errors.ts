@@ -8,6 +8,7 @@ import {
   GroupBookingRequired,
   IdempotencyInProgress,
   IdempotencyKeyReused,
+  InvalidPromoCode,
   InvalidToken,
   NotFound,
   PriceChanged,
@@ -84,6 +85,14 @@ export const ValidationErrorBody = errorBody(
   400,
   `Invalid request. error.code: ${ValidationCode.literals.join(", ")}`,
   (e) => e.code
+)
+export const InvalidPromoCodeBody = errorBody(
+  InvalidPromoCode,
+  400,
+  "The promo_code cannot be used: details.reason is unknown, not_active (switched off or outside its booking dates) " +
+    "or used_up. Quote again without it. error.code: invalid_promo_code",
+  () => "invalid_promo_code",
+  (e) => ({ reason: e.reason })
 )
 export const NotFoundBody = errorBody(NotFound, 404, "No such resource. error.code: not_found", () => "not_found")
 export const ServiceUnavailableBody = errorBody(

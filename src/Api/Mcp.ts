@@ -26,6 +26,7 @@ import {
   GroupBookingRequired,
   IdempotencyInProgress,
   IdempotencyKeyReused,
+  InvalidPromoCode,
   NotFound,
   QuoteExpired,
   QuoteNotReservable,
@@ -45,6 +46,7 @@ import {
   GroupBookingRequiredBody,
   IdempotencyInProgressBody,
   IdempotencyKeyReusedBody,
+  InvalidPromoCodeBody,
   NotFoundBody,
   QuoteExpiredBody,
   QuoteNotReservableBody,
@@ -110,10 +112,10 @@ const QuoteStay = withHints(
     description: "The official live quote for one or many rooms, as POST /v1/quotes: package_offers priced for all rooms " +
       "together, each with its package_code and price.total (the official total), and the quote's expires_at. " +
       "status unavailable lists in unavailable_rooms which room request cannot be served and why. " +
-      `${RULES.prices} ${RULES.occupancy} ${RULES.infant} ${RULES.touristTax} ${RULES.quoteExpiry} ${RULES.groupBooking} ${RULES.dates}`,
+      `${RULES.prices} ${RULES.occupancy} ${RULES.infant} ${RULES.touristTax} ${RULES.quoteExpiry} ${RULES.groupBooking} ${RULES.promoCodes} ${RULES.dates}`,
     parameters: MultiRoomQuoteRequest.fields,
     success: MultiRoomQuoteResponse,
-    failure: ValidationError
+    failure: Schema.Union(ValidationError, InvalidPromoCode)
   }),
   "Quote a stay",
   "creates"
@@ -180,6 +182,7 @@ export const BookingToolHandlers = BookingTools.toLayer(Effect.gen(function*() {
 
 const ToolErrorBody = Schema.Union(
   ValidationErrorBody,
+  InvalidPromoCodeBody,
   NotFoundBody,
   QuoteExpiredBody,
   QuoteNotReservableBody,

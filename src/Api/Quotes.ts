@@ -2,7 +2,12 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { AnalyticsHeaders, MultiRoomQuoteRequest, MultiRoomQuoteResponse, SingleRoomQuoteRequest } from "../Domain/Quote.js"
-import { ValidationErrorBody } from "./Errors.js"
+import { InvalidPromoCodeBody, ValidationErrorBody } from "./Errors.js"
+
+const PROMO_CODE_DESCRIPTION = "An optional promo_code (case-insensitive) is one more candidate promotion of each offer: " +
+  "the best single promotion applies, and promo_code.applied says whether an offer applies the code (false when it does " +
+  "not fit the stay or plan). Unknown, inactive or used-up codes answer 400 invalid_promo_code with error.details.reason " +
+  "(unknown, not_active, used_up)."
 
 /** Endpoints 7 and 8: official live quotes, the only source of a total. */
 export class QuotesGroup extends HttpApiGroup.make("quotes")
@@ -12,11 +17,12 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
       .setHeaders(AnalyticsHeaders)
       .addSuccess(MultiRoomQuoteResponse)
       .addError(ValidationErrorBody)
-      .annotate(OpenApi.Summary, "Official live quote for one room")
+      .addError(InvalidPromoCodeBody)
+      .annotate(OpenApi.Summary, "Official live quote for one room, optionally with a promo_code")
       .annotate(
         OpenApi.Description,
         "The one-room form of POST /v1/quotes, answered in the same shape. Without rate_code, every eligible active rate plan is offered. " +
-          "reservable says whether POST /v1/reservation-intents accepts the quote."
+          "reservable says whether POST /v1/reservation-intents accepts the quote. " + PROMO_CODE_DESCRIPTION
       )
   )
   .add(
@@ -25,7 +31,8 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
       .setHeaders(AnalyticsHeaders)
       .addSuccess(MultiRoomQuoteResponse)
       .addError(ValidationErrorBody)
-      .annotate(OpenApi.Summary, "Official live quote for one or many rooms (recommended, also for one room)")
+      .addError(InvalidPromoCodeBody)
+      .annotate(OpenApi.Summary, "Official live quote for one or many rooms (recommended, also for one room), optionally with a promo_code")
       .annotate(
         OpenApi.Description,
         "Validates aggregate inventory, occupancy, rate eligibility, promotions and tourist tax, and answers package_offers " +
@@ -34,7 +41,8 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
           "A quote can be reserved until expires_at, when reservable is true. More rooms than one reservation may hold " +
           "(the hotel's booking.max_rooms_per_reservation, counting each request's quantity) are still priced, but the quote " +
           "says reservable false and not_reservable gives reason group_booking, max_rooms, requested_rooms and the hotel's " +
-          "contact: a group is booked with the hotel, and an intent for it answers 409 quote_not_reservable."
+          "contact: a group is booked with the hotel, and an intent for it answers 409 quote_not_reservable. " +
+          PROMO_CODE_DESCRIPTION
       )
   )
   .annotate(OpenApi.Title, "Quotes")

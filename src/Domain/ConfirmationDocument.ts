@@ -57,6 +57,11 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
     return promotion === undefined ? code : localized(promotion.name, language)
   }
 
+  // the one promotion applied: the guest's promo code, or an automatic promotion
+  const discountLabel = view.promo_code === null
+    ? t.promotion(view.package.promotions.map(promotionName).join(", "))
+    : t.promoCode(view.promo_code.code, view.promo_code.name)
+
   const requests = guest === null ? [] : [
     ...(guest.baby_cot ? [t.babyCot] : []),
     ...(guest.early_check_in_request ? [t.earlyCheckIn] : []),
@@ -107,7 +112,7 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
       heading: t.price,
       lines: [
         amount(t.accommodation, money(view.price.room_total)),
-        ...(view.price.promotion_discount > 0 ? [amount(t.promotion(view.package.promotions.map(promotionName).join(", ")), money(-view.price.promotion_discount))] : []),
+        ...(view.price.promotion_discount > 0 ? [amount(discountLabel, money(-view.price.promotion_discount))] : []),
         amount(t.touristTax, money(view.price.tourist_tax)),
         amount(t.total, money(view.price.total), true),
         text(view.policies.payment)

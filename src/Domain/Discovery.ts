@@ -72,6 +72,7 @@ export const RULES = {
   flow: "Recommended flow: GET /v1/hotel, GET /v1/room-types, POST /v1/quotes (also for one room), use package_offers as the authoritative total, then POST /v1/reservation-intents and present continue_url to the user as a clickable next step.",
   quoteExpiry: QUOTE_EXPIRY_RULE,
   groupBooking: "A quote with reservable false cannot be reserved online. When not_reservable.reason is group_booking (more rooms than one reservation may hold), give the user the hotel's contact from not_reservable.contact instead of creating an intent.",
+  promoCodes: "A guest's promo code goes in promo_code of POST /v1/quote, POST /v1/quotes or quote_stay (case-insensitive): the best single promotion applies, and promo_code.applied says whether an offer applies it. Unknown, inactive or used-up codes answer 400 invalid_promo_code with error.details.reason; never invent codes.",
   idempotency: "Send an Idempotency-Key with POST /v1/reservation-intents: a retry with the same key and body answers the same reservation and continue_url instead of creating another.",
   initiationOnly: "A reservation intent only initiates a reservation: it is not guest-completed until the guest finishes the secure form at continue_url and the API reports status GUEST_COMPLETED. Never present it as confirmed before that.",
   noDirectBooking: "The public API never creates reservations in the hotel's inventory system or PMS directly; no payment or payment guarantee is required.",

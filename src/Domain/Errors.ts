@@ -115,3 +115,13 @@ export class ChangeNotAllowed extends Schema.TaggedError<ChangeNotAllowed>()("Ch
   message: Schema.String,
   reason: ChangeRefusalReason
 }) {}
+
+/** Why a promo code is refused: not a code of the hotel, switched off or outside its booking dates, or no use left. */
+export const PromoCodeRefusal = Schema.Literal("unknown", "not_active", "used_up")
+export type PromoCodeRefusal = typeof PromoCodeRefusal.Type
+
+/** The request's `promo_code` cannot be used (a valid code that only does not fit the stay is no error). */
+export class InvalidPromoCode extends Schema.TaggedError<InvalidPromoCode>()("InvalidPromoCode", {
+  message: Schema.String,
+  reason: PromoCodeRefusal
+}) {}

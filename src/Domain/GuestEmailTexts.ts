@@ -30,6 +30,7 @@ export interface EmailTexts {
     readonly rooms: string
     readonly package: string
     readonly total: string
+    readonly promoCode: string
     readonly payment: string
     readonly cancellation: string
     readonly guest: string
@@ -44,6 +45,8 @@ export interface EmailTexts {
   /** Labels the ages of a room's children. */
   readonly ages: Forms
   readonly includingTax: (amount: string) => string
+  /** A promo code's row: its name and what it took off. */
+  readonly promoCodeDiscount: (name: string, discount: string) => string
   readonly freeCancellationUntil: (when: string) => string
   readonly nonRefundable: string
   readonly request: Record<RequestField, string>
@@ -88,6 +91,7 @@ export const EMAIL_TEXTS: Record<Language, EmailTexts> = {
       rooms: "Rooms",
       package: "Rate",
       total: "Total",
+      promoCode: "Promo code",
       payment: "Payment",
       cancellation: "Cancellation",
       guest: "Guest",
@@ -101,6 +105,7 @@ export const EMAIL_TEXTS: Record<Language, EmailTexts> = {
     byTime: (time) => `by ${time}`,
     ages: { one: "age", other: "ages" },
     includingTax: (amount) => `including tourist tax ${amount}`,
+    promoCodeDiscount: (name, discount) => `${name}: ${discount} off`,
     freeCancellationUntil: (when) => `Free cancellation until ${when}.`,
     nonRefundable: "Non-refundable rate: the reservation cannot be cancelled.",
     request: {
@@ -148,6 +153,7 @@ export const EMAIL_TEXTS: Record<Language, EmailTexts> = {
       rooms: "Chambres",
       package: "Tarif",
       total: "Total",
+      promoCode: "Code promo",
       payment: "Paiement",
       cancellation: "Annulation",
       guest: "Client",
@@ -161,6 +167,7 @@ export const EMAIL_TEXTS: Record<Language, EmailTexts> = {
     byTime: (time) => `avant ${time}`,
     ages: { one: "âge", other: "âges" },
     includingTax: (amount) => `dont taxe de séjour ${amount}`,
+    promoCodeDiscount: (name, discount) => `${name} : ${discount} de réduction`,
     freeCancellationUntil: (when) => `Annulation gratuite jusqu'au ${when}.`,
     nonRefundable: "Tarif non remboursable : la réservation ne peut pas être annulée.",
     request: {
@@ -207,6 +214,7 @@ export const EMAIL_TEXTS: Record<Language, EmailTexts> = {
       rooms: "Номера",
       package: "Тариф",
       total: "Итого",
+      promoCode: "Промокод",
       payment: "Оплата",
       cancellation: "Отмена",
       guest: "Гость",
@@ -220,6 +228,7 @@ export const EMAIL_TEXTS: Record<Language, EmailTexts> = {
     byTime: (time) => `до ${time}`,
     ages: { other: "возраст" },
     includingTax: (amount) => `включая туристический налог ${amount}`,
+    promoCodeDiscount: (name, discount) => `${name}: скидка ${discount}`,
     freeCancellationUntil: (when) => `Бесплатная отмена возможна до: ${when}.`,
     nonRefundable: "Невозвратный тариф: бронирование нельзя отменить.",
     request: {

@@ -53,7 +53,9 @@ const stayRows = (view: CompletedReservation, t: EmailTexts): ReadonlyArray<Row>
 const priceRows = (view: CompletedReservation, t: EmailTexts): ReadonlyArray<Row> => {
   const { currency, tourist_tax, total } = view.price
   const money = (cents: number) => formatMoney(view.language, cents, currency)
+  const promo = view.promo_code
   return [
+    ...(promo === null ? [] : [[t.label.promoCode, `${promo.code} – ${t.promoCodeDiscount(promo.name, money(view.price.promotion_discount))}`] as const]),
     [t.label.total, `${money(total)} (${t.includingTax(money(tourist_tax))})`],
     [t.label.payment, view.policies.payment]
   ]

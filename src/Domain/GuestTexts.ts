@@ -45,6 +45,8 @@ export interface GuestTexts {
   readonly price: string
   readonly accommodation: string
   readonly promotion: (name: string) => string
+  /** The discount line of a promo code: its code and its name. */
+  readonly promoCode: (code: string, name: string) => string
   readonly touristTax: string
   readonly total: string
   readonly cancellation: string
@@ -91,6 +93,7 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
     price: "Price",
     accommodation: "Accommodation",
     promotion: (name) => `Promotion: ${name}`,
+    promoCode: (code, name) => `Promo code ${code} (${name})`,
     touristTax: "Tourist tax",
     total: "Total",
     cancellation: "Cancellation",
@@ -136,6 +139,7 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
     price: "Prix",
     accommodation: "Hébergement",
     promotion: (name) => `Promotion : ${name}`,
+    promoCode: (code, name) => `Code promo ${code} (${name})`,
     touristTax: "Taxe de séjour",
     total: "Total",
     cancellation: "Annulation",
@@ -181,6 +185,7 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
     price: "Стоимость",
     accommodation: "Проживание",
     promotion: (name) => `Акция: ${name}`,
+    promoCode: (code, name) => `Промокод ${code} (${name})`,
     touristTax: "Туристический налог",
     total: "Итого",
     cancellation: "Отмена бронирования",

@@ -60,6 +60,29 @@ export const PromotionDefinition = Schema.Struct({
 })
 export type PromotionDefinition = typeof PromotionDefinition.Type
 
+/**
+ * A code a guest types to get a discount (DESIGN §10.2): one more candidate promotion of an offer
+ * when it fits the stay and plan. Codes are matched case-insensitively.
+ */
+export const PromoCodeDefinition = Schema.Struct({
+  code: PromotionCode,
+  name: LocalizedText,
+  discount_percent: Schema.Number.pipe(Schema.between(1, 100)),
+  min_nights: Schema.optionalWith(Schema.Int.pipe(Schema.positive()), { default: () => 1 }),
+  /** Hotel-time dates on which the code may be used (quoted and completed); absent: no limit. */
+  booking_from: Schema.optional(LocalDate),
+  booking_until: Schema.optional(LocalDate),
+  /** Every night of the stay must fall within them; absent: no limit. */
+  stay_from: Schema.optional(LocalDate),
+  stay_until: Schema.optional(LocalDate),
+  /** The plans it applies to; absent: every plan. */
+  rate_codes: Schema.optional(Schema.Array(RateCode).pipe(Schema.minItems(1))),
+  /** Completed, not cancelled reservations that may use it; absent: unlimited. */
+  max_uses: Schema.optional(Schema.Int.pipe(Schema.positive())),
+  active: Schema.Boolean
+})
+export type PromoCodeDefinition = typeof PromoCodeDefinition.Type
+
 export const TouristTaxPeriod = Schema.Struct({
   from: LocalDate,
   until: LocalDate,
@@ -123,6 +146,8 @@ export const HotelDefinition = Schema.Struct({
   room_types: Schema.Array(RoomTypeDefinition).pipe(Schema.minItems(1)),
   rate_plans: Schema.Array(RatePlanDefinition).pipe(Schema.minItems(1)),
   promotions: Schema.Array(PromotionDefinition),
+  // optional: definitions imported before promo codes existed still load
+  promo_codes: Schema.optionalWith(Schema.Array(PromoCodeDefinition), { default: () => [] }),
   tourist_tax: Schema.Struct({ description: LocalizedText, min_age: NonNegativeInt, periods: Schema.Array(TouristTaxPeriod) }),
   /** The terms a guest accepts at completion, by language; a new text needs a new version. */
   terms: Schema.Struct({
@@ -149,6 +174,27 @@ export const HotelDefinition = Schema.Struct({
     unique("room_types", hotel.room_types.map((r) => r.id))
     unique("rate_plans", hotel.rate_plans.map((r) => r.code))
     unique("promotions", hotel.promotions.map((p) => p.code))
+    // a package code names its promotion, so a promo code may not spell an automatic promotion's code either
+    const promotionCodes = hotel.promotions.map((p) => p.code.toUpperCase())
+    const promoCodes = hotel.promo_codes.map((p) => p.code.toUpperCase())
+    if (new Set(promoCodes).size !== promoCodes.length || promoCodes.some((code) => promotionCodes.includes(code))) {
+      issues.push({ path: ["promo_codes"], message: "promo codes must be unique (case-insensitively) and differ from promotion codes" })
+    }
+    const rateCodes: ReadonlyArray<string> = hotel.rate_plans.map((p) => p.code)
+    hotel.promo_codes.forEach((promo, i) => {
+      const ordered = (from: string | undefined, until: string | undefined, field: string) => {
+        if (from !== undefined && until !== undefined && from > until) {
+          issues.push({ path: ["promo_codes", i, field], message: `${field} must not be before the matching _from date` })
+        }
+      }
+      ordered(promo.booking_from, promo.booking_until, "booking_until")
+      ordered(promo.stay_from, promo.stay_until, "stay_until")
+      promo.rate_codes?.forEach((code, j) => {
+        if (!rateCodes.includes(code)) {
+          issues.push({ path: ["promo_codes", i, "rate_codes", j], message: `unknown rate plan ${code}` })
+        }
+      })
+    })
     return issues
   }),
   Schema.annotations({ identifier: "HotelDefinition" })

@@ -1,10 +1,11 @@
 import { Either } from "effect"
 import { ValidationError } from "./Errors.js"
-import type { HotelDefinition, RatePlanDefinition } from "./Hotel.js"
+import type { HotelDefinition, PromoCodeDefinition, RatePlanDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, formatInstant, isoWeekday, type LocalDate, localInstant, monthOf, nightsOf } from "./LocalDate.js"
 import { type Cents, cents, percentOf, sum } from "./Money.js"
 import { fitsRoom, occupancyRule } from "./Occupancy.js"
+import { fitsStay } from "./PromoCodes.js"
 import type { PackageOffer, RoomUnavailability, SingleRoomQuoteRequest } from "./Quote.js"
 import type { Stay } from "./Stay.js"
 
@@ -30,6 +31,11 @@ export interface PricingInput {
   readonly rooms: ReadonlyArray<RoomLine>
   /** Rooms of a type already held on a night, before this booking. */
   readonly booked: (roomTypeId: RoomTypeId, night: LocalDate) => number
+  /**
+   * A promo code the guest may use (checked by the PromoCodes service): one more candidate
+   * promotion of every offer whose plan and stay it fits.
+   */
+  readonly promoCode?: PromoCodeDefinition | null | undefined
 }
 
 /** The `booked` lookup of a pricing input, from rows of rooms held per room type and night. */
@@ -161,7 +167,7 @@ const unavailability = (
 
 /** Prices every offered plan for all rooms together, or says which rooms cannot be had. Assumes `validateRooms` passed. */
 export const priceStay = (input: PricingInput): PricingOutcome => {
-  const { booked, hotel, rooms, stay } = input
+  const { booked, hotel, promoCode, rooms, stay } = input
   const nights = nightsOf(stay.checkin, stay.checkout)
   const eligible = hotel.rate_plans.filter((p) => p.active && stay.daysAhead >= p.min_days_ahead)
   const offered = eligible.filter((p) => rooms.every((line) => line.rate_code === null || line.rate_code === p.code))
@@ -210,9 +216,11 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
       return copies
     })
     const roomTotal = sum(nightLines)
-    // the best single promotion; ties keep file order, a promotion worth nothing is not applied
+    // the best single promotion; ties keep file order, the promo code last, so an automatic promotion
+    // wins a tie; a promotion worth nothing is not applied
+    const candidates = promoCode != null && fitsStay(promoCode, stay, plan.code) ? [...promotions, promoCode] : promotions
     let best: { readonly code: PromotionCode; readonly discount: number } | undefined
-    for (const promotion of promotions) {
+    for (const promotion of candidates) {
       const discount = sum(nightLines.map((amount) => percentOf(amount, promotion.discount_percent)))
       if (discount > (best?.discount ?? 0)) best = { code: promotion.code, discount }
     }

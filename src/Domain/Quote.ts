@@ -10,6 +10,17 @@ export const ChildAge = Schema.Int.pipe(Schema.between(0, 17)).annotations({ des
 const ChildrenAges = Schema.Array(ChildAge).pipe(Schema.maxItems(MAX_CHILDREN_PER_ROOM))
 const Adults = Schema.Int.pipe(Schema.between(1, 2)).annotations({ description: "Adults (18+) in the room, 1 to 2" })
 
+/** The longest code a request may carry: as long as a code of the hotel file may be. */
+export const MAX_PROMO_CODE_LENGTH = 40
+
+/** A promo code as a guest or agent types it; any case, surrounding spaces ignored. */
+export const PromoCodeInput = Text.pipe(Schema.maxLength(MAX_PROMO_CODE_LENGTH)).annotations({
+  identifier: "PromoCodeInput",
+  description: `Promo code (case-insensitive, at most ${MAX_PROMO_CODE_LENGTH} characters). Unknown, inactive or used up: ` +
+    "400 invalid_promo_code with error.details.reason; valid but not for this stay: promo_code.applied false",
+  examples: ["DIRECT12"]
+})
+
 export const SingleRoomQuoteRequest = Schema.Struct({
   checkin: LocalDate,
   checkout: LocalDate,
@@ -19,7 +30,8 @@ export const SingleRoomQuoteRequest = Schema.Struct({
   }),
   children_ages: Schema.optional(ChildrenAges).annotations({ description: "Required when children > 0: one age per child" }),
   room_type_id: RoomTypeId,
-  rate_code: Schema.optional(RateCode).annotations({ description: "Omit to receive all eligible active rate plans" })
+  rate_code: Schema.optional(RateCode).annotations({ description: "Omit to receive all eligible active rate plans" }),
+  promo_code: Schema.optional(PromoCodeInput)
 }).annotations({
   identifier: "SingleRoomQuoteRequest",
   examples: [{
@@ -52,7 +64,8 @@ export const MultiRoomQuoteRequest = Schema.Struct({
   }),
   checkin: LocalDate,
   checkout: LocalDate,
-  rooms: Schema.Array(RoomRequest).pipe(Schema.minItems(1), Schema.maxItems(20))
+  rooms: Schema.Array(RoomRequest).pipe(Schema.minItems(1), Schema.maxItems(20)),
+  promo_code: Schema.optional(PromoCodeInput)
 }).annotations({
   identifier: "MultiRoomQuoteRequest",
   examples: [{
@@ -62,7 +75,8 @@ export const MultiRoomQuoteRequest = Schema.Struct({
     rooms: [
       { room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [1] },
       { room_type_id: "twin" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }
-    ]
+    ],
+    promo_code: "DIRECT12"
   }]
 })
 export type MultiRoomQuoteRequest = typeof MultiRoomQuoteRequest.Type
@@ -119,6 +133,15 @@ export const QuotedRoom = Schema.Struct({
 }).annotations({ identifier: "QuotedRoom" })
 export type QuotedRoom = typeof QuotedRoom.Type
 
+export const PromoCodeOutcome = Schema.Struct({
+  code: PromotionCode.annotations({ description: "The hotel's code for the promo_code sent (in its own spelling)" }),
+  applied: Schema.Boolean.annotations({
+    description: "true when an offer applies it (named in its promotions); false when it does not fit this stay or plan, " +
+      "or another promotion is worth more"
+  })
+}).annotations({ identifier: "PromoCodeOutcome" })
+export type PromoCodeOutcome = typeof PromoCodeOutcome.Type
+
 export const QuoteStatus = Schema.Literal("available", "unavailable")
 
 export const MultiRoomQuoteResponse = Schema.Struct({
@@ -138,7 +161,8 @@ export const MultiRoomQuoteResponse = Schema.Struct({
   not_reservable: Schema.NullOr(GroupBooking).annotations({
     description: "Set when the rooms are more than one reservation may hold (reason group_booking): the quote is priced, " +
       "but only the hotel books it; give the user its contact"
-  })
+  }),
+  promo_code: Schema.NullOr(PromoCodeOutcome).annotations({ description: "The promo_code of the request, null when none was sent" })
 }).annotations({
   identifier: "MultiRoomQuoteResponse",
   examples: [{
@@ -162,7 +186,8 @@ export const MultiRoomQuoteResponse = Schema.Struct({
     }],
     unavailable_rooms: [],
     reservable: true,
-    not_reservable: null
+    not_reservable: null,
+    promo_code: null
   }]
 })
 export type MultiRoomQuoteResponse = typeof MultiRoomQuoteResponse.Type

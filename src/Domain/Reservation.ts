@@ -120,6 +120,12 @@ export const ReservedPackage = Schema.Struct(
   Struct.omit(PackageOffer.fields, "free_cancellation_until", "price")
 ).annotations({ identifier: "ReservedPackage" })
 
+export const ReservedPromoCode = Schema.Struct({
+  code: Schema.String.annotations({ description: "The promo code the reservation's price applies", examples: ["DIRECT12"] }),
+  name: Schema.String.annotations({ description: "Its name, in the reservation's language" })
+}).annotations({ identifier: "ReservedPromoCode" })
+export type ReservedPromoCode = typeof ReservedPromoCode.Type
+
 export const ReservationPolicies = Schema.Struct({
   refundable: Schema.Boolean,
   free_cancellation_until: Schema.NullOr(Schema.String),
@@ -140,6 +146,9 @@ export const ReservationView = Schema.Struct({
   guest: Schema.NullOr(GuestDetails),
   package: ReservedPackage,
   price: OfferPrice,
+  promo_code: Schema.NullOr(ReservedPromoCode).annotations({
+    description: "The promo code the price applies (package.promotions names it too); null when none"
+  }),
   policies: ReservationPolicies,
   allowed_actions: Schema.Array(Schema.String),
   payment_required: Schema.Literal(false),
@@ -189,6 +198,7 @@ export const CompletionResponse = Schema.Struct({
   status: Schema.Literal("GUEST_COMPLETED"),
   pms_status: PmsStatus,
   price: OfferPrice,
+  promo_code: Schema.NullOr(ReservedPromoCode).annotations({ description: "The promo code the price applies; null when none" }),
   message: Schema.String
 }).annotations({
   identifier: "ReservationCompleted",
@@ -198,6 +208,7 @@ export const CompletionResponse = Schema.Struct({
     status: "GUEST_COMPLETED",
     pms_status: "PENDING",
     price: { room_total: 58000 as Cents, promotion_discount: 0 as Cents, tourist_tax: 1560 as Cents, total: 59560 as Cents, currency: "EUR" },
+    promo_code: null,
     message: "Reservation completed. A confirmation email with the PDF and a secure link to manage the reservation is on its way to the guest."
   }]
 })
@@ -236,6 +247,8 @@ export const ReservationRecord = Schema.Struct({
   guest: Schema.NullOr(GuestDetails),
   terms_version: Schema.NullOr(Schema.String),
   client: ClientInfo,
+  /** The promo code the reservation's offer applies (upper case, as PromoCodes normalises it); counts as a use once completed. */
+  promo_code: Schema.NullOr(Schema.String),
   guest_link_expires_at: Schema.String,
   created_at: Schema.String,
   completed_at: Schema.NullOr(Schema.String)

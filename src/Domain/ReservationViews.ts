@@ -2,12 +2,14 @@ import type { HotelDefinition } from "./Hotel.js"
 import type { RoomTypeId } from "./Ids.js"
 import { type Language, localized, type LocalizedText } from "./Language.js"
 import { daysBetween } from "./LocalDate.js"
+import { findPromoCode } from "./PromoCodes.js"
 import type {
   GuestField,
   PublicReservation,
   ReservationRecord,
   ReservationStatus,
-  ReservationView
+  ReservationView,
+  ReservedPromoCode
 } from "./Reservation.js"
 import { PHONE_MAX_LENGTH, WORKFLOW_VERSION } from "./Reservation.js"
 
@@ -77,6 +79,13 @@ const ALLOWED_ACTIONS: Record<ReservationStatus, ReadonlyArray<string>> = {
   EXPIRED: []
 }
 
+/** The code the reservation's price applies, named in its language; a code since gone from the file by its code alone. */
+export const reservedPromoCode = (hotel: HotelDefinition, r: ReservationRecord): ReservedPromoCode | null => {
+  if (r.promo_code === null) return null
+  const promo = findPromoCode(hotel, r.promo_code)
+  return promo === undefined ? { code: r.promo_code, name: r.promo_code } : { code: promo.code, name: localized(promo.name, r.language) }
+}
+
 /** The reservation in its language: the hotel's texts from its file, the booked offer's when its plan is gone. */
 export const reservationView = (hotel: HotelDefinition, r: ReservationRecord): ReservationView => {
   const text = (t: LocalizedText) => localized(t, r.language)
@@ -117,6 +126,7 @@ export const reservationView = (hotel: HotelDefinition, r: ReservationRecord): R
       promotions: r.offer.promotions
     },
     price: r.offer.price,
+    promo_code: reservedPromoCode(hotel, r),
     policies: {
       refundable: r.offer.refundable,
       free_cancellation_until: r.offer.free_cancellation_until,

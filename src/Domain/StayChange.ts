@@ -1,11 +1,12 @@
 import { Either, Option, Schema } from "effect"
 import { groupBooking, groupBookingMessage } from "./BookingLimits.js"
 import { AvailabilityChanged, type ChangeRefusalReason, ValidationError } from "./Errors.js"
-import type { HotelDefinition } from "./Hotel.js"
+import type { HotelDefinition, PromoCodeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, cents, Currency, MAX_AMOUNT } from "./Money.js"
 import { bookedLookup, lineTotals, type PricingInput, priceStay, type RoomLine, roomsByType, validateRooms } from "./Pricing.js"
+import { appliedPromoCode, findPromoCode } from "./PromoCodes.js"
 import { MultiRoomQuoteRequest, OfferPrice, type PackageOffer, type QuotedRoom, QuoteStay } from "./Quote.js"
 import { ReservedPackage, type ReservationRecord, ReservedRoom } from "./Reservation.js"
 import { reservationView } from "./ReservationViews.js"
@@ -131,15 +132,23 @@ export const changeRefusal = (
       ))
 }
 
-/** The rooms of a change as pricing takes them; a rate code other than the reservation's plan is refused. */
+/** The rooms of a change as pricing takes them: checked as a quote checks them, and a rate code other than the reservation's plan refused. */
 export const changeLines = (
   hotel: HotelDefinition,
   r: ReservationRecord,
   rooms: QuoteChangeAction["rooms"]
 ): Either.Either<ReadonlyArray<RoomLine>, ValidationError> =>
   Either.gen(function*() {
+    const lines: ReadonlyArray<RoomLine> = rooms.map((room) => ({
+      room_type_id: room.room_type_id,
+      quantity: room.quantity,
+      adults: room.adults,
+      children_ages: room.children_ages,
+      rate_code: room.rate_code ?? null
+    }))
+    yield* validateRooms(hotel, lines)
     const plan = r.offer.rate_code
-    const other = rooms.findIndex((room) => room.rate_code !== undefined && room.rate_code !== plan)
+    const other = lines.findIndex((line) => line.rate_code !== null && line.rate_code !== plan)
     if (other >= 0) {
       return yield* Either.left(
         new ValidationError({
@@ -148,19 +157,12 @@ export const changeLines = (
         })
       )
     }
-    const lines: ReadonlyArray<RoomLine> = rooms.map((room) => ({
-      room_type_id: room.room_type_id,
-      quantity: room.quantity,
-      adults: room.adults,
-      children_ages: room.children_ages,
-      rate_code: null
-    }))
-    yield* validateRooms(hotel, lines)
     const group = groupBooking(hotel, lines)
     if (Option.isSome(group)) {
       return yield* Either.left(new ValidationError({ code: "invalid_request", message: `rooms: ${groupBookingMessage(group.value)}` }))
     }
-    return lines
+    // priced on the reservation's plan, whether or not a room named it
+    return lines.map((line) => ({ ...line, rate_code: null }))
   })
 
 /** Whether the reservation already is this stay: the change was made (a request sent again changes nothing). */
@@ -187,7 +189,17 @@ export interface PricedChange {
   readonly offer: PackageOffer
   readonly rooms: ReadonlyArray<QuotedRoom>
   readonly line_totals: ReadonlyArray<Cents>
+  /** The code the new offer applies (normalised), or null: the reservation gives its use back when it no longer fits. */
+  readonly promo_code: string | null
 }
+
+/**
+ * The promo code the reservation holds a use of, as the hotel file defines it now: it counts on the
+ * new stay like any candidate promotion, without being checked for uses left or its booking dates
+ * again (the reservation already used it), and applies only if it fits the new stay.
+ */
+export const heldPromoCode = (hotel: HotelDefinition, r: ReservationRecord): PromoCodeDefinition | null =>
+  r.promo_code === null ? null : findPromoCode(hotel, r.promo_code) ?? null
 
 /** The new stay priced on the reservation's plan, or which rooms cannot be had and why. */
 export const priceChange = (
@@ -198,7 +210,13 @@ export const priceChange = (
   booked: PricingInput["booked"]
 ): Either.Either<PricedChange, AvailabilityChanged> => {
   const plan = r.offer.rate_code
-  const input: PricingInput = { hotel, stay, rooms: lines.map((line) => ({ ...line, rate_code: plan })), booked }
+  const input: PricingInput = {
+    hotel,
+    stay,
+    rooms: lines.map((line) => ({ ...line, rate_code: plan })),
+    booked,
+    promoCode: heldPromoCode(hotel, r)
+  }
   const outcome = priceStay(input)
   const offer = outcome._tag === "Available" ? outcome.offers.find((o) => o.rate_code === plan) : undefined
   if (offer === undefined) {
@@ -220,7 +238,8 @@ export const priceChange = (
   return Either.right({
     offer,
     rooms: lines.map((line, room_index) => ({ room_index, ...line })),
-    line_totals: lineTotals(input, plan)
+    line_totals: lineTotals(input, plan),
+    promo_code: appliedPromoCode(hotel, offer)
   })
 }
 
@@ -231,7 +250,8 @@ export const changedRecord = (r: ReservationRecord, stay: Stay, priced: PricedCh
   checkout: stay.checkout,
   rooms: priced.rooms,
   offer: priced.offer,
-  line_totals: priced.line_totals
+  line_totals: priced.line_totals,
+  promo_code: priced.promo_code
 })
 
 /** quote_change's answer, in the reservation's language. */

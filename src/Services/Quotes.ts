@@ -17,6 +17,7 @@ import { QuoteRepo, type StoredQuote } from "../Layers/Persistence/QuoteRepo.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { randomId } from "../Layers/Platform/RandomId.js"
 import { HotelCatalog } from "./HotelCatalog.js"
+import { PromoCodes } from "./PromoCodes.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
 const newQuoteId = Effect.sync(() => randomId("q_") as QuoteId)
@@ -26,6 +27,7 @@ interface QuoteRequest {
   readonly checkout: LocalDate
   readonly sessionId: string | null
   readonly rooms: ReadonlyArray<RoomLine>
+  readonly promoCode: string | undefined
 }
 
 /** Live quotes: priced from the database on every call, stored until they expire. */
@@ -35,15 +37,17 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
     const catalog = yield* HotelCatalog
     const inventory = yield* InventoryRepo
     const repo = yield* QuoteRepo
+    const promoCodes = yield* PromoCodes
 
     /** Prices a request against live bookings. */
     const price = Tracing.fn("Quotes.price")(function*(request: QuoteRequest) {
       const hotel = yield* catalog.definition()
       const stay = yield* validateStay(hotel, yield* catalog.today(hotel), request.checkin, request.checkout)
       yield* validateRooms(hotel, request.rooms)
+      const promoCode = yield* promoCodes.resolve(request.promoCode)
       const booked = bookedLookup(yield* inventory.bookedNights(stay.checkin, stay.checkout))
-      const outcome = priceStay({ hotel, stay, rooms: request.rooms, booked })
-      return { hotel, stay, outcome }
+      const outcome = priceStay({ hotel, stay, rooms: request.rooms, booked, promoCode })
+      return { hotel, stay, outcome, promoCode }
     })
 
     const issue = Tracing.fn("Quotes.issue")(function*(request: QuoteRequest, client: ClientInfo) {
@@ -53,7 +57,7 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
         "hotel.session": client.session ?? "",
         "quote.rooms": requestedRooms(request.rooms)
       })
-      const { hotel, outcome, stay } = yield* price(request)
+      const { hotel, outcome, promoCode, stay } = yield* price(request)
       const now = yield* Clock.currentTimeMillis
       // a group is priced all the same: only reserving it online is refused
       const group = groupBooking(hotel, request.rooms)
@@ -74,7 +78,11 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
         package_offers: outcome._tag === "Available" ? outcome.offers : [],
         unavailable_rooms: outcome._tag === "Unavailable" ? outcome.rooms : [],
         reservable: outcome._tag === "Available" && Option.isNone(group),
-        not_reservable: Option.getOrNull(group)
+        not_reservable: Option.getOrNull(group),
+        promo_code: promoCode === null ? null : {
+          code: promoCode.code,
+          applied: outcome._tag === "Available" && outcome.offers.some((offer) => offer.promotions.includes(promoCode.code))
+        }
       }
       yield* repo.insert({ response, client })
       yield* Tracing.annotate({ "quote.id": response.quote_id, "quote.status": response.status })
@@ -94,13 +102,14 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
             adults: room.adults,
             children_ages: room.children_ages,
             rate_code: room.rate_code ?? null
-          }))
+          })),
+          promoCode: request.promo_code
         }, client)
       }),
       /** POST /v1/quote: the one-room form, answered in the same shape. */
       quoteSingleRoom: Tracing.fn("Quotes.quoteSingleRoom")(function*(request: SingleRoomQuoteRequest, client: ClientInfo) {
         const line = yield* singleRoomLine(request)
-        return yield* issue({ checkin: request.checkin, checkout: request.checkout, sessionId: null, rooms: [line] }, client)
+        return yield* issue({ checkin: request.checkin, checkout: request.checkout, sessionId: null, rooms: [line], promoCode: request.promo_code }, client)
       }),
       /** A stored quote that has not expired yet. */
       findValid: Tracing.fn("Quotes.findValid")(function*(id: QuoteId) {
@@ -121,6 +130,6 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
       })
     }
   }),
-  dependencies: [HotelCatalog.Default]
+  dependencies: [HotelCatalog.Default, PromoCodes.Default]
 }) {}
 

@@ -182,6 +182,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
           rooms: priced.rooms,
           offer: priced.offer,
           line_totals: priced.line_totals,
+          promo_code: priced.promo_code,
           pms_status: pmsStatusAfterChange(reservation.pms_status)
         })
         // the same manage link, working as long after the new check-out as after the old one

@@ -11,6 +11,7 @@ import {
   ReservationNotPending,
   ValidationError
 } from "../Domain/Errors.js"
+import type { HotelDefinition, PromoCodeDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { guestLinkExpiresAt, manageLinkExpiresAt } from "../Domain/Lifetimes.js"
 import { formatInstant, localInstant } from "../Domain/LocalDate.js"
@@ -28,7 +29,8 @@ import type {
 } from "../Domain/Reservation.js"
 import { WORKFLOW_VERSION } from "../Domain/Reservation.js"
 import { RESERVATION_NUMBER_RANDOM_BYTES, reservationNumber } from "../Domain/ReservationNumber.js"
-import { completionMessage, publicReservation } from "../Domain/ReservationViews.js"
+import { completionMessage, publicReservation, reservedPromoCode } from "../Domain/ReservationViews.js"
+import { appliedPromoCode, promoCodeOfOffer } from "../Domain/PromoCodes.js"
 import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
@@ -37,6 +39,7 @@ import { Transactions } from "../Layers/Persistence/Transactions.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { randomId } from "../Layers/Platform/RandomId.js"
 import { HotelCatalog } from "./HotelCatalog.js"
+import { PromoCodes } from "./PromoCodes.js"
 import { Idempotency } from "./Idempotency.js"
 import { Quotes } from "./Quotes.js"
 import { Tokens } from "./Tokens.js"
@@ -55,6 +58,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
     const inventory = yield* InventoryRepo
     const repo = yield* ReservationRepo
     const outbox = yield* OutboxRepo
+    const promoCodes = yield* PromoCodes
     const { atomically } = yield* Transactions
 
     const load = (id: ReservationId) =>
@@ -125,6 +129,8 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       const stay = validateStay(hotel, yield* catalog.today(hotel), quote.stay.checkin, quote.stay.checkout)
       if (linkExpires <= now || Either.isLeft(stay)) return yield* notReservable("check-in time has passed")
       const booked = bookedLookup(yield* inventory.bookedNights(quote.stay.checkin, quote.stay.checkout))
+      // only a code the chosen offer applies: a code that did not fit this package is no use of it
+      const promoCode = promoCodeOfOffer(hotel, offer) ?? null
       const id = yield* newReservationId
       const record: ReservationRecord = {
         id,
@@ -137,10 +143,18 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         checkout: quote.stay.checkout,
         rooms: quote.rooms,
         offer,
-        line_totals: lineTotals({ hotel, stay: stay.right, rooms: quote.rooms, booked }, offer.rate_code),
+        // each room's share as completion will price it: with the code
+        line_totals: lineTotals({
+          hotel,
+          stay: stay.right,
+          rooms: quote.rooms,
+          booked,
+          promoCode
+        }, offer.rate_code),
         guest: null,
         terms_version: null,
         client,
+        promo_code: appliedPromoCode(hotel, offer),
         guest_link_expires_at: new Date(linkExpires).toISOString(),
         created_at: new Date(now).toISOString(),
         completed_at: null
@@ -150,17 +164,22 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       return id
     })
 
-    const completionResponse = (reservation: ReservationRecord): CompletionResponse => ({
+    const completionResponse = (hotel: HotelDefinition, reservation: ReservationRecord): CompletionResponse => ({
       reservation_id: reservation.id,
       reservation_number: reservation.number!,
       status: "GUEST_COMPLETED",
       pms_status: reservation.pms_status ?? "PENDING",
       price: reservation.offer.price,
+      promo_code: reservedPromoCode(hotel, reservation),
       message: completionMessage[reservation.language]
     })
 
     /** Re-prices the stay on the locked nights; the offer of the reservation's plan, or why it cannot be had. */
-    const revalidate = Tracing.fn("Reservations.revalidate")(function*(reservation: ReservationRecord, expectedTotal: Cents) {
+    const revalidate = Tracing.fn("Reservations.revalidate")(function*(
+      reservation: ReservationRecord,
+      expectedTotal: Cents,
+      promoCode: PromoCodeDefinition | null
+    ) {
       const hotel = yield* catalog.definition()
       const roomTypes = [...roomsByType(reservation.rooms).keys()]
       const locked = yield* inventory.lockNights(roomTypes, reservation.checkin, reservation.checkout)
@@ -170,7 +189,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         new AvailabilityChanged({ message, currency: hotel.currency, rooms })
       const stay = validateStay(hotel, yield* catalog.today(hotel), reservation.checkin, reservation.checkout)
       if (Either.isLeft(stay)) return yield* unavailable(`the stay can no longer be booked: ${stay.left.message}`, changedRooms("stay_not_bookable"))
-      const input = { hotel, stay: stay.right, rooms: reservation.rooms, booked: bookedLookup(locked) }
+      const input = { hotel, stay: stay.right, rooms: reservation.rooms, booked: bookedLookup(locked), promoCode }
       const outcome = priceStay(input)
       if (outcome._tag === "Unavailable") {
         return yield* unavailable(
@@ -222,11 +241,11 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       const pending = yield* byGuestToken(token)
       yield* Tracing.annotate({ "reservation.id": pending.id })
       // a second completion gives the first one's answer: never a second reservation
-      if (pending.status === "GUEST_COMPLETED") return completionResponse(pending)
+      const hotel = yield* catalog.definition()
+      if (pending.status === "GUEST_COMPLETED") return completionResponse(hotel, pending)
       if (pending.status !== "PENDING_GUEST") {
         return yield* new ReservationNotPending({ message: `the reservation is ${pending.status}`, status: pending.status })
       }
-      const hotel = yield* catalog.definition()
       if (!request.accept_terms) {
         return yield* new ValidationError({ code: "invalid_request", message: "accept_terms: the terms must be accepted (true)" })
       }
@@ -253,14 +272,21 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         const now = yield* Clock.currentTimeMillis
         // first, before any row lock: completions from one address are counted one at a time
         const recent = limited ? yield* repo.lockCompletionsFrom(clientAddress, new Date(completionWindowStart(now))) : []
+        // Second, still before any row lock: the code's uses, counted one completion at a time (its
+        // code was fixed with the intent, so the unlocked read tells it). Every completion takes its
+        // locks in one order, address, code, reservation row, nights, and nothing else takes the code's
+        // lock (a cancellation gives a use back without it): no two transactions wait for each other in
+        // a cycle. Before the rows, so that a completion queued behind the last use holds no nights.
+        const promoCode = yield* promoCodes.lockForCompletion(pending.promo_code)
         const reservation = yield* repo.findForUpdate(pending.id).pipe(Effect.map(Option.getOrThrow))
         // completed by a concurrent request while this one waited for the lock
-        if (reservation.status === "GUEST_COMPLETED") return completionResponse(reservation)
+        if (reservation.status === "GUEST_COMPLETED") return completionResponse(hotel, reservation)
         if (reservation.status !== "PENDING_GUEST") {
           return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
         }
         yield* checkCompletionLimit(recent, now)
-        const { offer, totals } = yield* revalidate(reservation, request.expected_total)
+        // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
+        const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
         for (const [roomTypeId, rooms] of roomsByType(reservation.rooms)) {
           yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout)
         }
@@ -270,7 +296,8 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           terms_version: request.terms_version,
           offer,
           line_totals: totals,
-          completed_at: new Date(now).toISOString()
+          completed_at: new Date(now).toISOString(),
+          promo_code: appliedPromoCode(hotel, offer)
         }
         yield* repo.complete(reservation.id, completion)
         if (limited) yield* repo.recordCompletionFrom(reservation.id, clientAddress, new Date(now))
@@ -280,7 +307,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           { kind: "confirmation_email", reservation_id: reservation.id },
           { kind: "pms_push", reservation_id: reservation.id }
         ])
-        return completionResponse({ ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+        return completionResponse(hotel, { ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
       }))
     })
 
@@ -307,5 +334,5 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       complete
     }
   }),
-  dependencies: [HotelCatalog.Default, Quotes.Default, Tokens.Default, Idempotency.Default]
+  dependencies: [HotelCatalog.Default, Quotes.Default, Tokens.Default, Idempotency.Default, PromoCodes.Default]
 }) {}

@@ -51,7 +51,8 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         expect(paths).not.toContain("GET /llms.txt")
         expect(index.endpoints.every((e) => e.purpose.length > 0)).toBe(true)
         const rules = index.agent_rules.join("\n")
-        for (const fact of ["2 guests", "infant under 2", "14:00", "12:00", "package_offers", "continue_url", "GUEST_COMPLETED", "quote_change", "change_stay"]) {
+        const facts = ["2 guests", "infant under 2", "14:00", "12:00", "package_offers", "continue_url", "GUEST_COMPLETED"]
+        for (const fact of [...facts, "promo_code", "invalid_promo_code", "quote_change", "change_stay"]) {
           expect(rules).toContain(fact)
         }
       }))
@@ -214,6 +215,7 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         expect(text).toContain("- [MCP server](http://hotel.test/mcp): Model Context Protocol, Streamable HTTP transport")
         expect(text).toContain("- [OpenAPI 3.1 description](http://hotel.test/openapi.json)")
         expect(text).toContain("4. `POST /v1/quotes` (MCP tool `quote_stay`): Official live quote")
+        expect(text).toContain("optionally with a promo_code")
         expect(text).toContain("5. `POST /v1/reservation-intents` (MCP tool `create_reservation_intent`)")
         expect(text).toContain("**cancellation**: ")
       }))

@@ -143,6 +143,17 @@ describe("confirmation document", () => {
     ) expect(ru).toContain(expected)
   })
 
+  it.each([
+    { language: "en", label: "Promo code DIRECT12 (Direct booking code)" },
+    { language: "fr", label: "Code promo DIRECT12 (Code de réservation directe)" },
+    { language: "ru", label: "Промокод DIRECT12 (Код прямого бронирования)" }
+  ] as const)("a promo code's discount line names the code and its name, in $language", ({ label, language }) => {
+    const view = reservationView(demoHotel, sampleReservation({ language, promoCode: demoHotel.promo_codes[0]! }))
+    expect(view.promo_code).toMatchObject({ code: "DIRECT12" })
+    const doc = confirmationDocument(demoHotel, view, MANAGE_URL)
+    expect(amounts(doc)[1]).toEqual([label, formatMoney(-view.price.promotion_discount, "EUR", language).replace(/[\u00a0\u202f]/g, " ")])
+  })
+
   it("no promotion line without a promotion; a non-refundable rate says it cannot be cancelled", () => {
     const doc = documentOf({ language: "en", rateCode: "NRF", daysAhead: 10 })
     expect(amounts(doc).map(([label]) => label)).toEqual(["Accommodation", "Tourist tax", "Total"])

@@ -7,7 +7,9 @@ import {
   guestDetailsUpdatedEmail
 } from "../../src/Domain/GuestEmails.js"
 import type { MailContent } from "../../src/Domain/Mail.js"
-import type { Language } from "../../src/Domain/Language.js"
+import type { PromotionCode } from "../../src/Domain/Ids.js"
+import { type Language, localized as localizedText } from "../../src/Domain/Language.js"
+import type { Cents } from "../../src/Domain/Money.js"
 import { demoHotel } from "../support/hotel.js"
 import { completedReservation } from "../support/reservation.js"
 
@@ -106,6 +108,23 @@ describe("guest emails", () => {
         for (const word of english) expect(wording, `${language}: "${word}"`).not.toMatch(new RegExp(`(?<!\\p{L})${word}(?!\\p{L})`, "u"))
       }
     }
+  })
+
+  it.each([
+    { language: "en", row: "Promo code: DIRECT12 – Direct booking code: €50.40 off" },
+    { language: "fr", row: "Code promo : DIRECT12 – Code de réservation directe : 50,40 € de réduction" },
+    { language: "ru", row: "Промокод: DIRECT12 – Код прямого бронирования: скидка 50,40 €" }
+  ] as const)("the confirmation names the promo code and what it took off, in $language; none without one", ({ language, row }) => {
+    const view = {
+      ...views[language],
+      package: { ...views[language].package, promotions: ["DIRECT12" as PromotionCode] },
+      price: { ...views[language].price, promotion_discount: 5040 as Cents },
+      promo_code: { code: "DIRECT12", name: localizedText(demoHotel.promo_codes[0]!.name, language) }
+    }
+    const mail = confirmationEmail(demoHotel, view, manageUrl, pdf)
+    expect(plain(mail.text)).toContain(row)
+    expect(htmlText(mail.html)).toContain(`DIRECT12 – ${view.promo_code.name}`)
+    expect(plain(confirmationEmail(demoHotel, views[language], manageUrl, pdf).text)).not.toContain("DIRECT12")
   })
 
   it("a non-refundable reservation says it cannot be cancelled", () => {

@@ -12,6 +12,7 @@ import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
 import { MigrationsLive } from "../../src/Layers/Persistence/Migrations.js"
 import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
+import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { HotelCatalog } from "../../src/Services/HotelCatalog.js"
 import { Quotes } from "../../src/Services/Quotes.js"
 import { makeTestClock } from "../support/clock.js"
@@ -22,7 +23,7 @@ const clock = makeTestClock("2026-11-22T10:00:00Z")
 const Config = Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer)
 const QuotesOnPostgres = Quotes.Default.pipe(
   Layer.provideMerge(HotelCatalog.Default),
-  Layer.provideMerge(Layer.mergeAll(HotelRepo.Default, InventoryRepo.Default, QuoteRepo.Default)),
+  Layer.provideMerge(Layer.mergeAll(HotelRepo.Default, InventoryRepo.Default, QuoteRepo.Default, ReservationRepo.Default)),
   Layer.provideMerge(MigrationsLive),
   Layer.provideMerge(TestDatabase),
   Layer.provideMerge(Config),

@@ -2,7 +2,7 @@ import { NodeContext } from "@effect/platform-node"
 import { expect, layer, type Vitest } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import * as path from "node:path"
-import type { ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
+import type { PromotionCode, RateCode, ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
 import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
 import type { Cents } from "../../src/Domain/Money.js"
 import { Repositories, Services } from "../../src/Composition.js"
@@ -19,6 +19,7 @@ import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
 import { TestDatabase } from "../support/database.js"
 import { tokenOf } from "../support/flow.js"
+import { demoHotel } from "../support/hotel.js"
 import { ServicesInMemory } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time; the stays below are in January and February 2027.
@@ -45,10 +46,15 @@ const guest = { first_name: "Chan", last_name: "Ge", email: "change@example.com"
 const client = { client: "stay-change-test", ai_agent: null, session: null }
 let addresses = 0
 
-/** A completed reservation of these rooms on a plan: its id, manage token and total. */
-const completed = (checkin: string, checkout: string, asks: ReadonlyArray<Ask>, rateCode = "FLEX") =>
+/** A completed reservation of these rooms on a plan (with a promo code, when given): its id, manage token and total. */
+const completed = (checkin: string, checkout: string, asks: ReadonlyArray<Ask>, rateCode = "FLEX", promoCode?: string) =>
   Effect.gen(function*() {
-    const quote = yield* (yield* Quotes).quoteRooms({ checkin: d(checkin), checkout: d(checkout), rooms: roomsOf(asks) }, client)
+    const quote = yield* (yield* Quotes).quoteRooms({
+      checkin: d(checkin),
+      checkout: d(checkout),
+      rooms: roomsOf(asks),
+      ...(promoCode === undefined ? {} : { promo_code: promoCode })
+    }, client)
     const offer = quote.package_offers.find((o) => o.rate_code === rateCode)!
     const reservations = yield* Reservations
     const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
@@ -271,14 +277,69 @@ const suite = (it: Vitest.MethodsNonLive<Needs, true>) => {
       expect(yield* codeOf([{ room_type_id: "suite" }])).toBe("unknown_room_type")
       expect(yield* codeOf([{ room_type_id: "twin", adults: 2, children_ages: [5] }])).toBe("occupancy_exceeded")
       expect(yield* codeOf([{ room_type_id: "twin", rate_code: "FLEX_BB" }])).toBe("invalid_request")
-      expect(yield* codeOf([{ room_type_id: "twin", rate_code: "NOPE" }])).toBe("invalid_request")
+      expect(yield* codeOf([{ room_type_id: "twin", rate_code: "NOPE" }])).toBe("unknown_rate_code")
       // more rooms than one reservation may hold (6)
       expect(yield* codeOf([{ room_type_id: "double", quantity: 4 }, { room_type_id: "twin", quantity: 3 }])).toBe("invalid_request")
       // its own plan may be named
-      const same = yield* quoteChange(r.token, "2027-02-01", "2027-02-02", [{ room_type_id: "twin" }])
+      const same = yield* Effect.flatMap(ReservationManagement, (m) =>
+        m.quoteChange(r.token, {
+          action: "quote_change",
+          checkin: d("2027-02-01"),
+          checkout: d("2027-02-02"),
+          rooms: [{ ...roomsOf([{ room_type_id: "twin" }])[0]!, rate_code: "FLEX" as RateCode }]
+        }))
       expect(same.difference).toBe(0)
+    }))
+
+  it.effect("the promo code the reservation used counts on the new stay, without a second use; a stay it does not fit gives it back", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2027-03-01", "2027-03-03", [{ room_type_id: "double" }], "FLEX", "direct12")
+      const before = Option.getOrThrow(yield* (yield* ReservationRepo).find(r.id))
+      expect([before.promo_code, before.offer.promotions]).toEqual(["DIRECT12", ["DIRECT12"]])
+      // a night longer: priced as a new quote with the code would be
+      const longer = yield* change(r.token, "2027-03-01", "2027-03-04", [{ room_type_id: "double" }])
+      const fresh = yield* (yield* Quotes).quoteRooms({
+        checkin: d("2027-03-08"),
+        checkout: d("2027-03-11"),
+        rooms: roomsOf([{ room_type_id: "double" }]),
+        promo_code: "DIRECT12"
+      }, client)
+      expect(longer.package.promotions).toEqual(["DIRECT12"])
+      expect(longer.price.promotion_discount).toBeGreaterThan(0)
+      expect(longer.price.promotion_discount / longer.price.room_total).toBeCloseTo(0.12, 2)
+      expect(fresh.package_offers.find((o) => o.rate_code === "FLEX")!.promotions).toEqual(["DIRECT12"])
+      expect(Option.getOrThrow(yield* (yield* ReservationRepo).find(r.id)).promo_code).toBe("DIRECT12")
+      // one night: the code (2 nights or more) does not fit; the automatic early-booking promotion does
+      const shorter = yield* change(r.token, "2027-03-01", "2027-03-02", [{ room_type_id: "double" }])
+      expect(shorter.package.promotions).toEqual(["EARLY_BOOKING"])
+      expect(Option.getOrThrow(yield* (yield* ReservationRepo).find(r.id)).promo_code).toBeNull()
     }))
 }
 
 layer(ServicesInMemory().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("stay changes in memory", suite)
 layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("stay changes on PostgreSQL", suite)
+
+// A code of one use, taken by the reservation itself: a change does not count it as a second use.
+const ONE_USE = { ...demoHotel.promo_codes[0]!, code: "ONCE20" as PromotionCode, discount_percent: 20, max_uses: 1 }
+layer(ServicesInMemory({ hotel: { ...demoHotel, promo_codes: [ONE_USE] } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
+  "stay changes with a code of one use",
+  (it) => {
+    it.effect("the reservation holding the code's only use keeps it on a change", () =>
+      Effect.gen(function*() {
+        const r = yield* completed("2027-03-01", "2027-03-03", [{ room_type_id: "twin" }], "FLEX", "ONCE20")
+        // used up for anyone else now
+        const other = yield* Effect.flip((yield* Quotes).quoteRooms({
+          checkin: d("2027-03-10"),
+          checkout: d("2027-03-12"),
+          rooms: roomsOf([{ room_type_id: "twin" }]),
+          promo_code: "ONCE20"
+        }, client))
+        expect(other).toMatchObject({ _tag: "InvalidPromoCode", reason: "used_up" })
+        const quoted = yield* quoteChange(r.token, "2027-03-02", "2027-03-05", [{ room_type_id: "twin" }])
+        expect(quoted.package.promotions).toEqual(["ONCE20"])
+        const changed = yield* changeStay(r.token, "2027-03-02", "2027-03-05", [{ room_type_id: "twin" }], quoted.new_total)
+        expect(changed.package.promotions).toEqual(["ONCE20"])
+        expect(Option.getOrThrow(yield* (yield* ReservationRepo).find(r.id)).promo_code).toBe("ONCE20")
+      }))
+  }
+)

@@ -1,9 +1,10 @@
-import type { HotelDefinition } from "../../src/Domain/Hotel.js"
+import type { HotelDefinition, PromoCodeDefinition } from "../../src/Domain/Hotel.js"
 import type { PackageCode, QuoteId, RateCode, ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
 import { type Language, localized } from "../../src/Domain/Language.js"
 import { daysBetween, type LocalDate } from "../../src/Domain/LocalDate.js"
 import type { Cents } from "../../src/Domain/Money.js"
 import { priceStay, type RoomLine } from "../../src/Domain/Pricing.js"
+import { appliedPromoCode } from "../../src/Domain/PromoCodes.js"
 import type { GuestDetails, ReservationRecord } from "../../src/Domain/Reservation.js"
 import { demoHotel } from "./hotel.js"
 import type { CompletedReservation } from "../../src/Domain/CompletedReservation.js"
@@ -30,6 +31,8 @@ export interface SampleOptions {
   readonly checkout?: string
   /** Calendar days from booking to check-in: 45 or more earns the early-booking promotion. */
   readonly daysAhead?: number
+  /** A promo code the offer may apply (priced as a quote with it would be). */
+  readonly promoCode?: PromoCodeDefinition
 }
 
 const line = (room: string, adults: number, children_ages: ReadonlyArray<number> = [], quantity = 1): RoomLine => ({
@@ -54,7 +57,8 @@ export const sampleReservation = (options: SampleOptions = {}): ReservationRecor
     hotel,
     stay: { checkin, checkout, nights: daysBetween(checkin, checkout), daysAhead: options.daysAhead ?? 100 },
     rooms,
-    booked: () => 0
+    booked: () => 0,
+    promoCode: options.promoCode ?? null
   })
   const rateCode = options.rateCode ?? "FLEX_BB"
   const offer = outcome._tag === "Available" ? outcome.offers.find((o) => o.rate_code === rateCode) : undefined
@@ -74,6 +78,7 @@ export const sampleReservation = (options: SampleOptions = {}): ReservationRecor
     guest: sampleGuest,
     terms_version: "2026-11",
     client: { client: null, ai_agent: null, session: null },
+    promo_code: appliedPromoCode(hotel, offer),
     guest_link_expires_at: "2026-12-02T10:00:00+01:00",
     created_at: "2026-12-01T10:00:00+01:00",
     completed_at: "2026-12-01T10:05:00+01:00"
@@ -114,6 +119,7 @@ export const completedReservation = (language: Language = "en"): CompletedReserv
     promotions: []
   },
   price: { room_total: 46600 as Cents, promotion_discount: 0 as Cents, tourist_tax: 1728 as Cents, total: 48328 as Cents, currency: "EUR" },
+  promo_code: null,
   policies: {
     refundable: true,
     free_cancellation_until: "2027-03-10T14:00:00+01:00",

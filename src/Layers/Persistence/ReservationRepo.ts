@@ -14,6 +14,8 @@ export interface Completion {
   readonly offer: PackageOffer
   readonly line_totals: ReadonlyArray<Cents>
   readonly completed_at: string
+  /** The promo code the completed offer applies: the one of the intent, or null when it no longer could be used. */
+  readonly promo_code: string | null
 }
 
 /** A completed reservation's new stay, and the PMS status that follows. */
@@ -23,11 +25,15 @@ export interface StayChange {
   readonly rooms: ReadonlyArray<QuotedRoom>
   readonly offer: PackageOffer
   readonly line_totals: ReadonlyArray<Cents>
+  /** The promo code the new offer applies, or null (its use given back). */
+  readonly promo_code: string | null
   readonly pms_status: PmsStatus | null
 }
 
 /** The advisory lock space of completions per client address (with a hash of the address as the second key). */
 const COMPLETIONS_LOCK_SPACE = 7_240_007
+/** The advisory lock space of a promo code's uses (with a hash of the code as the second key). */
+const PROMO_CODE_LOCK_SPACE = 7_240_009
 
 const JSON_COLUMNS = ["rooms", "offer", "line_totals", "guest", "client"] as const
 const decodeRow = Schema.decodeUnknown(ReservationRecord)
@@ -56,6 +62,13 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
   readonly lockCompletionsFrom: (address: string, since: Date) => Effect.Effect<ReadonlyArray<Date>>
   /** A completion from a client address, counted by `lockCompletionsFrom` from now on. */
   readonly recordCompletionFrom: (id: ReservationId, address: string, at: Date) => Effect.Effect<void>
+  /** The uses of a promo code: completed, not cancelled reservations that name it. */
+  readonly countPromoCodeUses: (code: string) => Effect.Effect<number>
+  /**
+   * Inside a transaction: the uses of a promo code, its uses locked until the transaction ends: a
+   * concurrent completion with it, on any instance, waits until this one has counted and committed.
+   */
+  readonly lockPromoCodeUses: (code: string) => Effect.Effect<number>
 }>() {
   static readonly Default = Layer.effect(
     ReservationRepo,
@@ -63,7 +76,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
       const sql = yield* SqlClient.SqlClient
       const columns = sql.unsafe(
         `id, number, status, pms_status, language, quote_id, checkin, checkout, rooms::text, offer::text,
-         line_totals::text, guest::text, terms_version, client::text, guest_link_expires_at, created_at, completed_at`
+         line_totals::text, guest::text, terms_version, client::text, promo_code, guest_link_expires_at, created_at,
+         completed_at`
       )
       const parse = (rows: ReadonlyArray<Record<string, unknown>>) =>
         Effect.forEach(rows, (row) => {
@@ -71,6 +85,12 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
           for (const column of JSON_COLUMNS) parsed[column] = row[column] === null ? null : JSON.parse(row[column] as string)
           return decodeRow(parsed)
         }).pipe(Effect.map((records) => Option.fromNullable(records[0])))
+      const countUses = (code: string) =>
+        sql<{ uses: number }>`
+          SELECT count(*)::int AS uses FROM reservations WHERE promo_code = ${code} AND status = 'GUEST_COMPLETED'`.pipe(
+          Effect.map((rows) => rows[0]!.uses),
+          Effect.orDie
+        )
       const select = (id: ReservationId, forUpdate: boolean) =>
         sql`SELECT ${columns} FROM reservations WHERE id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`.pipe(
           Effect.flatMap(parse),
@@ -101,7 +121,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
             UPDATE reservations SET status = 'GUEST_COMPLETED', pms_status = 'PENDING', number = ${c.number},
               guest = ${JSON.stringify(c.guest)}::jsonb, terms_version = ${c.terms_version},
               offer = ${JSON.stringify(c.offer)}::jsonb, line_totals = ${JSON.stringify(c.line_totals)}::jsonb,
-              completed_at = ${c.completed_at}::timestamptz, updated_at = now()
+              completed_at = ${c.completed_at}::timestamptz, promo_code = ${c.promo_code}, updated_at = now()
             WHERE id = ${id} AND status = 'PENDING_GUEST'`.pipe(
             Effect.asVoid,
             Effect.orDie,
@@ -119,7 +139,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
           sql`
             UPDATE reservations SET checkin = ${c.checkin}::date, checkout = ${c.checkout}::date,
               rooms = ${JSON.stringify(c.rooms)}::jsonb, offer = ${JSON.stringify(c.offer)}::jsonb,
-              line_totals = ${JSON.stringify(c.line_totals)}::jsonb, pms_status = ${c.pms_status}, updated_at = now()
+              line_totals = ${JSON.stringify(c.line_totals)}::jsonb, promo_code = ${c.promo_code}, pms_status = ${c.pms_status},
+              updated_at = now()
             WHERE id = ${id} AND status = 'GUEST_COMPLETED'`.pipe(
             Effect.asVoid,
             Effect.orDie,
@@ -154,6 +175,13 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
             Effect.asVoid,
             Effect.orDie,
             Tracing.withSpan("ReservationRepo.recordCompletionFrom")
+          ),
+        countPromoCodeUses: (code) => countUses(code).pipe(Tracing.withSpan("ReservationRepo.countPromoCodeUses")),
+        lockPromoCodeUses: (code) =>
+          sql`SELECT pg_advisory_xact_lock(${PROMO_CODE_LOCK_SPACE}, hashtext(${code}))`.pipe(
+            Effect.zipRight(countUses(code)),
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.lockPromoCodeUses")
           )
       }
     })
@@ -171,6 +199,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
           const current = all.get(id)
           return current === undefined ? all : new Map(all).set(id, change(current))
         })
+      const countUses = (code: string) =>
+        Effect.map(Ref.get(store), (all) => [...all.values()].filter((r) => r.promo_code === code && r.status === "GUEST_COMPLETED").length)
       const utc = (instant: string) => new Date(instant).toISOString()
       /** Kept as PostgreSQL keeps it: instants answered as ISO strings in UTC, a number given to one reservation only. */
       const save = (r: ReservationRecord) =>
@@ -203,7 +233,9 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
         lockCompletionsFrom: (address, since) =>
           Effect.map(Ref.get(completions), (all) =>
             all.filter((c) => c.address === address && c.at > since).map((c) => c.at).sort((a, b) => a.getTime() - b.getTime())),
-        recordCompletionFrom: (_id, address, at) => Ref.update(completions, (all) => [...all, { address, at }])
+        recordCompletionFrom: (_id, address, at) => Ref.update(completions, (all) => [...all, { address, at }]),
+        countPromoCodeUses: (code) => countUses(code),
+        lockPromoCodeUses: (code) => countUses(code)
       }
     })
   )

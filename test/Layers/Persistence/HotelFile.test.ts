@@ -57,6 +57,49 @@ describe("hotel definition file", () => {
       expect(message).toContain("policies.payment: policy payment is required")
     }).pipe(Effect.provide(NodeContext.layer)))
 
+  it.effect("promo codes: DIRECT12 in the demo hotel, min_nights 1 by default, and a file without promo_codes still loads", () =>
+    Effect.gen(function*() {
+      const hotel = yield* readHotelFile("data/hotel.json")
+      expect(hotel.promo_codes).toEqual([{
+        code: "DIRECT12",
+        name: { en: "Direct booking code", fr: "Code de réservation directe", ru: "Код прямого бронирования" },
+        discount_percent: 12,
+        min_nights: 2,
+        active: true
+      }])
+      const defaults = demoJson()
+      delete defaults.promo_codes[0].min_nights
+      expect((yield* readHotelFile(withFile(JSON.stringify(defaults)))).promo_codes[0]!.min_nights).toBe(1)
+      const older = demoJson()
+      delete older.promo_codes
+      expect((yield* readHotelFile(withFile(JSON.stringify(older)))).promo_codes).toEqual([])
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect("promo codes: unique case-insensitively and apart from promotions, percent 1–100, dates in order, known plans", () =>
+    Effect.gen(function*() {
+      const direct = demoJson().promo_codes[0]
+      const withCodes = (...codes: ReadonlyArray<object>) => {
+        const bad = demoJson()
+        bad.promo_codes = codes
+        return refusal(JSON.stringify(bad))
+      }
+      const duplicate = "promo_codes: promo codes must be unique (case-insensitively) and differ from promotion codes"
+      expect(yield* withCodes(direct, { ...direct, code: "direct12" })).toContain(duplicate)
+      expect(yield* withCodes({ ...direct, code: "Long_Stay" })).toContain(duplicate)
+      expect(yield* withCodes({ ...direct, discount_percent: 0 })).toContain("promo_codes.0.discount_percent")
+      expect(yield* withCodes({ ...direct, discount_percent: 101 })).toContain("promo_codes.0.discount_percent")
+      expect(yield* withCodes({ ...direct, min_nights: 0 })).toContain("promo_codes.0.min_nights")
+      expect(yield* withCodes({ ...direct, max_uses: 0 })).toContain("promo_codes.0.max_uses")
+      expect(yield* withCodes({ ...direct, max_uses: 1.5 })).toContain("promo_codes.0.max_uses")
+      expect(yield* withCodes({ ...direct, booking_from: "2027-02-01", booking_until: "2027-01-31" }))
+        .toContain("promo_codes.0.booking_until")
+      expect(yield* withCodes({ ...direct, stay_from: "2027-02-01", stay_until: "2027-01-31" })).toContain("promo_codes.0.stay_until")
+      expect(yield* withCodes({ ...direct, stay_from: "2027-02-30" })).toContain("promo_codes.0.stay_from")
+      expect(yield* withCodes({ ...direct, rate_codes: ["FLEX", "GOLD"] })).toContain("promo_codes.0.rate_codes.1: unknown rate plan GOLD")
+      expect(yield* withCodes({ ...direct, code: "DIRECT 12" })).toContain("promo_codes.0.code")
+      expect(yield* withCodes({ ...direct, code: "D".repeat(41) })).toContain("promo_codes.0.code")
+    }).pipe(Effect.provide(NodeContext.layer)))
+
   it.effect("a file that is not JSON, or missing, is refused with its name", () =>
     Effect.gen(function*() {
       expect(yield* refusal("{ not json")).toMatch(/invalid hotel file .*hotel\.json/)

@@ -67,6 +67,25 @@ contract("InventoryRepo", { inMemory: InventoryRepo.InMemory(demoInventory), pos
       ])
     }))
 
+  it.effect("locking several ranges (a stay change's old and new nights) answers their union once, by type then night", () =>
+    Effect.gen(function*() {
+      const repo = yield* InventoryRepo
+      yield* take(deluxe, 2, "2027-03-10", "2027-03-12")
+      const locked = yield* repo.lockRanges([
+        { roomTypeIds: [deluxe], checkin: d("2027-03-10"), checkout: d("2027-03-12") },
+        { roomTypeIds: [twin, deluxe], checkin: d("2027-03-11"), checkout: d("2027-03-13") },
+        { roomTypeIds: [], checkin: d("2027-03-01"), checkout: d("2027-03-30") }
+      ])
+      expect(locked).toEqual([
+        night(deluxe, "2027-03-10", 2),
+        night(deluxe, "2027-03-11", 2),
+        night(deluxe, "2027-03-12", 0),
+        night(twin, "2027-03-11", 0),
+        night(twin, "2027-03-12", 0)
+      ])
+      expect(yield* repo.lockRanges([])).toEqual([])
+    }))
+
   it.effect("taking more rooms than the inventory, or giving back rooms never taken, is a defect that changes nothing", () =>
     Effect.gen(function*() {
       const repo = yield* InventoryRepo

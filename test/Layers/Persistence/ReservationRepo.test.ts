@@ -1,6 +1,8 @@
 import { expect } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
 import type { ReservationId } from "../../../src/Domain/Ids.js"
+import type { LocalDate } from "../../../src/Domain/LocalDate.js"
+import type { Cents } from "../../../src/Domain/Money.js"
 import type { ReservationRecord } from "../../../src/Domain/Reservation.js"
 import { ReservationRepo } from "../../../src/Layers/Persistence/ReservationRepo.js"
 import { contract } from "../../support/contract.js"
@@ -29,7 +31,8 @@ const completionNumbered = (number: string) => ({
   terms_version: completed.terms_version!,
   offer: completed.offer,
   line_totals: completed.line_totals,
-  completed_at: "2026-12-01T10:05:00+01:00"
+  completed_at: "2026-12-01T10:05:00+01:00",
+  promo_code: null
 })
 const completion = completionNumbered("BR-COMPLETED")
 
@@ -93,6 +96,32 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
       expect((yield* find(id)).pms_status).toBe("FAILED")
     }))
 
+  it.effect("only a completed reservation has its stay changed: dates, rooms, offer, line totals, promo code, PMS status", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      const id = "r_changed" as ReservationId
+      const change = {
+        checkin: "2027-03-13" as LocalDate,
+        checkout: "2027-03-14" as LocalDate,
+        rooms: [{ ...completed.rooms[0]!, quantity: 3 }],
+        offer: { ...completed.offer, price: { ...completed.offer.price, total: 12345 as Cents } },
+        line_totals: [12345 as Cents],
+        promo_code: null,
+        pms_status: "PENDING" as const
+      }
+      yield* repo.insert(pending(id))
+      yield* repo.changeStay(id, change)
+      expect(yield* find(id)).toMatchObject({ status: "PENDING_GUEST", checkin: pending(id).checkin, rooms: pending(id).rooms })
+      yield* repo.complete(id, completionNumbered("BR-CHANGED"))
+      yield* repo.setPmsStatus(id, "SYNCED", Option.none())
+      yield* repo.changeStay(id, change)
+      const changed = yield* find(id)
+      expect(changed).toMatchObject({ ...change, number: "BR-CHANGED", status: "GUEST_COMPLETED", guest: completion.guest })
+      yield* repo.cancel(id, "2026-12-05T10:00:00.000Z", "PENDING")
+      yield* repo.changeStay(id, { ...change, checkin: "2027-04-01" as LocalDate, checkout: "2027-04-02" as LocalDate })
+      expect((yield* find(id)).checkin).toBe("2027-03-13")
+    }))
+
   it.effect("a reservation number is one reservation's: completing another with it is a defect that changes nothing", () =>
     Effect.gen(function*() {
       const repo = yield* ReservationRepo
@@ -122,5 +151,29 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
         at("2026-12-01T10:30:00.000Z")
       ])
       expect(yield* repo.lockCompletionsFrom("192.0.2.1", at("2026-12-01T09:00:00.000Z"))).toEqual([])
+    }))
+
+  it.effect("a promo code's uses are the completed, not cancelled reservations whose completion kept it", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      const withCode = (id: string) => ({ ...pending(id), promo_code: "USES3" })
+      const uses = Effect.all([repo.countPromoCodeUses("USES3"), repo.lockPromoCodeUses("USES3")])
+      yield* repo.insert(withCode("r_code_pending"))
+      expect(yield* uses).toEqual([0, 0])
+      yield* repo.insert(withCode("r_code_used"))
+      yield* repo.complete("r_code_used" as ReservationId, { ...completionNumbered("BR-CODE1"), promo_code: "USES3" })
+      expect(yield* find("r_code_used")).toMatchObject({ status: "GUEST_COMPLETED", promo_code: "USES3" })
+      expect(yield* uses).toEqual([1, 1])
+      // completed without it: the code could no longer be used when the guest completed
+      yield* repo.insert(withCode("r_code_dropped"))
+      yield* repo.complete("r_code_dropped" as ReservationId, completionNumbered("BR-CODE2"))
+      expect((yield* find("r_code_dropped")).promo_code).toBeNull()
+      yield* repo.insert(withCode("r_code_cancelled"))
+      yield* repo.complete("r_code_cancelled" as ReservationId, { ...completionNumbered("BR-CODE3"), promo_code: "USES3" })
+      expect(yield* uses).toEqual([2, 2])
+      yield* repo.cancel("r_code_cancelled" as ReservationId, "2026-12-03T10:00:00.000Z", null)
+      expect(yield* uses).toEqual([1, 1])
+      expect(yield* repo.countPromoCodeUses("uses3")).toBe(0)
+      expect(yield* repo.countPromoCodeUses("OTHER")).toBe(0)
     }))
 })

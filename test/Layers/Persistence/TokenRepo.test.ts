@@ -34,4 +34,17 @@ contract("TokenRepo", {
       expect(Option.map(yield* repo.latest(id, "guest"), (t) => t.token_hash)).toEqual(Option.some("h1"))
       expect(yield* repo.latest("r_other" as ReservationId, "guest")).toEqual(Option.none())
     }))
+
+  it.effect("a new expiry applies to every token of the reservation and purpose: the same links, another lifetime", () =>
+    Effect.gen(function*() {
+      const repo = yield* TokenRepo
+      const other = "r_tokens_other" as ReservationId
+      yield* (yield* ReservationRepo).insert({ ...sampleReservation(), id: other, number: "BR-OTHER" })
+      yield* repo.insert({ ...token("e1", "manage", "2027-04-15T12:00:00.000Z"), reservation_id: other })
+      yield* repo.insert({ ...token("e2", "guest", "2026-12-02T09:00:00.000Z"), reservation_id: other })
+      yield* repo.setExpiry(other, "manage", "2027-05-20T13:00:00+02:00")
+      expect(Option.map(yield* repo.findByHash("e1"), (t) => t.expires_at)).toEqual(Option.some("2027-05-20T11:00:00.000Z"))
+      expect(Option.map(yield* repo.findByHash("e2"), (t) => t.expires_at)).toEqual(Option.some("2026-12-02T09:00:00.000Z"))
+      expect(Option.map(yield* repo.findByHash("h3"), (t) => t.expires_at)).toEqual(Option.some("2027-04-15T12:00:00.000Z"))
+    }))
 })
