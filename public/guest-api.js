@@ -10,11 +10,16 @@ export const takeToken = () => {
   return token
 }
 
-/** The hotel's public facts (no token), or null when they cannot be had. */
-export const fetchHotel = () =>
-  fetch("/v1/hotel", { cache: "no-store", credentials: "omit", headers: { Accept: "application/json" } })
+/** A public read of the API (no token), or null when it cannot be had. */
+const fetchPublic = (path) =>
+  fetch(path, { cache: "no-store", credentials: "omit", headers: { Accept: "application/json" } })
     .then((response) => (response.ok ? response.json() : null))
     .catch(() => null)
+
+/** The hotel's public facts, or null. */
+export const fetchHotel = () => fetchPublic("/v1/hotel")
+/** The room types with their names in `language` ({ rooms }), or null. */
+export const fetchRoomTypes = (language) => fetchPublic(`/v1/room-types?language=${encodeURIComponent(language)}`)
 
 /** Calls of the API with the link's token. */
 export const apiWith = (token) => {

@@ -6,7 +6,8 @@ import { hasText, t } from "./guest-text.js"
 export const fact = (term, value) => [el("dt", null, term), el("dd", null, value)]
 
 const age = (years) => (years === 0 ? t("infant") : String(years))
-const roomLine = (room) => {
+/** A room request as a list item: its name ({room_name}), guests and ages. */
+export const roomLine = (room) => {
   const who = [t("adults", { n: room.adults })]
   const ages = room.children_ages || []
   if (ages.length > 0) who.push(`${t("children", { n: ages.length })} (${t("ages", { list: ages.map(age).join(", ") })})`)

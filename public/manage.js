@@ -1,12 +1,14 @@
-/* Manage page (/manage#token=…, the confirmation email's link): the reservation as it is now, the
-   guest's changes, the confirmation PDF and email, the cancellation. */
+/* Manage page (/manage#token=…, the confirmation email's link): the reservation as it is now, a
+   change of its dates or rooms (manage-change.js), the guest's details, the confirmation PDF and
+   email, the cancellation. */
 import { clear, messageSlot, notice, say, setStatus, show, showInvalid, showLoadError, startPage, useLanguage } from "./guest.js"
-import { apiWith, takeToken } from "./guest-api.js"
+import { apiWith, fetchRoomTypes, takeToken } from "./guest-api.js"
 import { el } from "./guest-dom.js"
 import { checkForm, fieldControl, serverFieldError } from "./guest-form.js"
 import { fmtDateTime, fmtTime } from "./guest-format.js"
 import { fact, summary } from "./guest-summary.js"
 import { t, word } from "./guest-text.js"
+import { changeCard } from "./manage-change.js"
 
 const hotelLoaded = startPage("titleManage")
 const token = takeToken()
@@ -14,11 +16,18 @@ const api = apiWith(token)
 
 const REQUESTS = ["baby_cot", "early_check_in_request", "late_check_out_request"]
 
+/** The room types a stay change offers, named in the reservation's language (null: only its own). */
+let roomTypes = null
+
 async function load() {
   setStatus(t("loading"))
   const [, res] = await Promise.all([hotelLoaded, api.json("/v1/reservation-manage")])
   if (res.status === 401 || res.status === 404) return showInvalid("invalidManage")
   if (!res.ok || !res.body) return showLoadError(load)
+  if ((res.body.allowed_actions || []).includes("change_stay")) {
+    const types = await fetchRoomTypes(res.body.language)
+    roomTypes = types && types.rooms
+  }
   render(res.body)
 }
 
@@ -36,6 +45,7 @@ function render(r, after) {
     reservationCard(r),
     guestCard(r),
     summary(r),
+    active ? changeCard(r, { api, roomTypes, render, failed }) : null,
     active && actions.includes("update_guest") ? editForm(r) : null,
     active ? documentsCard(r, actions) : null,
     active ? cancellationCard(r, actions) : null

@@ -26,7 +26,8 @@ const ASSETS: ReadonlyArray<readonly [file: string, contentType: string]> = [
     "guest-summary.js",
     "guest-form.js",
     "complete.js",
-    "manage.js"
+    "manage.js",
+    "manage-change.js"
   ].map((module) => [module, "text/javascript; charset=utf-8"] as const)
 ]
 

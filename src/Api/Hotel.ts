@@ -3,7 +3,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Availability, AvailabilityQuery } from "../Domain/Availability.js"
-import { Hotel, RoomTypes } from "../Domain/Hotel.js"
+import { Hotel, RoomTypes, RoomTypesQuery } from "../Domain/Hotel.js"
 import { ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
 
 export const HealthStatus = Schema.Struct({
@@ -31,11 +31,14 @@ export class HotelGroup extends HttpApiGroup.make("hotel")
   )
   .add(
     HttpApiEndpoint.get("roomTypes", "/v1/room-types")
+      .setUrlParams(RoomTypesQuery)
       .addSuccess(RoomTypes)
+      .addError(ValidationErrorBody)
       .annotate(OpenApi.Summary, "Room types and occupancy rules")
       .annotate(
         OpenApi.Description,
-        "At most 2 guests per room; one infant under 2 may be added beyond that, with a free baby cot on request."
+        "At most 2 guests per room; one infant under 2 may be added beyond that, with a free baby cot on request. " +
+          "Names and descriptions are English unless language asks for fr or ru."
       )
   )
   .add(

@@ -13,6 +13,6 @@ export const HotelHttp = HttpApiBuilder.group(Api, "hotel", (handlers) =>
     return handlers
       .handle("health", () => health.check())
       .handle("hotel", () => catalog.hotel())
-      .handle("roomTypes", () => catalog.roomTypes())
+      .handle("roomTypes", ({ urlParams }) => catalog.roomTypes(urlParams.language))
       .handle("availability", ({ urlParams }) => inventory.availability(urlParams))
   }))

@@ -1,6 +1,6 @@
 import { Record, Schema } from "effect"
 import { HotelId, PromotionCode, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
-import { LocalizedText } from "./Language.js"
+import { Language, LocalizedText, localized } from "./Language.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, Cents, Currency } from "./Money.js"
 
@@ -248,6 +248,13 @@ export type RoomType = typeof RoomType.Type
 
 export const RoomTypes = Schema.Struct({ rooms: Schema.Array(RoomType) }).annotations({ identifier: "RoomTypes" })
 
+/** GET /v1/room-types: English unless a guest page asks for the guest's language. */
+export const RoomTypesQuery = Schema.Struct({
+  language: Schema.optional(Language).annotations({
+    description: "The language of name, description and beds (en, fr, ru; default en): a guest page shows them in the guest's"
+  })
+})
+
 // The public API has no language of its own: it shows the hotel's English texts (always present).
 
 export const hotelView = (hotel: HotelDefinition): Hotel => ({
@@ -270,12 +277,12 @@ export const hotelView = (hotel: HotelDefinition): Hotel => ({
   }
 })
 
-export const roomTypeView = (hotel: HotelDefinition, room: RoomTypeDefinition): RoomType => ({
+export const roomTypeView = (hotel: HotelDefinition, room: RoomTypeDefinition, language: Language = "en"): RoomType => ({
   id: room.id,
-  name: room.name.en,
-  description: room.description.en,
+  name: localized(room.name, language),
+  description: localized(room.description, language),
   size_m2: room.size_m2,
-  beds: room.beds.en,
+  beds: localized(room.beds, language),
   view: room.view,
   amenities: room.amenities,
   max_standard_occupancy: room.max_standard_occupancy,

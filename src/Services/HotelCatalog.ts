@@ -1,5 +1,6 @@
 import { Clock, Duration, Effect } from "effect"
 import { type HotelDefinition, hotelView, roomTypeView } from "../Domain/Hotel.js"
+import { Language } from "../Domain/Language.js"
 import { todayIn } from "../Domain/LocalDate.js"
 import { HotelRepo } from "../Layers/Persistence/HotelRepo.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
@@ -40,14 +41,16 @@ export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog",
       }
     }
     const hotelViewOf = memoized(hotelView)
-    const roomTypesOf = memoized((hotel) => ({ rooms: hotel.room_types.map((room) => roomTypeView(hotel, room)) }))
+    const roomTypesOf = memoized((hotel) =>
+      Object.fromEntries(Language.literals.map((language) => [language, { rooms: hotel.room_types.map((room) => roomTypeView(hotel, room, language)) }]))
+    )
     return {
       definition,
       hotel: Tracing.fn("HotelCatalog.hotel")(function*() {
         return hotelViewOf(yield* definition())
       }),
-      roomTypes: Tracing.fn("HotelCatalog.roomTypes")(function*() {
-        return roomTypesOf(yield* definition())
+      roomTypes: Tracing.fn("HotelCatalog.roomTypes")(function*(language: Language = "en") {
+        return roomTypesOf(yield* definition())[language]!
       }),
       /** Today's date in hotel time. */
       today: Tracing.fn("HotelCatalog.today")(function*(hotel: HotelDefinition) {

@@ -100,6 +100,18 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         }
       }))
 
+    it.effect("GET /v1/room-types?language= gives the hotel's texts in the guest's language, English without it; another language is a 400", () =>
+      Effect.gen(function*() {
+        const names = (body: { rooms: ReadonlyArray<{ name: string }> }) => body.rooms.map((r) => r.name)
+        expect(names((yield* get("/v1/room-types?language=fr")).body)).toEqual(["Chambre Double", "Chambre Twin", "Chambre Deluxe Vue Mer"])
+        const russian = (yield* get("/v1/room-types?language=ru")).body
+        expect(russian.rooms[0]).toMatchObject({ id: "double", name: "Номер с двуспальной кроватью", max_standard_occupancy: 2 })
+        expect(russian.rooms[0].beds).not.toMatch(/[a-z]/i)
+        expect(names((yield* get("/v1/room-types")).body)).toEqual(names((yield* get("/v1/room-types?language=en")).body))
+        const other = yield* get("/v1/room-types?language=de")
+        expect([other.status, other.body.error.code]).toEqual([400, "invalid_request"])
+      }))
+
     it.effect("GET /v1/availability counts rooms free on every night, with defaults 2 adults, 0 children", () =>
       Effect.gen(function*() {
         const { body, status } = yield* get("/v1/availability?checkin=2027-01-10&checkout=2027-01-13")

@@ -1,6 +1,6 @@
-import { HttpClientRequest } from "@effect/platform"
+import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Runtime } from "effect"
 import * as fs from "node:fs"
 import type { Page } from "playwright-core"
 import { GUEST_PAGE_CSP } from "../../src/Api/GuestPages.js"
@@ -19,10 +19,10 @@ import {
   screenshot
 } from "../support/browser.js"
 import { daysFromToday } from "../support/clock.js"
-import { completeWith, pendingReservation } from "../support/flow.js"
+import { completeWith, guest, pendingReservation, post } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
 import { manageLinkOf } from "../support/manageLink.js"
-import { MailingTestApp } from "../support/MailingTestApp.js"
+import { mailingTestApp } from "../support/MailingTestApp.js"
 import { request } from "../support/TestApp.js"
 import { englishLeftovers, ui } from "../support/wording.js"
 
@@ -131,7 +131,7 @@ const journey = (language: Language, viewport: typeof PHONE | typeof DESKTOP, da
       await page.locator("#cancel").click()
       await page.locator("#cancel-yes").click()
       await page.locator("#notice-error").waitFor()
-      await page.waitForFunction("document.getElementById('status').textContent !== ''")
+      await page.locator("#status:not(:empty)").waitFor()
       const cancelled = {
         status: await text(page, "#reservation-status"),
         said: await text(page, "#status"),
@@ -144,10 +144,124 @@ const journey = (language: Language, viewport: typeof PHONE | typeof DESKTOP, da
     return { language, width, completed, managed }
   })
 
+
+// ---- stay changes ----
+
+/** A completed FLEX reservation of one double for 2 adults, `days` from today for `nights`: its manage link on the test server and token. */
+const completedStay = (language: Language, days: number, nights = 2) =>
+  Effect.gen(function*() {
+    const pending = yield* pendingReservation(daysFromToday(days), daysFromToday(days + nights), [{ room_type_id: "double", adults: 2 }], "FLEX", language)
+    expect((yield* completeWith(pending.token, pending.total)).status).toBe(200)
+    const link = yield* manageLinkOf(pending.intent.reservation_id as ReservationId)
+    return { url: yield* onTestServer(link), token: new URL(link).hash.replace("#token=", ""), total: pending.total }
+  })
+
+/** What POST /v1/reservation-manage answers with this token. */
+const manage = (token: string, body: Record<string, unknown>) => post("/v1/reservation-manage", body, { "x-reservation-token": token })
+
+/** Others complete `quantity` rooms of a type for a stay: the hotel fills up while the guest's page is open. */
+const othersBook = (checkin: string, checkout: string, room_type_id: string, quantity: number) =>
+  Effect.gen(function*() {
+    const others = yield* pendingReservation(checkin, checkout, [{ room_type_id, adults: 2, quantity }])
+    expect((yield* completeWith(others.token, others.total)).status).toBe(200)
+  })
+
+const LOCALES: Record<Language, string> = { en: "en-GB", fr: "fr-FR", ru: "ru-RU" }
+/** Spaces of any kind as one: Node and Chromium may space currency amounts with different characters. */
+const spaced = (s: string) => s.replace(/\s+/g, " ").trim()
+const moneyIn = (language: Language, amount: number) =>
+  spaced(new Intl.NumberFormat(LOCALES[language], { style: "currency", currency: "EUR" }).format(amount))
+const activeId = (page: Page) => page.evaluate<string>("document.activeElement.id")
+/** Once the page has drawn twice: a message gets its text on the next frame and focus on the one after. */
+const settled = (page: Page) => page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+/**
+ * On a phone in `language`: the change section prefilled from the reservation; new dates and a
+ * second room; See the new price shows the API's new total and difference; axe and leftover
+ * English with the price shown; Confirm shows the changed reservation and says so.
+ */
+const changeJourney = (language: Language, days: number) =>
+  Effect.gen(function*() {
+    const stay = yield* completedStay(language, days)
+    const change = {
+      checkin: daysFromToday(days + 1),
+      checkout: daysFromToday(days + 4),
+      rooms: [
+        { room_type_id: "double", quantity: 1, adults: 2, children_ages: [] },
+        { room_type_id: "twin", quantity: 1, adults: 1, children_ages: [8] }
+      ]
+    }
+    // the API's own answer, for the figures the page must show (quote_change changes nothing)
+    const quoted = yield* manage(stay.token, { action: "quote_change", ...change })
+    expect(quoted.status, `${language}: ${quoted.text}`).toBe(200)
+    const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+      await page.goto(stay.url)
+      await page.locator("#change-form").waitFor()
+      await page.locator("#hotel .hotel-name").waitFor()
+      const number = await text(page, "#reservation-number")
+      const prefilled = {
+        checkin: await page.locator("#change-checkin").inputValue(),
+        checkout: await page.locator("#change-checkout").inputValue(),
+        type: await page.locator("#change-type-0").inputValue(),
+        typeName: await text(page, "#change-type-0 option:checked"),
+        adults: await page.locator("#change-adults-0").inputValue(),
+        removable: await page.locator("#change-remove-0").isVisible(),
+        until: await text(page, "#change-until")
+      }
+      await page.locator("#change-checkin").fill(change.checkin)
+      await page.locator("#change-checkout").fill(change.checkout)
+      await page.locator("#change-add-room").click()
+      const focusAfterAdd = await activeId(page)
+      await page.locator("#change-type-1").selectOption("twin")
+      await page.locator("#change-adults-1").selectOption("1")
+      await page.locator("#change-ages-1").fill("8")
+      await page.locator("#change-quote").click()
+      await page.locator("#change-confirm").waitFor()
+      await page.locator("#change-result-title:focus").waitFor()
+      const quote = {
+        newTotal: spaced(await text(page, "#change-new-total")),
+        previousTotal: spaced(await text(page, "#change-previous-total")),
+        difference: spaced(await text(page, "#change-difference")),
+        said: spaced(await text(page, "#change-difference-text")),
+        live: await page.getAttribute("#change-result", "role"),
+        fits: await noHorizontalScroll(page),
+        shot: await screenshot(page, `manage-change-quote-${language}`),
+        axe: await axeViolations(page),
+        leftovers: language === "en" ? [] : englishLeftovers(await pageWords(page), language, [guest.first_name, guest.last_name, number])
+      }
+      const summaryBefore = await text(page, "#summary")
+      await page.locator("#change-confirm").click()
+      await page.locator("#change-message p").waitFor()
+      await settled(page)
+      const changed = {
+        said: await text(page, "#change-message"),
+        focus: await activeId(page),
+        summaryChanged: (await text(page, "#summary")) !== summaryBefore,
+        length: await text(page, "#summary dl.facts dd:nth-of-type(3)"),
+        arrival: await text(page, "#summary dl.facts dd:nth-of-type(1)"),
+        arrivalWanted: await page.evaluate<string>(
+          `new Intl.DateTimeFormat(${JSON.stringify(LOCALES[language])}, { timeZone: "UTC", weekday: "short", day: "numeric", month: "long", year: "numeric" })` +
+            `.format(new Date(${JSON.stringify(`${change.checkin}T00:00:00Z`)}))`
+        ),
+        rooms: await page.locator("#summary ul.rooms li").count(),
+        total: spaced(await text(page, "#total")),
+        formCheckin: await page.locator("#change-checkin").inputValue(),
+        lines: await page.locator("#change-rooms fieldset").count(),
+        fits: await noHorizontalScroll(page),
+        axe: await axeViolations(page),
+        leftovers: language === "en" ? [] : englishLeftovers(await pageWords(page), language, [guest.first_name, guest.last_name, number])
+      }
+      return { prefilled, focusAfterAdd, quote, changed }
+    })
+    const after = yield* manage(stay.token, { action: "quote_change", ...change })
+    return { language, stay, quoted: quoted.body, shown, after }
+  })
+
 const LANGUAGES: ReadonlyArray<Language> = ["en", "fr", "ru"]
 const axeSummary: Record<string, string> = {}
 
-layerWithChromium(MailingTestApp, { timeout: 60_000 })("manage page", (it) => {
+// the stay-change tests complete more reservations from one address than BOOKING_LIMIT_PER_HOUR lets through
+layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 })("manage page", (it) => {
   it.effect("is served like /complete: its CSP, no-store, allow-listed scripts", () =>
     Effect.gen(function*() {
       const page = yield* request(HttpClientRequest.get("/manage"))
@@ -222,7 +336,7 @@ layerWithChromium(MailingTestApp, { timeout: 60_000 })("manage page", (it) => {
         }
         fs.writeFileSync(new URL("../../test-artifacts/axe/summary.json", import.meta.url), JSON.stringify(axeSummary, null, 2))
       }),
-    60_000
+    120_000
   )
 
   it.effect("the axe check itself finds what it must: an unlabelled input is a critical violation", () =>
@@ -234,7 +348,7 @@ layerWithChromium(MailingTestApp, { timeout: 60_000 })("manage page", (it) => {
       expect(serious(found).map((v) => v.id)).toContain("label")
     }))
 
-  it.effect("a non-refundable rate: no cancel button, the reason and whom to ask instead; a wrong phone is named in French", () =>
+  it.effect("a non-refundable rate: no cancel button nor stay change, the reasons and whom to ask instead; a wrong phone is named in French", () =>
     Effect.gen(function*() {
       const link = yield* guestLink("fr", 40, "NRF", "deluxe")
       expect((yield* completeWith(link.token, link.total)).status).toBe(200)
@@ -248,12 +362,14 @@ layerWithChromium(MailingTestApp, { timeout: 60_000 })("manage page", (it) => {
         return {
           why: await text(page, "#cannot-cancel"),
           cancel: await page.locator("#cancel").count(),
+          change: { why: await text(page, "#cannot-change"), form: await page.locator("#change-form").count() },
           phone: { said: await text(page, "#edit-message"), invalid: await page.getAttribute("#f-phone", "aria-invalid") }
         }
       })
       expect(shown).toEqual({
         why: ui("fr", "cannotCancelNrf"),
         cancel: 0,
+        change: { why: ui("fr", "cannotChangeNrf"), form: 0 },
         phone: { said: ui("fr", "checkFields").replace("{list}", ui("fr", "phone")), invalid: "true" }
       })
     }))
@@ -315,5 +431,245 @@ layerWithChromium(MailingTestApp, { timeout: 60_000 })("manage page", (it) => {
         }
       })
       expect(result).toEqual({ reached: true, outline: "solid", afterEnter: "cancel-no", afterEscape: "cancel", fits: true })
+    }))
+
+  // the stay changes come last: each sends an email with a PDF, which the earlier tests' emails would queue behind
+  it.effect("en, fr, ru on a phone: change the dates and add a room, see the new total and the difference, confirm, see the new stay", () =>
+    Effect.gen(function*() {
+      const runs = yield* Effect.forEach(LANGUAGES, (language, i) => changeJourney(language, 60 + i * 6), { concurrency: 3 })
+      for (const { language, quoted, shown } of runs) {
+        const roomName = demoHotel.room_types.find((r) => r.id === "double")!.name[language]
+        expect(shown.prefilled, language).toMatchObject({
+          checkin: daysFromToday(60 + LANGUAGES.indexOf(language) * 6),
+          checkout: daysFromToday(62 + LANGUAGES.indexOf(language) * 6),
+          type: "double",
+          typeName: roomName,
+          adults: "2",
+          removable: false
+        })
+        expect(shown.prefilled.until, language).toContain("14:00")
+        expect(shown.focusAfterAdd, language).toBe("change-type-1")
+        const sign = quoted.difference > 0 ? "+" : quoted.difference < 0 ? "−" : ""
+        expect(shown.quote, language).toMatchObject({
+          newTotal: moneyIn(language, quoted.new_total),
+          previousTotal: moneyIn(language, quoted.previous_total),
+          difference: `${sign}${moneyIn(language, Math.abs(quoted.difference))}`,
+          live: "status",
+          fits: true
+        })
+        // three nights and a second room instead of two nights: dearer
+        expect(quoted.difference, language).toBeGreaterThan(0)
+        expect(shown.quote.said, language).toBe(spaced(ui(language, "changeCostsMore").replace("{amount}", moneyIn(language, quoted.difference))))
+        recordAxe(`manage-change-${language}`, [...shown.quote.axe, ...shown.changed.axe])
+        expect(serious(shown.quote.axe), language).toEqual([])
+        expect(serious(shown.changed.axe), language).toEqual([])
+        expect([shown.quote.leftovers, shown.changed.leftovers], language).toEqual([[], []])
+
+        const threeNights = ui(language, "nights", new Intl.PluralRules(language).select(3)).replace("{n}", "3")
+        expect(shown.changed, language).toMatchObject({
+          said: ui(language, "stayChanged"),
+          focus: "change-message",
+          summaryChanged: true,
+          length: threeNights,
+          rooms: 2,
+          total: moneyIn(language, quoted.new_total),
+          formCheckin: daysFromToday(61 + LANGUAGES.indexOf(language) * 6),
+          lines: 2,
+          fits: true
+        })
+        expect(shown.changed.arrival, language).toBe(shown.changed.arrivalWanted)
+      }
+      // the change took: the same change again costs nothing more
+      for (const { language, after } of runs) expect([after.status, after.body.difference], language).toEqual([200, 0])
+    }), 90_000)
+
+  it.effect("a price that moved between the quote and Confirm: the new total explained in French, accepted with one button", () =>
+    Effect.gen(function*() {
+      const stay = yield* completedStay("fr", 80, 1)
+      // a new single night: 10 of the 12 doubles taken meanwhile raise it (demand surcharge at 80 %)
+      const night = [daysFromToday(84), daysFromToday(85)] as const
+      const run = Runtime.runPromise(yield* Effect.runtime<HttpClient.HttpClient>())
+      // (two reservations of 5, so that two confirmation PDFs, not ten, queue behind this test)
+      const fill = Effect.forEach([1, 2], () => othersBook(...night, "double", 5), { discard: true })
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        await page.goto(stay.url)
+        await page.locator("#change-form").waitFor()
+        await page.locator("#change-checkin").fill(night[0])
+        await page.locator("#change-checkout").fill(night[1])
+        await page.locator("#change-quote").click()
+        await page.locator("#change-confirm").waitFor()
+        const quoted = spaced(await text(page, "#change-new-total"))
+        await run(fill)
+        await page.locator("#change-confirm").click()
+        await page.locator("#change-price-changed").waitFor()
+        await page.locator("#change-accept-price:focus").waitFor()
+        const explained = {
+          title: await text(page, "#change-price-changed"),
+          text: await text(page, "#change-result"),
+          role: await page.getAttribute("#change-result", "role"),
+          newTotal: spaced(await text(page, "#change-new-total")),
+          axe: serious(await axeViolations(page))
+        }
+        await page.locator("#change-accept-price").click()
+        await page.locator("#change-message p").waitFor()
+        await settled(page)
+        return { quoted, explained, said: await text(page, "#change-message"), total: spaced(await text(page, "#total")) }
+      })
+      const now = yield* manage(stay.token, { action: "quote_change", checkin: night[0], checkout: night[1], rooms: [{ room_type_id: "double", quantity: 1, adults: 2, children_ages: [] }] })
+      expect(now.body.difference).toBe(0)
+      const newTotal = moneyIn("fr", now.body.new_total)
+      expect(shown.explained).toMatchObject({ title: ui("fr", "priceTitle"), role: "status", newTotal, axe: [] })
+      expect(shown.explained.text).toContain(ui("fr", "changePriceText"))
+      expect(shown.quoted).not.toBe(newTotal)
+      expect(shown).toMatchObject({ said: ui("fr", "stayChanged"), total: newTotal })
+    }), 60_000)
+
+  it.effect("a night sold out between the quote and Confirm, then at the quote: which room and why, in Russian; nothing changed", () =>
+    Effect.gen(function*() {
+      const stay = yield* completedStay("ru", 90)
+      const run = Runtime.runPromise(yield* Effect.runtime<HttpClient.HttpClient>())
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        await page.goto(stay.url)
+        await page.locator("#change-form").waitFor()
+        await page.locator("#change-type-0").selectOption("deluxe")
+        await page.locator("#change-quote").click()
+        await page.locator("#change-confirm").waitFor()
+        // the five deluxe rooms of the second night go to others
+        await run(othersBook(daysFromToday(91), daysFromToday(92), "deluxe", 5))
+        await page.locator("#change-confirm").click()
+        await page.locator("#change-unavailable").waitFor()
+        await page.locator("#change-unavailable:focus").waitFor()
+        const atConfirm = await text(page, "#change-result")
+        // asking the price again for those dates: the quote itself says the night is gone
+        await page.locator("#change-quote").click()
+        await page.locator("#change-unavailable").waitFor()
+        await page.locator("#change-unavailable:focus").waitFor()
+        return {
+          atConfirm,
+          title: await text(page, "#change-unavailable"),
+          text: await text(page, "#change-result"),
+          role: await page.getAttribute("#change-result", "role"),
+          confirm: await page.locator("#change-confirm").count(),
+          type: await text(page, "#summary ul.rooms"),
+          axe: serious(await axeViolations(page)),
+          leftovers: englishLeftovers(await pageWords(page), "ru", [guest.first_name, guest.last_name, await text(page, "#reservation-number")])
+        }
+      })
+      expect(shown).toMatchObject({ title: ui("ru", "changeUnavailableTitle"), role: "alert", confirm: 0, axe: [], leftovers: [] })
+      expect(shown.text).toContain(demoHotel.room_types.find((r) => r.id === "deluxe")!.name.ru)
+      expect(shown.text).toContain(ui("ru", "changeReason_sold_out"))
+      expect(shown.text).toContain(ui("ru", "changeUnavailableText"))
+      expect(shown.atConfirm).toBe(shown.text)
+      expect(shown.type).toContain(demoHotel.room_types.find((r) => r.id === "double")!.name.ru)
+      const view = yield* manage(stay.token, { action: "quote_change", checkin: daysFromToday(90), checkout: daysFromToday(92), rooms: [{ room_type_id: "double", quantity: 1, adults: 2, children_ages: [] }] })
+      expect(view.body.difference).toBe(0)
+    }), 60_000)
+
+  it.effect("cancelled from another window while the page is open: the change is refused (change_not_allowed), the page shows the cancelled reservation and says why", () =>
+    Effect.gen(function*() {
+      const stay = yield* completedStay("en", 96)
+      const run = Runtime.runPromise(yield* Effect.runtime<HttpClient.HttpClient>())
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        await page.goto(stay.url)
+        await page.locator("#change-form").waitFor()
+        await page.locator("#change-checkout").fill(daysFromToday(99))
+        const cancelled = await run(manage(stay.token, { action: "cancel" }))
+        await page.locator("#change-quote").click()
+        await page.locator("#notice-error").waitFor()
+        await page.locator("#status:not(:empty)").waitFor()
+        return {
+          cancelled: cancelled.status,
+          status: await text(page, "#reservation-status"),
+          said: await text(page, "#status"),
+          change: await page.locator("#change").count()
+        }
+      })
+      expect(shown).toEqual({ cancelled: 200, status: ui("en", "statuses", "CANCELLED"), said: ui("en", "cannotChangeNow"), change: 0 })
+    }))
+
+  it.effect("a stay change with the keyboard alone at 375 px: Tab to the departure, type it, Enter for the price, Tab to Confirm, Enter", () =>
+    Effect.gen(function*() {
+      const stay = yield* completedStay("en", 100)
+      const departure = daysFromToday(103)
+      const result = yield* onPage({ viewport: PHONE }, async (page) => {
+        await page.goto(stay.url)
+        await page.locator("#change-form").waitFor()
+        const tabTo = async (id: string) => {
+          for (let i = 0; i < 60; i++) {
+            if ((await activeId(page)) === id) return true
+            await page.keyboard.press("Tab")
+          }
+          return false
+        }
+        const reachedDeparture = await tabTo("change-checkout")
+        // the browser's locale is en-US: a date field takes month, day, year
+        const [y, m, d] = departure.split("-")
+        await page.keyboard.type(`${m}${d}${y}`)
+        const reachedQuote = await tabTo("change-quote")
+        const outline = await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle")
+        await page.keyboard.press("Enter")
+        await page.locator("#change-result-title:focus").waitFor()
+        const reachedConfirm = await tabTo("change-confirm")
+        await page.keyboard.press("Enter")
+        await page.locator("#change-message p").waitFor()
+        await settled(page)
+        return {
+          reachedDeparture,
+          reachedQuote,
+          outline,
+          reachedConfirm,
+          focus: await activeId(page),
+          said: await text(page, "#change-message"),
+          departure: await page.locator("#change-checkout").inputValue(),
+          fits: await noHorizontalScroll(page)
+        }
+      })
+      expect(result).toEqual({
+        reachedDeparture: true,
+        reachedQuote: true,
+        outline: "solid",
+        reachedConfirm: true,
+        focus: "change-message",
+        said: ui("en", "stayChanged"),
+        departure,
+        fits: true
+      })
+    }), 60_000)
+
+  it.effect("the change form's checks: the same stay, a departure before the arrival, a child aged 18, and the API's 400s (a past arrival, a group) are said beside it", () =>
+    Effect.gen(function*() {
+      const stay = yield* completedStay("en", 110)
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        await page.goto(stay.url)
+        await page.locator("#change-form").waitFor()
+        const said = async () => {
+          await page.locator("#change-quote").click()
+          await page.locator("#change-message p").waitFor()
+          await settled(page)
+          return { text: await text(page, "#change-message"), focus: await activeId(page) }
+        }
+        const same = await said()
+        await page.locator("#change-checkout").fill(daysFromToday(109))
+        const order = await said()
+        await page.locator("#change-checkout").fill(daysFromToday(112))
+        await page.locator("#change-ages-0").fill("18")
+        const age = { ...(await said()), invalid: await page.getAttribute("#change-ages-0", "aria-invalid") }
+        await page.locator("#change-ages-0").fill("")
+        // what only the API knows: the hotel's today, and how many rooms one reservation may hold
+        await page.locator("#change-checkin").fill(daysFromToday(-1))
+        const past = { ...(await said()), invalid: await page.getAttribute("#change-checkin", "aria-invalid") }
+        await page.locator("#change-checkin").fill(daysFromToday(110))
+        await page.locator("#change-quantity-0").fill(String(demoHotel.booking.max_rooms_per_reservation + 1))
+        const group = await said()
+        return { same, order, age, past, group, result: await page.locator("#change-confirm").count() }
+      })
+      expect(shown).toEqual({
+        same: { text: ui("en", "changeNothing"), focus: "change-quote" },
+        order: { text: ui("en", "changeDatesOrder"), focus: "change-checkout" },
+        age: { text: ui("en", "checkFields").replace("{list}", ui("en", "childrenAges")), focus: "change-ages-0", invalid: "true" },
+        past: { text: ui("en", "change_invalid_dates"), focus: "change-checkin", invalid: "true" },
+        group: { text: ui("en", "change_group_booking"), focus: "change-message" },
+        result: 0
+      })
     }))
 })
