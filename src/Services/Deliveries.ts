@@ -78,12 +78,16 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
     const email = (job: ClaimedJob, content: MailContent) => mailer.send({ ...content, messageId: job.id })
 
     /**
-     * A later PMS job of the reservation (a cancellation after this push) keeps the status it set
-     * (PENDING) until that one is delivered too.
+     * A later PMS job of the reservation (a cancellation or a stay change after this push) keeps the
+     * status it set (PENDING) until that one is delivered too. The reservation row first: a change
+     * being written holds it until it commits with its job, which is then seen here.
      */
     const recordPms = (job: ClaimedJob, change: PmsChange) =>
-      Effect.flatMap(outbox.hasLaterPending(job), (later) =>
-        later ? Effect.void : reservations.setPmsStatus(job.reservation_id, change.status, change.reference))
+      Effect.zipRight(
+        reservations.findForUpdate(job.reservation_id),
+        Effect.flatMap(outbox.hasLaterPending(job), (later) =>
+          later ? Effect.void : reservations.setPmsStatus(job.reservation_id, change.status, change.reference))
+      )
 
     /** Done, with what the delivery changed; nothing is recorded if another worker has taken the job since. */
     const finish = (job: ClaimedJob, change: Option.Option<PmsChange>) =>

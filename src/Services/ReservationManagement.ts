@@ -137,6 +137,8 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
       const reservation = yield* repo.find(id).pipe(Effect.map(Option.getOrThrow))
       yield* checkChangeAllowed(reservation)
       const { lines, stay } = yield* requestedStay(hotel, reservation, request)
+      // change_stay would change nothing (the same change sent again): the stay as it was paid, not re-priced
+      if (isCurrentStay(reservation, stay, lines)) return changeQuote(hotel, reservation, reservation)
       const booked = withoutOwnRooms(yield* inventory.bookedNights(stay.checkin, stay.checkout), reservation)
       const priced = yield* priceChange(hotel, reservation, stay, lines, booked)
       return changeQuote(hotel, reservation, changedRecord(reservation, stay, priced))

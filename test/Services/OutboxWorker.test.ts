@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Exit, Layer, Option, Redacted, Schedule, Scope } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Layer, Option, Redacted, Schedule, Scope } from "effect"
 import { simpleParser } from "mailparser"
 import { formatDate } from "../../src/Domain/GuestTexts.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
@@ -11,6 +11,7 @@ import { OutboxRepo } from "../../src/Layers/Persistence/OutboxRepo.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { Transactions } from "../../src/Layers/Persistence/Transactions.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
+import { Deliveries } from "../../src/Services/Deliveries.js"
 import { Documents } from "../../src/Services/Documents.js"
 import type { MailMessage } from "../../src/Domain/Mail.js"
 import { Mailer } from "../../src/Services/Mailer.js"
@@ -296,6 +297,46 @@ describe("the outbox, on PostgreSQL", () => {
         expect(update!.body.updated_at >= created!.body.updated_at).toBe(true)
       }
     }), 90_000)
+
+  it.scopedLive("a push finishing while a change is being written leaves the reservation PENDING: the change's own push is still to come", () =>
+    Effect.gen(function*() {
+      const pms = yield* pmsStub({ status: 200, body: "{\"reference\":\"PMS-1\"}" })
+      const url = yield* testDatabaseUrl
+      const delivery = Layer.merge(noMail, Pms.http(pms.url))
+      const on = yield* build(instance(url, delivery, Option.none()))
+      // the deliveries of a worker, driven by hand
+      const deliveries = Context.get(
+        yield* build(Deliveries.Default.pipe(Layer.provide(Layer.mergeAll(Documents.Default, delivery, Layer.succeedContext(on), configOf())))),
+        Deliveries
+      )
+      const done = yield* completeOne(on, 30)
+      const id = done.reservation_id as ReservationId
+      const push = (yield* Context.get(on, OutboxRepo).claim(10, 30_000)).find((j) => j.kind === "pms_push")!
+      // a change's transaction (as change_stay or cancel writes it): the reservation row locked until it
+      // commits with its own PMS job
+      const locked = yield* Deferred.make<void>()
+      const commit = yield* Deferred.make<void>()
+      const change = yield* Context.get(on, Transactions).atomically(Effect.gen(function*() {
+        yield* Context.get(on, ReservationRepo).findForUpdate(id)
+        yield* Deferred.succeed(locked, undefined)
+        yield* Deferred.await(commit)
+        yield* Context.get(on, OutboxRepo).enqueue([{ kind: "pms_push", reservation_id: id }])
+      })).pipe(Effect.fork)
+      yield* Deferred.await(locked)
+      // the first push is delivered meanwhile, and its finish waits for the reservation row
+      const delivered = yield* Effect.fork(deliveries.deliver(push))
+      const sql = yield* Effect.provide(SqlClient.SqlClient, on)
+      yield* eventually(Effect.map(
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`
+          .pipe(Effect.orDie),
+        ([row]) => row!.n > 0
+      ))
+      yield* Deferred.succeed(commit, undefined)
+      yield* Fiber.join(change)
+      yield* Fiber.join(delivered)
+      expect(pms.requests).toHaveLength(1)
+      expect((yield* pmsOf(on, id)).pms_status).toBe("PENDING")
+    }), 60_000)
 
   it.scopedLive("SMTP down, then up: the email arrives once it is up, exactly once", () =>
     Effect.gen(function*() {

@@ -223,6 +223,21 @@ const suite = (it: Vitest.MethodsNonLive<Needs, true>) => {
       expect(yield* (yield* OutboxRepo).lastEnqueuedAt(r.id, "stay_change_email")).toEqual(jobs)
     }))
 
+  it.effect("quote_change of the current stay answers its paid total, as change_stay to it changes nothing", () =>
+    Effect.gen(function*() {
+      const r = yield* completed("2027-03-15", "2027-03-17", [{ room_type_id: "deluxe" }])
+      // the other four deluxe rooms taken: priced live, these nights now carry the demand surcharge
+      yield* completed("2027-03-15", "2027-03-17", [{ room_type_id: "deluxe", quantity: 4 }])
+      const live = yield* quoteChange(r.token, "2027-03-14", "2027-03-17", [{ room_type_id: "deluxe" }])
+      const before = yield* quoteChange(r.token, "2027-03-14", "2027-03-15", [{ room_type_id: "deluxe" }])
+      expect(live.new_total - before.new_total).toBeGreaterThan(r.total)
+      const quoted = yield* quoteChange(r.token, "2027-03-15", "2027-03-17", [{ room_type_id: "deluxe" }])
+      expect([quoted.previous_total, quoted.new_total, quoted.difference]).toEqual([r.total, r.total, 0])
+      const view = yield* changeStay(r.token, "2027-03-15", "2027-03-17", [{ room_type_id: "deluxe" }], quoted.new_total)
+      expect(view.price.total).toBe(r.total)
+      expect(yield* jobsOf(r.id)).toBe(false)
+    }))
+
   it.effect("change_not_allowed: a non-refundable rate, after the current stay's deadline, a cancelled reservation", () =>
     Effect.gen(function*() {
       const nrf = yield* completed("2027-01-05", "2027-01-06", [{ room_type_id: "double" }], "NRF")
