@@ -39,6 +39,20 @@ const toDomainError = (error: unknown): unknown => {
   return error
 }
 
+/**
+ * The framework answers a response that does not encode as it answers a request that does not
+ * decode: an `HttpApiDecodeError`. Told apart by the schema that failed: a response's is the
+ * framework's transformation from its own HttpServerResponse declaration, named first.
+ */
+const isUnencodableResponse = (error: unknown): error is HttpApiError.HttpApiDecodeError =>
+  error instanceof HttpApiError.HttpApiDecodeError && error.message.startsWith("(<declaration schema> <-> ")
+
+/** Our fault, not the caller's: logged, and answered as an internal error that shows no internals. */
+const unexpectedFault = (what: string, cause: Cause.Cause<unknown>) =>
+  Effect.logError(what, cause).pipe(
+    Effect.zipRight(Effect.fail(new InternalError({ message: "An unexpected error occurred. It has been logged." })))
+  )
+
 const bodyLimits = {
   maxBytes: MAX_BODY_BYTES,
   tooLarge: new PayloadTooLarge({ message: `the request body is larger than ${MAX_BODY_BYTES} bytes` }),
@@ -61,19 +75,21 @@ const boundBody = (app: HttpApp.Default<unknown>) =>
 /**
  * Bounded bodies, and every failure as an `Error` body: the framework's own (an unknown route, an
  * unreadable or invalid body) as the domain's errors, a CORS preflight answered, and any other
- * fault logged and answered as an internal error.
+ * fault, a response that does not encode included, logged and answered as an internal error.
  */
 export const ErrorsAsBodiesLive = HttpApiBuilder.middleware((app: HttpApp.Default) =>
   boundBody(app as HttpApp.Default<unknown>).pipe(
-    Effect.catchAll((error) => isPreflight(error) ? preflight : Effect.fail(toDomainError(error))),
+    Effect.catchAll((error) =>
+      isPreflight(error)
+        ? preflight
+        : isUnencodableResponse(error)
+        ? unexpectedFault("a response does not encode", Cause.fail(describeIssues(error.issues) ?? error.message))
+        : Effect.fail(toDomainError(error))
+    ),
     // the framework raises an unreadable body as a defect
     Effect.catchAllDefect((defect) => {
       const error = toDomainError(defect)
-      return error !== defect
-        ? Effect.fail(error)
-        : Effect.logError("unexpected fault", Cause.die(defect)).pipe(
-          Effect.zipRight(Effect.fail(new InternalError({ message: "An unexpected error occurred. It has been logged." })))
-        )
+      return error !== defect ? Effect.fail(error) : unexpectedFault("unexpected fault", Cause.die(defect))
     })
   ) as HttpApp.Default
 )

@@ -15,16 +15,20 @@ export const MAX_CALENDAR_DATES = 62
 /** The longest stay a calendar prices (the hotel's own `max_nights` may be shorter). */
 export const MAX_CALENDAR_NIGHTS = 30
 
-/** `1,8` in a URL: each child's age, comma-separated. */
-const ChildrenAgesText = Schema.compose(
+/**
+ * `1,8` in a URL: each child's age, comma-separated. Empty is no children, as a page that joins an
+ * empty list of ages sends it (`children_ages=`).
+ */
+const ChildrenAgesText = Schema.transform(
   Schema.String.pipe(Schema.maxLength(3 * MAX_CHILDREN_PER_ROOM - 1)),
-  Schema.split(",")
+  Schema.Array(Schema.String),
+  { strict: true, decode: (text) => text === "" ? [] : text.split(","), encode: (ages) => ages.join(",") }
 ).pipe(
   Schema.compose(Schema.Array(Schema.compose(Schema.NumberFromString, ChildAge)).pipe(Schema.maxItems(MAX_CHILDREN_PER_ROOM)))
 ).annotations({
   jsonSchema: {
     type: "string",
-    pattern: `^\\d{1,2}(,\\d{1,2}){0,${MAX_CHILDREN_PER_ROOM - 1}}$`,
+    pattern: `^(\\d{1,2}(,\\d{1,2}){0,${MAX_CHILDREN_PER_ROOM - 1}})?$`,
     maxLength: 3 * MAX_CHILDREN_PER_ROOM - 1
   }
 })

@@ -128,7 +128,12 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 }, double: { "2026-12-11": 1
       expect(yield* code({ ...base, adults: 3 })).toEqual([400, "invalid_request"])
       expect(yield* code({ ...base, children_ages: "18" })).toEqual([400, "invalid_request"])
       expect(yield* code({ ...base, children_ages: "1,2,3,4" })).toEqual([400, "invalid_request"])
-      expect(yield* code({ ...base, children_ages: "" })).toEqual([400, "invalid_request"])
+      // empty is no children (a page joining an empty list sends it); an empty age between commas is not an age
+      expect(yield* code({ ...base, children_ages: "" })).toEqual([200, undefined])
+      expect((yield* calendar({ ...base, children_ages: "" })).body.children_ages).toEqual([])
+      expect(yield* code({ ...base, children_ages: ",," })).toEqual([400, "invalid_request"])
+      expect(yield* code({ ...base, children_ages: "1,,8" })).toEqual([400, "invalid_request"])
+      expect(yield* code({ ...base, children_ages: "1," })).toEqual([400, "invalid_request"])
       expect(yield* code({ ...base, from: "2027-02-30" })).toEqual([400, "invalid_request"])
       expect(yield* code({ ...base, room_type_id: "suite" })).toEqual([400, "unknown_room_type"])
       expect(yield* code({ ...base, rate_code: "FREE" })).toEqual([400, "unknown_rate_code"])

@@ -4,7 +4,9 @@ import { Effect, Layer } from "effect"
 import { SqlError } from "@effect/sql/SqlError"
 import { DatabasePing } from "../../src/Layers/Persistence/Database.js"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
+import { type Cents, MAX_AMOUNT } from "../../src/Domain/Money.js"
 import { makeTestClock } from "../support/clock.js"
+import { demoHotel } from "../support/hotel.js"
 import { apiClient, request, TestApp } from "../support/TestApp.js"
 
 // Today is 2026-11-22 in hotel time.
@@ -263,6 +265,28 @@ describe("an unexpected fault", () => {
             needsImport: Effect.succeed(false),
             replace: () => Effect.void
           })
+        }).pipe(Layer.provide(clock.layer))
+      )
+    ))
+
+  it.effect("a response that does not encode is a 500 internal_error, not the caller's 400", () =>
+    Effect.gen(function*() {
+      const { body, status } = yield* get("/v1/calendar?from=2026-12-01&to=2026-12-02")
+      expect(status).toBe(500)
+      expect(body).toEqual({ error: { code: "internal_error", message: "An unexpected error occurred. It has been logged." } })
+      // a request that does not decode is still the caller's
+      expect((yield* get("/v1/calendar?from=2026-12-01&to=2026-12-02&adults=x")).body.error.code).toBe("invalid_request")
+    }).pipe(
+      Effect.provide(
+        // rates no stay can be priced at on the wire: every total is over the most an amount may be
+        TestApp({
+          hotel: {
+            ...demoHotel,
+            room_types: demoHotel.room_types.map((room) => ({
+              ...room,
+              base_rates_cents: Object.fromEntries(Object.keys(room.base_rates_cents).map((season) => [season, (MAX_AMOUNT * 200) as Cents]))
+            }))
+          }
         }).pipe(Layer.provide(clock.layer))
       )
     ))

@@ -12,6 +12,21 @@ export const StoredQuote = Schema.Struct({
 })
 export type StoredQuote = typeof StoredQuote.Type
 
+/**
+ * A stored response as this version reads it. Quotes stored by an earlier version (before a deploy,
+ * or by an instance still running it) lack the fields added since, and read as that version meant
+ * them: no promo code sent, reservable when available (an intent checks the rooms again anyway).
+ */
+const StoredResponse = Schema.transform(
+  Schema.parseJson(Schema.Struct({ status: Schema.Unknown }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
+  StoredQuote.fields.response,
+  {
+    strict: false,
+    decode: (stored) => ({ reservable: stored.status === "available", not_reservable: null, promo_code: null, ...stored }),
+    encode: (response) => response
+  }
+)
+
 /** Issued quotes, kept so that a reservation intent can be made from one until it expires. */
 export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
   readonly insert: (quote: StoredQuote) => Effect.Effect<void>
@@ -55,7 +70,7 @@ export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
       )
       const find = SqlSchema.findOne({
         Request: QuoteId,
-        Result: Schema.Struct({ response: Schema.parseJson(StoredQuote.fields.response), client: Schema.parseJson(ClientInfo) }),
+        Result: Schema.Struct({ response: StoredResponse, client: Schema.parseJson(ClientInfo) }),
         execute: (id) => sql`SELECT response::text AS response, client::text AS client FROM quotes WHERE id = ${id}`
       })
       return {

@@ -1,0 +1,69 @@
+import { NodeContext } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import * as path from "node:path"
+import { Repositories, Services } from "../../src/Composition.js"
+import type { RoomTypeId } from "../../src/Domain/Ids.js"
+import type { LocalDate } from "../../src/Domain/LocalDate.js"
+import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
+import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
+import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
+import { Quotes } from "../../src/Services/Quotes.js"
+import { Reservations } from "../../src/Services/Reservations.js"
+import { makeTestClock } from "../support/clock.js"
+import { TestDatabase } from "../support/database.js"
+
+const clock = makeTestClock("2026-11-22T10:00:00Z")
+const Config = Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory)
+const OnPostgres = Services.pipe(
+  Layer.provideMerge(Repositories),
+  Layer.provideMerge(TestDatabase),
+  Layer.provide(Config),
+  Layer.provide(clock.layer)
+)
+
+const client = { client: "deploy-test", ai_agent: null, session: null }
+const quoteDouble = (checkin: string, checkout: string) =>
+  Effect.flatMap(Quotes, (quotes) =>
+    quotes.quoteRooms({
+      checkin: checkin as LocalDate,
+      checkout: checkout as LocalDate,
+      rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }],
+      promo_code: "direct12"
+    }, client))
+
+layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("quotes stored by earlier versions", (it) => {
+  it.effect("a quote stored without the fields added since reads as its version meant it, and an intent is made from it", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const repo = yield* QuoteRepo
+      // the previous version had no promo codes; the one before it, no reservable / not_reservable either
+      const withoutPromoCode = yield* quoteDouble("2026-12-10", "2026-12-13")
+      const withoutAll = yield* quoteDouble("2026-12-14", "2026-12-17")
+      yield* sql`UPDATE quotes SET response = response - 'promo_code' WHERE id = ${withoutPromoCode.quote_id}`
+      yield* sql`UPDATE quotes SET response = response - 'promo_code' - 'reservable' - 'not_reservable' WHERE id = ${withoutAll.quote_id}`
+      for (const quote of [withoutPromoCode, withoutAll]) {
+        const stored = Option.getOrThrow(yield* repo.find(quote.quote_id))
+        expect(stored.response).toEqual({ ...quote, promo_code: null })
+        const offer = quote.package_offers[0]
+        const { response } = yield* (yield* Reservations).createIntent(
+          { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
+          client,
+          undefined
+        )
+        expect(response.status).toBe("PENDING_GUEST")
+      }
+    }))
+
+  it.effect("an unavailable quote stored without reservable reads as not reservable", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`INSERT INTO inventory_nights (room_type_id, night, booked) SELECT id, '2026-12-20', inventory FROM room_types WHERE id = 'double'`
+      const quote = yield* quoteDouble("2026-12-20", "2026-12-22")
+      expect(quote.status).toBe("unavailable")
+      yield* sql`UPDATE quotes SET response = response - 'promo_code' - 'reservable' - 'not_reservable' WHERE id = ${quote.quote_id}`
+      const stored = Option.getOrThrow(yield* (yield* QuoteRepo).find(quote.quote_id))
+      expect(stored.response).toEqual({ ...quote, promo_code: null, reservable: false })
+    }))
+})
