@@ -8,6 +8,7 @@ import { simpleParser } from "mailparser"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import pg from "pg"
+import { MISCOUNTED_NIGHTS, OVERBOOKED_NIGHTS } from "../test/support/inventoryAudit.js"
 import { outboxIdle } from "./pdfs.js"
 import { type Answer, call, complete, isoDate, type Pending, percentile, pool, prepare, type Stay } from "./service.js"
 
@@ -123,19 +124,8 @@ const inventoryFaults = async (databaseUrl: string) => {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
-    const overbooked = await client.query(`
-      SELECT n.room_type_id, n.night FROM inventory_nights n JOIN room_types rt ON rt.id = n.room_type_id WHERE n.booked > rt.inventory`)
-    const lost = await client.query(`
-      WITH held AS (
-        SELECT room->>'room_type_id' AS room_type_id, night::date AS night, sum((room->>'quantity')::int)::int AS rooms
-        FROM reservations r
-        CROSS JOIN jsonb_array_elements(r.rooms) AS room
-        CROSS JOIN generate_series(r.checkin, r.checkout - 1, interval '1 day') AS night
-        WHERE r.status = 'GUEST_COMPLETED'
-        GROUP BY 1, 2
-      )
-      SELECT 1 FROM inventory_nights n FULL JOIN held h ON h.room_type_id = n.room_type_id AND h.night = n.night
-      WHERE coalesce(n.booked, 0) <> coalesce(h.rooms, 0)`)
+    const overbooked = await client.query(OVERBOOKED_NIGHTS)
+    const lost = await client.query(MISCOUNTED_NIGHTS)
     return { overbooked: overbooked.rowCount ?? 0, lost: lost.rowCount ?? 0 }
   } finally {
     await client.end()

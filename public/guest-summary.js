@@ -5,6 +5,14 @@ import { hasText, t } from "./guest-text.js"
 
 export const fact = (term, value) => [el("dt", null, term), el("dd", null, value)]
 
+/** Arrival, departure and length of a stay, as terms and values of a list of facts. */
+export const stayFacts = (stay) =>
+  [
+    fact(t("arrival"), fmtDate(stay.checkin)),
+    fact(t("departure"), fmtDate(stay.checkout)),
+    fact(t("length"), t("nights", { n: stay.nights }))
+  ].flat()
+
 const age = (years) => (years === 0 ? t("infant") : String(years))
 /** A room request as a list item: its name ({room_name}), guests and ages. */
 export const roomLine = (room) => {
@@ -28,9 +36,7 @@ export function summary(r) {
     el(
       "dl",
       { class: "facts" },
-      fact(t("arrival"), fmtDate(stay.checkin)),
-      fact(t("departure"), fmtDate(stay.checkout)),
-      fact(t("length"), t("nights", { n: stay.nights })),
+      stayFacts(stay),
       fact(t("checkInFrom"), fmtTime(policies.check_in_from || stay.check_in_time)),
       fact(t("checkOutBy"), fmtTime(policies.check_out_by || stay.check_out_time))
     ),

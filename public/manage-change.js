@@ -4,8 +4,8 @@
 import { clear, messageSlot, say, setStatus } from "./guest.js"
 import { el } from "./guest-dom.js"
 import { checkForm, serverFieldError } from "./guest-form.js"
-import { fmtDate, fmtDateTime, money } from "./guest-format.js"
-import { fact, reasonText, roomLine } from "./guest-summary.js"
+import { fmtDateTime, money } from "./guest-format.js"
+import { fact, reasonText, roomLine, stayFacts } from "./guest-summary.js"
 import { hasText, t } from "./guest-text.js"
 
 /** POST /v1/quotes takes at most 20 room requests, of 1 to 10 rooms, 1 or 2 adults, up to 3 children of 0 to 17. */
@@ -255,9 +255,7 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
       el(
         "dl",
         { class: "facts" },
-        fact(t("arrival"), fmtDate(stay.checkin)),
-        fact(t("departure"), fmtDate(stay.checkout)),
-        fact(t("length"), t("nights", { n: stay.nights })),
+        stayFacts(stay),
         fact(t("rooms"), el("ul", { class: "rooms" }, q.rooms.map(roomLine))),
         fact(t("currentTotal"), el("span", { id: "change-previous-total" }, money(q.previous_total, quoteCurrency))),
         fact(t("newTotal"), el("strong", { id: "change-new-total" }, money(q.new_total, quoteCurrency))),

@@ -1,28 +1,17 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import type { ReservationId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
 import { OutboxInMemory } from "../../src/Layers/Persistence/OutboxRepo.js"
-import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
-import { completeWith, get, pendingReservation, post, type RoomAsk } from "../support/flow.js"
+import { completedReservation, get, post } from "../support/flow.js"
 import { TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 const d = (s: string) => s as LocalDate
 
-/** A completed reservation: its id, number, and both links' tokens. */
-const completed = (checkin: string, checkout: string, rooms: ReadonlyArray<RoomAsk>, rateCode = "FLEX") =>
-  Effect.gen(function*() {
-    const pending = yield* pendingReservation(checkin, checkout, rooms, rateCode)
-    const done = yield* completeWith(pending.token, pending.total)
-    expect(done.status).toBe(200)
-    const id = done.body.reservation_id as ReservationId
-    const manageToken = yield* (yield* Tokens).reveal(id, "manage").pipe(Effect.map(Option.getOrThrow))
-    return { id, number: done.body.reservation_number as string, guestToken: pending.token, manageToken }
-  })
 
 const manage = (token: string) => ({
   view: get("/v1/reservation-manage", { "x-reservation-token": token }),
@@ -42,7 +31,7 @@ const freeDoubles = (checkin: string, checkout: string) =>
 layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("managing a reservation over HTTP", (it) => {
   it.effect("the manage link shows the completed reservation and what the guest may do; completion queued its email and PMS sync", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2026-12-10", "2026-12-13", [{ room_type_id: "double", adults: 2 }])
+      const r = yield* completedReservation("2026-12-10", "2026-12-13", [{ room_type_id: "double", adults: 2 }])
       const view = yield* manage(r.manageToken).view
       expect(view.status).toBe(200)
       expect(view.headers["cache-control"]).toBe("no-store")
@@ -60,7 +49,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("editable_fields are the guest form's fields update_guest takes, as guest_fields gives them; none once cancelled", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2026-12-14", "2026-12-16", [{ room_type_id: "double", adults: 2 }])
+      const r = yield* completedReservation("2026-12-14", "2026-12-16", [{ room_type_id: "double", adults: 2 }])
       const publicView = yield* get("/v1/reservation-public", { "x-reservation-token": r.guestToken })
       const view = yield* manage(r.manageToken).view
       const editable = ["phone", "arrival_time", "special_requests", "baby_cot", "early_check_in_request", "late_check_out_request"]
@@ -79,7 +68,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("only the manage link's token opens the manage endpoints, and it opens nothing else", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2026-12-14", "2026-12-15", [{ room_type_id: "double", adults: 1 }])
+      const r = yield* completedReservation("2026-12-14", "2026-12-15", [{ room_type_id: "double", adults: 1 }])
       for (const call of [manage(r.guestToken).view, manage(r.guestToken).act({ action: "cancel" }), manage(r.guestToken).document]) {
         const response = yield* call
         expect(response.status).toBe(401)
@@ -97,7 +86,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("update_guest changes the allowed details, notifies by email and the PMS; other fields are refused", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2026-12-16", "2026-12-17", [{ room_type_id: "twin", adults: 2 }])
+      const r = yield* completedReservation("2026-12-16", "2026-12-17", [{ room_type_id: "twin", adults: 2 }])
       const updated = yield* manage(r.manageToken).act({
         action: "update_guest",
         phone: "+33 6 11 22 33 44",
@@ -142,7 +131,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("cancel frees the rooms in the same step; a second cancel is 409 already_cancelled and changes nothing", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2026-12-18", "2026-12-20", [{ room_type_id: "double", adults: 2, quantity: 2 }])
+      const r = yield* completedReservation("2026-12-18", "2026-12-20", [{ room_type_id: "double", adults: 2, quantity: 2 }])
       expect(yield* freeDoubles("2026-12-18", "2026-12-20")).toBe(10)
       const cancelled = yield* manage(r.manageToken).act({ action: "cancel" })
       expect(cancelled.status).toBe(200)
@@ -163,7 +152,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("the guest link shows the booking but never the guest once completed, and once cancelled", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2026-12-21", "2026-12-23", [{ room_type_id: "double", adults: 2 }])
+      const r = yield* completedReservation("2026-12-21", "2026-12-23", [{ room_type_id: "double", adults: 2 }])
       yield* manage(r.manageToken).act({ action: "update_guest", special_requests: "Quiet room, please" })
       const guestLink = get("/v1/reservation-public", { "x-reservation-token": r.guestToken })
       const withoutGuest = (view: { status: number; text: string; body: Record<string, unknown> }) => {
@@ -188,7 +177,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("a non-refundable rate, or a passed deadline, is 409 cancellation_not_allowed saying why and until when", () =>
     Effect.gen(function*() {
-      const nrf = yield* completed("2026-12-21", "2026-12-22", [{ room_type_id: "deluxe", adults: 2 }], "NRF")
+      const nrf = yield* completedReservation("2026-12-21", "2026-12-22", [{ room_type_id: "deluxe", adults: 2 }], "NRF")
       expect((yield* manage(nrf.manageToken).view).body.allowed_actions).not.toContain("cancel")
       const refused = yield* manage(nrf.manageToken).act({ action: "cancel" })
       expect(refused.status).toBe(409)
@@ -198,7 +187,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       })
       expect(refused.body.error.message).toContain("non-refundable")
 
-      const flex = yield* completed("2026-11-25", "2026-11-26", [{ room_type_id: "deluxe", adults: 2 }])
+      const flex = yield* completedReservation("2026-11-25", "2026-11-26", [{ room_type_id: "deluxe", adults: 2 }])
       clock.set("2026-11-23T13:00:01Z") // 14:00:01 in Nice, the day the free cancellation ended
       const late = yield* manage(flex.manageToken).act({ action: "cancel" })
       clock.set("2026-11-22T10:00:00Z")
@@ -213,7 +202,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("resend_confirmation is limited to one every 5 minutes per reservation (429 with Retry-After)", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2027-01-05", "2027-01-06", [{ room_type_id: "twin", adults: 1 }])
+      const r = yield* completedReservation("2027-01-05", "2027-01-06", [{ room_type_id: "twin", adults: 1 }])
       const tooSoon = yield* manage(r.manageToken).act({ action: "resend_confirmation" })
       expect(tooSoon.status).toBe(429)
       expect(tooSoon.headers["retry-after"]).toBe("300")
@@ -226,7 +215,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("the confirmation PDF downloads with its file name", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2027-01-07", "2027-01-08", [{ room_type_id: "twin", adults: 1 }])
+      const r = yield* completedReservation("2027-01-07", "2027-01-08", [{ room_type_id: "twin", adults: 1 }])
       const pdf = yield* manage(r.manageToken).document
       expect(pdf.status).toBe(200)
       expect(pdf.headers["content-type"]).toBe("application/pdf")

@@ -1,24 +1,14 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import type { ReservationId } from "../../src/Domain/Ids.js"
 import { OutboxInMemory } from "../../src/Layers/Persistence/OutboxRepo.js"
-import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
-import { completeWith, pendingReservation, post, type RoomAsk } from "../support/flow.js"
+import { completedReservation, post } from "../support/flow.js"
 import { TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 
-const completed = (checkin: string, checkout: string, rooms: ReadonlyArray<RoomAsk>, rateCode = "FLEX") =>
-  Effect.gen(function*() {
-    const pending = yield* pendingReservation(checkin, checkout, rooms, rateCode)
-    const done = yield* completeWith(pending.token, pending.total)
-    expect(done.status).toBe(200)
-    const id = done.body.reservation_id as ReservationId
-    const manageToken = yield* (yield* Tokens).reveal(id, "manage").pipe(Effect.map(Option.getOrThrow))
-    return { id, number: done.body.reservation_number as string, guestToken: pending.token, manageToken, total: pending.total }
-  })
 
 const act = (token: string, body: unknown) => post("/v1/reservation-manage", body, { "x-reservation-token": token })
 
@@ -30,7 +20,7 @@ const twoAdults = [{ room_type_id: "double", adults: 2 }]
 layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("stay changes over HTTP", (it) => {
   it.effect("quote_change answers the changed stay and the difference in major units; change_stay answers the manage view", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2027-01-11", "2027-01-14", twoAdults)
+      const r = yield* completedReservation("2027-01-11", "2027-01-14", twoAdults)
       const quoted = yield* act(r.manageToken, { action: "quote_change", checkin: "2027-01-11", checkout: "2027-01-13", rooms: twoAdults })
       expect(quoted.status).toBe(200)
       expect(Object.keys(quoted.body).sort()).toEqual(
@@ -69,7 +59,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("the 409s carry what to do next in error.details", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2027-01-18", "2027-01-19", twoAdults)
+      const r = yield* completedReservation("2027-01-18", "2027-01-19", twoAdults)
       const stale = yield* act(r.manageToken, { action: "change_stay", checkin: "2027-01-18", checkout: "2027-01-20", rooms: twoAdults, expected_total: 1 })
       expect(stale.status).toBe(409)
       expect(stale.body.error).toMatchObject({
@@ -77,7 +67,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
         details: { previous_total: 1, new_total: expect.any(Number), currency: "EUR", rooms: [{ room_index: 0, room_type_id: "double", reason: "price_changed" }] }
       })
 
-      yield* completed("2027-01-19", "2027-01-20", [{ room_type_id: "deluxe", adults: 2, quantity: 5 }])
+      yield* completedReservation("2027-01-19", "2027-01-20", [{ room_type_id: "deluxe", adults: 2, quantity: 5 }])
       const soldOut = yield* act(r.manageToken, {
         action: "quote_change",
         checkin: "2027-01-18",
@@ -90,7 +80,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
         details: { previous_total: null, new_total: null, currency: "EUR", rooms: [{ room_index: 0, room_type_id: "deluxe", reason: "sold_out" }] }
       })
 
-      const nrf = yield* completed("2027-01-21", "2027-01-22", twoAdults, "NRF")
+      const nrf = yield* completedReservation("2027-01-21", "2027-01-22", twoAdults, "NRF")
       const refused = yield* act(nrf.manageToken, { action: "quote_change", checkin: "2027-01-22", checkout: "2027-01-23", rooms: twoAdults })
       expect(refused.status).toBe(409)
       expect(refused.body.error).toMatchObject({ code: "change_not_allowed", details: { reason: "non_refundable" } })
@@ -99,7 +89,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("only the manage link changes a stay: the guest link is refused and changes nothing", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2027-01-25", "2027-01-26", twoAdults)
+      const r = yield* completedReservation("2027-01-25", "2027-01-26", twoAdults)
       const body = { action: "change_stay", checkin: "2027-01-26", checkout: "2027-01-27", rooms: twoAdults, expected_total: r.total }
       for (const token of [r.guestToken, "x".repeat(43)]) {
         const refused = yield* act(token, body)
@@ -110,7 +100,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("numbers and arrays past their bounds are 400 invalid_request, never a 500", () =>
     Effect.gen(function*() {
-      const r = yield* completed("2027-02-01", "2027-02-02", twoAdults)
+      const r = yield* completedReservation("2027-02-01", "2027-02-02", twoAdults)
       const change = (overrides: Record<string, unknown>) =>
         act(r.manageToken, { action: "change_stay", checkin: "2027-02-01", checkout: "2027-02-02", rooms: twoAdults, expected_total: r.total, ...overrides })
       const room = (extra: Record<string, unknown>) => ({ rooms: [{ room_type_id: "double", adults: 2, ...extra }] })

@@ -1,22 +1,18 @@
-import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Repositories, Services } from "../../src/Composition.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
-import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
-import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { PromoCodes } from "../../src/Services/PromoCodes.js"
 import { Quotes } from "../../src/Services/Quotes.js"
 import { ReservationManagement } from "../../src/Services/ReservationManagement.js"
 import { Reservations } from "../../src/Services/Reservations.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
-import { poolOn, testDatabaseUrl } from "../support/database.js"
+import { twoInstances } from "../support/instances.js"
 import { tokenOf } from "../support/flow.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
@@ -29,19 +25,9 @@ const hotelFile = (() => {
   fs.writeFileSync(file, JSON.stringify(hotel))
   return file
 })()
-const Config = Layer.mergeAll(AppConfig.InMemory({ hotelFile }), NodeContext.layer, AppSecret.InMemory)
-
-/** One service instance on a pool of its own. */
-const instance = <E, R>(pool: Layer.Layer<SqlClient.SqlClient, E, R>) =>
-  Services.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(pool), Layer.provide(Config), Layer.provide(clock.layer))
-
-/** Two instances of the service on one PostgreSQL, as two processes would be, each with its own pool. */
+/** Two instances of the service on one PostgreSQL, as two processes would be. */
 class Instances extends Effect.Service<Instances>()("test/PromoInstances", {
-  scoped: Effect.gen(function*() {
-    const url = yield* testDatabaseUrl
-    const [a, b] = yield* Effect.all([Layer.build(instance(poolOn(url))), Layer.build(instance(poolOn(url)))])
-    return { a, b }
-  })
+  scoped: twoInstances({ hotelFile, clock: clock.layer })
 }) {}
 
 const guest = { first_name: "Race", last_name: "Guest", email: "race@example.com", phone: "+33 6 00 00 00 00", accept_terms: true, terms_version: "2026-11" }

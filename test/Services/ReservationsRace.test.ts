@@ -1,39 +1,24 @@
-import { NodeContext } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
 import * as path from "node:path"
 import type { PriceChanged } from "../../src/Domain/Errors.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Cents } from "../../src/Domain/Money.js"
 import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
-import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
-import { Repositories, Services } from "../../src/Composition.js"
-import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { Quotes } from "../../src/Services/Quotes.js"
 import { ReservationManagement } from "../../src/Services/ReservationManagement.js"
 import { Reservations } from "../../src/Services/Reservations.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
-import { poolOn, testDatabaseUrl } from "../support/database.js"
+import { twoInstances } from "../support/instances.js"
+import { MISCOUNTED_NIGHTS, OVERBOOKED_NIGHTS } from "../support/inventoryAudit.js"
 import { tokenOf } from "../support/flow.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
-const Config = Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory)
-
-/** One service instance on a pool of its own. */
-const instance = <E, R>(pool: Layer.Layer<SqlClient.SqlClient, E, R>) =>
-  Services.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(pool), Layer.provide(Config), Layer.provide(clock.layer))
-
-/**
- * Two instances of the service on one PostgreSQL, as two processes would be, each with its own pool.
- */
+/** Two instances of the service on one PostgreSQL, as two processes would be. */
 class Instances extends Effect.Service<Instances>()("test/Instances", {
-  scoped: Effect.gen(function*() {
-    const url = yield* testDatabaseUrl
-    const [a, b] = yield* Effect.all([Layer.build(instance(poolOn(url))), Layer.build(instance(poolOn(url)))])
-    return { a, b }
-  })
+  scoped: twoInstances({ hotelFile: path.resolve("data/hotel.json"), clock: clock.layer })
 }) {}
 
 const guest = { first_name: "Race", last_name: "Guest", email: "race@example.com", phone: "+33 6 00 00 00 00", accept_terms: true, terms_version: "2026-11" }
@@ -70,24 +55,8 @@ const completedFlex = (roomTypeId: string, checkin: LocalDate, checkout: LocalDa
  */
 const expectInventoryMatchesReservations = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
-    const overbooked = yield* sql`
-      SELECT n.room_type_id, n.night, n.booked FROM inventory_nights n JOIN room_types rt ON rt.id = n.room_type_id
-      WHERE n.booked > rt.inventory`
-    expect(overbooked).toEqual([])
-    const mismatched = yield* sql`
-      WITH held AS (
-        SELECT room->>'room_type_id' AS room_type_id, night::date AS night, sum((room->>'quantity')::int)::int AS rooms
-        FROM reservations r
-        CROSS JOIN jsonb_array_elements(r.rooms) AS room
-        CROSS JOIN generate_series(r.checkin, r.checkout - 1, interval '1 day') AS night
-        WHERE r.status = 'GUEST_COMPLETED'
-        GROUP BY 1, 2
-      )
-      SELECT coalesce(n.room_type_id, h.room_type_id) AS room_type_id, coalesce(n.night, h.night) AS night,
-        coalesce(n.booked, 0) AS booked, coalesce(h.rooms, 0) AS held
-      FROM inventory_nights n FULL JOIN held h ON h.room_type_id = n.room_type_id AND h.night = n.night
-      WHERE coalesce(n.booked, 0) <> coalesce(h.rooms, 0)`
-    expect(mismatched).toEqual([])
+    expect(yield* sql.unsafe(OVERBOOKED_NIGHTS)).toEqual([])
+    expect(yield* sql.unsafe(MISCOUNTED_NIGHTS)).toEqual([])
   }).pipe(Effect.orDie)
 
 /** Each guest on an address of their own: the booking limit per address stays out of the races on rooms. */

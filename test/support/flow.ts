@@ -1,6 +1,9 @@
 import { HttpClientRequest } from "@effect/platform"
-import { Effect } from "effect"
+import { expect } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import type { ReservationId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
+import { Tokens } from "../../src/Services/Tokens.js"
 import { request } from "./TestApp.js"
 
 export const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -58,3 +61,14 @@ export const guest = {
 
 export const completeWith = (token: string, expectedTotal: number, extra: Record<string, unknown> = {}) =>
   post("/v1/reservation-complete", { ...guest, expected_total: expectedTotal, ...extra }, { "x-reservation-token": token })
+
+/** A reservation completed at its quoted total: its id, number, both links' tokens and that total. */
+export const completedReservation = (checkin: string, checkout: string, rooms: ReadonlyArray<RoomAsk>, rateCode = "FLEX") =>
+  Effect.gen(function*() {
+    const pending = yield* pendingReservation(checkin, checkout, rooms, rateCode)
+    const done = yield* completeWith(pending.token, pending.total)
+    expect(done.status).toBe(200)
+    const id = done.body.reservation_id as ReservationId
+    const manageToken = yield* (yield* Tokens).reveal(id, "manage").pipe(Effect.map(Option.getOrThrow))
+    return { id, number: done.body.reservation_number as string, guestToken: pending.token, manageToken, total: pending.total }
+  })

@@ -1,0 +1,24 @@
+/**
+ * The no-overbooking guarantee as SQL, for the race tests and the bench: each query answers the
+ * nights that break it, so an empty answer is the guarantee kept.
+ */
+
+/** Nights holding more rooms than their type has. */
+export const OVERBOOKED_NIGHTS = `
+  SELECT n.room_type_id, n.night, n.booked FROM inventory_nights n JOIN room_types rt ON rt.id = n.room_type_id
+  WHERE n.booked > rt.inventory`
+
+/** Nights whose count differs from the rooms of the completed reservations staying then: a room lost or given back twice. */
+export const MISCOUNTED_NIGHTS = `
+  WITH held AS (
+    SELECT room->>'room_type_id' AS room_type_id, night::date AS night, sum((room->>'quantity')::int)::int AS rooms
+    FROM reservations r
+    CROSS JOIN jsonb_array_elements(r.rooms) AS room
+    CROSS JOIN generate_series(r.checkin, r.checkout - 1, interval '1 day') AS night
+    WHERE r.status = 'GUEST_COMPLETED'
+    GROUP BY 1, 2
+  )
+  SELECT coalesce(n.room_type_id, h.room_type_id) AS room_type_id, coalesce(n.night, h.night) AS night,
+    coalesce(n.booked, 0) AS booked, coalesce(h.rooms, 0) AS held
+  FROM inventory_nights n FULL JOIN held h ON h.room_type_id = n.room_type_id AND h.night = n.night
+  WHERE coalesce(n.booked, 0) <> coalesce(h.rooms, 0)`
