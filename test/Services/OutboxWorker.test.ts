@@ -102,8 +102,11 @@ const pmsOf = (on: Instance, reservationId: string) =>
     sql<{ pms_status: string; pms_reference: string | null }>`SELECT pms_status, pms_reference FROM reservations WHERE id = ${reservationId}`)
     .pipe(Effect.map((rows) => rows[0]!), Effect.provide(on), Effect.orDie)
 
-/** Waits, checking every 20 ms, until `check` holds; fails after `ms`. */
-const eventually = (check: Effect.Effect<boolean>, ms = 10_000) =>
+/**
+ * Waits, checking every 20 ms, until `check` holds; fails after `ms`. A bound, not a speed target:
+ * generous, because emails wait for their PDFs, drawn on the two cores that CI also gives Chromium.
+ */
+const eventually = (check: Effect.Effect<boolean>, ms = 30_000) =>
   check.pipe(
     Effect.flatMap((ok) => ok ? Effect.void : Effect.fail("not yet" as const)),
     Effect.retry({ schedule: Schedule.spaced("20 millis") }),
