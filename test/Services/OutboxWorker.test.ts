@@ -453,7 +453,9 @@ describe("the outbox, on PostgreSQL", () => {
       const slowMailer = Layer.effect(Mailer, Effect.map(Mailer, (mailer) => ({ send: (m: MailMessage) => Effect.delay(mailer.send(m), "700 millis") })))
         .pipe(Layer.provide(smtpMailer(smtp.url)))
       const scope = yield* Scope.make()
-      yield* Layer.buildWithScope(instance(url, Layer.merge(slowMailer, noPms), Option.some({ ...fast, drainMs: 5_000 })), scope)
+      // drainMs far above the delivery's own time: its PDF comes first, and the first one starts the PDF
+      // thread (pdf-lib and the fonts), which took over 5 s on CI's two cores beside the Chromium tests
+      yield* Layer.buildWithScope(instance(url, Layer.merge(slowMailer, noPms), Option.some({ ...fast, drainMs: 30_000 })), scope)
       const done = yield* completeOne(on, 30)
       yield* eventually(Effect.map(jobsOf(on, done.reservation_id), ([confirmation]) => confirmation!.attempts === 1))
       yield* Scope.close(scope, Exit.void)
