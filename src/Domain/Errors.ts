@@ -126,3 +126,12 @@ export class InvalidPromoCode extends Schema.TaggedError<InvalidPromoCode>()("In
   message: Schema.String,
   reason: PromoCodeRefusal
 }) {}
+
+/** One bad field of a channel message, by its path (`updates[3].min_stay`). */
+export const MessageIssue = Schema.Struct({ path: Schema.String, message: Schema.String }).annotations({ identifier: "MessageIssue" })
+
+/** A channel message breaks a bound (400 `invalid_request`, `error.details.issues`): nothing of it was applied. */
+export class InvalidMessage extends Schema.TaggedError<InvalidMessage>()("InvalidMessage", {
+  message: Schema.String,
+  issues: Schema.Array(MessageIssue)
+}) {}

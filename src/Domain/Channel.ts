@@ -1,0 +1,460 @@
+import { Schema } from "effect"
+import type { MessageIssue as MessageIssueSchema } from "./Errors.js"
+import type { HotelDefinition } from "./Hotel.js"
+import { RoomTypeId } from "./Ids.js"
+import { addDays, daysBetween, formatInstant, LocalDate, nightsOf } from "./LocalDate.js"
+import { Amount, type Cents, Currency } from "./Money.js"
+import { Text } from "./Text.js"
+
+/**
+ * The hotel's own systems (its PMS or channel manager) tell this service, per room type and night,
+ * how many rooms it may sell, the restrictions of the night and its base rate (DESIGN §12): the
+ * figures every other channel also receives, in OpenTravel's terms (`BookingLimit`,
+ * `RestrictionStatus`, `LengthOfStay`, `BaseByGuestAmts`).
+ */
+
+/** The most updates one message carries. */
+export const MAX_UPDATES = 1_000
+/** The most dates one update's range covers. */
+export const MAX_UPDATE_DATES = 500
+/** The longest `message_id`. */
+export const MAX_MESSAGE_ID_LENGTH = 64
+/** The most a base rate may be, in cents: 100,000.00 in the hotel's currency. */
+export const MAX_BASE_RATE_CENTS = 10_000_000
+/** How far in the future `as_of` may be: a clock gone wrong is refused, not trusted for days. */
+export const MAX_AS_OF_AHEAD_MS = 5 * 60_000
+/** The most dates the inventory view answers. */
+export const MAX_VIEW_DATES = 62
+/** The longest minimum or maximum stay: a stay is at most 30 nights. */
+export const MAX_STAY_NIGHTS = 30
+
+/** The fields a message sets per room type and date, in the order the answer and the view list them. */
+export const CHANNEL_FIELDS = [
+  "rooms_to_sell",
+  "stop_sell",
+  "closed_to_arrival",
+  "closed_to_departure",
+  "min_stay",
+  "max_stay",
+  "base_rate"
+] as const
+export type ChannelField = typeof CHANNEL_FIELDS[number]
+
+/** An instant with its offset, milliseconds allowed: `2027-03-12T09:30:00.250+01:00` or `…Z`. */
+export const AsOf = Schema.String.pipe(
+  Schema.maxLength(35),
+  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/, {
+    message: () => "must be a date-time with its offset, e.g. 2027-03-12T09:30:00+01:00"
+  }),
+  Schema.filter((text) => !Number.isNaN(Date.parse(text)), { message: () => "must be a real date-time" })
+).annotations({
+  identifier: "AsOf",
+  description: "The instant the hotel's system computed the figures (date-time with offset, milliseconds allowed)",
+  jsonSchema: { type: "string", format: "date-time", maxLength: 35 },
+  examples: ["2027-03-01T09:30:00+01:00"]
+})
+
+/** A base rate on the wire: an amount with at most two decimals, above 0 and at most 100,000.00. */
+export const BaseRate = Schema.Number.pipe(
+  Schema.greaterThan(0),
+  Schema.lessThanOrEqualTo(MAX_BASE_RATE_CENTS / 100),
+  Schema.filter((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, { message: () => "must have at most 2 decimals" })
+).pipe(
+  Schema.compose(Amount),
+  Schema.annotations({
+    description: "Nightly base rate in the hotel's currency (FLEX room price before demand pricing), > 0, at most 100000.00, 2 decimals"
+  })
+)
+
+const Flag = Schema.NullOr(Schema.Boolean)
+const StayBound = Schema.NullOr(Schema.Int.pipe(Schema.between(1, MAX_STAY_NIGHTS)))
+
+/** One update: a range of dates of one room type (or of all), with the fields it sets; `null` clears a field. */
+export const AriUpdate = Schema.Struct({
+  room_type_id: Schema.optional(RoomTypeId).annotations({ description: "The room type; absent: every room type" }),
+  from: LocalDate.annotations({ description: "First date (not before yesterday in hotel time)" }),
+  to: LocalDate.annotations({ description: `Last date, inclusive; at most ${MAX_UPDATE_DATES} dates from from` }),
+  rooms_to_sell: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.between(0, 10_000)))).annotations({
+    description: "Rooms this service may sell (BookingLimit), 0 to the room type's count; null: the hotel file's count again"
+  }),
+  stop_sell: Schema.optional(Flag).annotations({ description: "No stay through this night (RestrictionStatus Close)" }),
+  closed_to_arrival: Schema.optional(Flag).annotations({ description: "No check-in on this date" }),
+  closed_to_departure: Schema.optional(Flag).annotations({ description: "No check-out on this date" }),
+  min_stay: Schema.optional(StayBound).annotations({
+    description: `Fewest nights of a stay arriving on this date (LengthOfStay MinLOS, arrival-based), 1 to ${MAX_STAY_NIGHTS}`
+  }),
+  max_stay: Schema.optional(StayBound).annotations({
+    description: `Most nights of a stay arriving on this date (MaxLOS), 1 to ${MAX_STAY_NIGHTS}, at least min_stay`
+  }),
+  base_rate: Schema.optional(Schema.NullOr(BaseRate)).annotations({
+    description: "Replaces the hotel file's nightly base rate (season and weekend supplement included); null: the file's again"
+  })
+}).annotations({ identifier: "AriUpdate", parseOptions: { onExcessProperty: "error" } })
+export type AriUpdate = typeof AriUpdate.Type
+
+/** `POST /internal/v1/ari`: availability, restrictions and rates (ARI) from the hotel's systems. */
+export const AriMessage = Schema.Struct({
+  message_id: Text.pipe(Schema.minLength(1), Schema.maxLength(MAX_MESSAGE_ID_LENGTH)).annotations({
+    description: "Makes the message idempotent: the same id again answers the first answer and changes nothing"
+  }),
+  as_of: AsOf,
+  updates: Schema.Array(AriUpdate).pipe(Schema.maxItems(MAX_UPDATES)).annotations({
+    description: `At most ${MAX_UPDATES}; applied in order; [] is a heartbeat`
+  })
+}).annotations({
+  identifier: "AriMessage",
+  parseOptions: { onExcessProperty: "error" },
+  examples: [{
+    message_id: "cm-2027-03-01-0001",
+    as_of: "2027-03-01T09:30:00+01:00",
+    updates: [
+      { room_type_id: "deluxe" as RoomTypeId, from: "2027-03-12" as LocalDate, to: "2027-03-14" as LocalDate, rooms_to_sell: 2 },
+      { from: "2027-07-14" as LocalDate, to: "2027-07-14" as LocalDate, min_stay: 3, closed_to_departure: true },
+      { room_type_id: "double" as RoomTypeId, from: "2027-03-20" as LocalDate, to: "2027-03-21" as LocalDate, base_rate: 139 as Cents }
+    ]
+  }]
+})
+export type AriMessage = typeof AriMessage.Type
+
+export const AriAnswer = Schema.Struct({
+  message_id: Schema.String,
+  applied: Schema.Int.annotations({ description: "(room type, date, field) cells written" }),
+  stale: Schema.Int.annotations({ description: "Cells left alone: a newer as_of had already set them" })
+}).annotations({ identifier: "AriAnswer" })
+export type AriAnswer = typeof AriAnswer.Type
+
+/** One bad field of a message, named by its path (`updates[3].min_stay`). */
+export type MessageIssue = typeof MessageIssueSchema.Type
+
+/** What the hotel's systems set for one field of a room type's night, and when they computed it (epoch ms); null: never set. */
+export interface Cell<A> {
+  readonly value: A | null
+  readonly as_of: number | null
+}
+
+/** Every field the hotel's systems set for one room type and night. */
+export type ChannelCells = {
+  readonly rooms_to_sell: Cell<number>
+  readonly stop_sell: Cell<boolean>
+  readonly closed_to_arrival: Cell<boolean>
+  readonly closed_to_departure: Cell<boolean>
+  readonly min_stay: Cell<number>
+  readonly max_stay: Cell<number>
+  readonly base_rate: Cell<Cents>
+}
+
+const unset: Cell<never> = { value: null, as_of: null }
+export const noCells: ChannelCells = {
+  rooms_to_sell: unset,
+  stop_sell: unset,
+  closed_to_arrival: unset,
+  closed_to_departure: unset,
+  min_stay: unset,
+  max_stay: unset,
+  base_rate: unset
+}
+
+/**
+ * One room type's night as selling needs it: this service's own bookings and what the hotel's
+ * systems said of it. `booked_since` counts the rooms of `booked` taken after `rooms_to_sell`'s
+ * `as_of`, which the hotel's figure cannot count yet.
+ */
+export interface NightState {
+  readonly booked: number
+  readonly booked_since: number
+  readonly cells: ChannelCells
+}
+
+export const emptyNight: NightState = { booked: 0, booked_since: 0, cells: noCells }
+
+/** A night of a room type, as the repositories read and lock them. */
+export interface StoredNight extends NightState {
+  readonly room_type_id: RoomTypeId
+  readonly night: LocalDate
+}
+
+/** Per room type and night, the state of the night; absent ones are empty. */
+export type NightLookup = (roomTypeId: RoomTypeId, night: LocalDate) => NightState
+
+/** The lookup of rows read or locked. */
+export const nightLookup = (rows: ReadonlyArray<StoredNight>): NightLookup => {
+  // per room type, then night: asked for every room and night of every stay priced, so no key is built per look-up
+  const byType = new Map<RoomTypeId, Map<LocalDate, NightState>>()
+  for (const row of rows) {
+    let byNight = byType.get(row.room_type_id)
+    if (byNight === undefined) byType.set(row.room_type_id, byNight = new Map())
+    byNight.set(row.night, row)
+  }
+  return (roomTypeId, night) => byType.get(roomTypeId)?.get(night) ?? emptyNight
+}
+
+/**
+ * The rooms of a type that may still be sold on a night: what the hotel file's count leaves, and,
+ * once the hotel's systems sent a figure, what that figure leaves after the rooms this service
+ * took since it was computed. Never below 0: a night the hotel oversold elsewhere has none.
+ */
+export const freeRooms = (rooms: number, night: NightState): number => {
+  const byCount = rooms - night.booked
+  const toSell = night.cells.rooms_to_sell.value
+  return Math.max(0, toSell === null ? byCount : Math.min(byCount, toSell - night.booked_since))
+}
+
+/** Whether the hotel's figure is below what this service booked since it was computed: sold elsewhere too. */
+export const isOversold = (night: NightState): boolean => {
+  const toSell = night.cells.rooms_to_sell.value
+  return toSell !== null && toSell < night.booked_since
+}
+
+/** Why a stay cannot be booked in a room type, before counting rooms (DESIGN §12.3), in order of precedence. */
+export const RestrictionReason = Schema.Literal("stop_sell", "closed_to_arrival", "closed_to_departure", "min_stay", "max_stay")
+export type RestrictionReason = typeof RestrictionReason.Type
+
+export interface Restriction {
+  readonly reason: RestrictionReason
+  /** The bound broken, for `min_stay` and `max_stay`. */
+  readonly nights?: number
+}
+
+/**
+ * The restriction a stay of a room type breaks, the first in order of precedence, or undefined:
+ * stop-sell on any night; closed to arrival on the check-in date, to departure on the check-out
+ * date; the minimum and maximum stay of the check-in date (arrival-based, as Apaleo and Mews count).
+ */
+export const stayRestriction = (
+  nights: NightLookup,
+  roomTypeId: RoomTypeId,
+  checkin: LocalDate,
+  checkout: LocalDate
+): Restriction | undefined => {
+  const stayNights = nightsOf(checkin, checkout)
+  if (stayNights.some((night) => nights(roomTypeId, night).cells.stop_sell.value === true)) return { reason: "stop_sell" }
+  const arrival = nights(roomTypeId, checkin).cells
+  if (arrival.closed_to_arrival.value === true) return { reason: "closed_to_arrival" }
+  if (nights(roomTypeId, checkout).cells.closed_to_departure.value === true) return { reason: "closed_to_departure" }
+  const min = arrival.min_stay.value
+  if (min !== null && stayNights.length < min) return { reason: "min_stay", nights: min }
+  const max = arrival.max_stay.value
+  if (max !== null && stayNights.length > max) return { reason: "max_stay", nights: max }
+  return undefined
+}
+
+/** A guest's or agent's words for a restriction. */
+export const restrictionMessage = (roomTypeId: RoomTypeId, restriction: Restriction): string => {
+  switch (restriction.reason) {
+    case "stop_sell":
+      return `the hotel has closed ${roomTypeId} rooms on a night of this stay`
+    case "closed_to_arrival":
+      return `the hotel takes no ${roomTypeId} arrivals on the check-in date`
+    case "closed_to_departure":
+      return `the hotel takes no ${roomTypeId} departures on the check-out date`
+    case "min_stay":
+      return `a ${roomTypeId} stay arriving on this date is at least ${restriction.nights} nights`
+    case "max_stay":
+      return `a ${roomTypeId} stay arriving on this date is at most ${restriction.nights} nights`
+  }
+}
+
+/** The nights a read must cover to price and check stays from `checkin` to `checkout`: the check-out date too (closed to departure). */
+export const readUntil = (checkout: LocalDate): LocalDate => addDays(checkout, 1)
+
+/** What a message sets, decoded: its updates with their index, the instant as epoch ms. */
+interface Setting {
+  readonly index: number
+  readonly field: ChannelField
+  readonly value: unknown
+}
+
+/** The fields an update carries (present, `null` included), in field order. */
+const settingsOf = (update: AriUpdate, index: number): ReadonlyArray<Setting> =>
+  CHANNEL_FIELDS.flatMap((field) => Object.hasOwn(update, field) ? [{ index, field, value: update[field] }] : [])
+
+/** The room types an update names: one, or every one of the hotel. */
+export const updateRoomTypes = (hotel: HotelDefinition, update: AriUpdate): ReadonlyArray<RoomTypeId> =>
+  update.room_type_id === undefined ? hotel.room_types.map((r) => r.id) : [update.room_type_id]
+
+/** The issues of a message that the schema cannot see: they depend on the hotel and on today. */
+export const messageIssues = (
+  hotel: HotelDefinition,
+  today: LocalDate,
+  now: number,
+  message: AriMessage
+): ReadonlyArray<MessageIssue> => {
+  const issues: Array<MessageIssue> = []
+  if (Date.parse(message.as_of) > now + MAX_AS_OF_AHEAD_MS) {
+    issues.push({ path: "as_of", message: "is more than 5 minutes in the future: check the sending system's clock" })
+  }
+  const first = addDays(today, -1)
+  const last = addDays(today, hotel.booking.max_days_ahead)
+  message.updates.forEach((update, i) => {
+    const at = (field: string, text: string) => issues.push({ path: `updates[${i}].${field}`, message: text })
+    const room = update.room_type_id === undefined ? undefined : hotel.room_types.find((r) => r.id === update.room_type_id)
+    if (update.room_type_id !== undefined && room === undefined) {
+      at("room_type_id", `unknown room type "${update.room_type_id}"; known: ${hotel.room_types.map((r) => r.id).join(", ")}`)
+    }
+    const dates = daysBetween(update.from, update.to) + 1
+    if (dates < 1) at("to", "must not be before from")
+    else if (dates > MAX_UPDATE_DATES) at("to", `the range spans ${dates} dates; an update covers at most ${MAX_UPDATE_DATES}`)
+    if (update.from < first) at("from", `must not be before ${first} (yesterday in hotel time)`)
+    if (update.to > last) at("to", `must not be after ${last} (the booking window, ${hotel.booking.max_days_ahead} days ahead)`)
+    const toSell = update.rooms_to_sell
+    if (toSell !== undefined && toSell !== null) {
+      const over = (room === undefined ? hotel.room_types : [room]).filter((r) => toSell > r.inventory)
+      if (over.length > 0) {
+        at("rooms_to_sell", `${toSell} is more than the hotel has: ${over.map((r) => `${r.id} ${r.inventory}`).join(", ")}`)
+      }
+    }
+    if (update.min_stay != null && update.max_stay != null && update.min_stay > update.max_stay) {
+      at("min_stay", `${update.min_stay} is above max_stay ${update.max_stay}`)
+    }
+  })
+  return issues
+}
+
+/** A night of a room type that a message touched, with its cells after the message. */
+export interface TouchedNight {
+  readonly room_type_id: RoomTypeId
+  readonly night: LocalDate
+  readonly cells: ChannelCells
+  /** Whether `rooms_to_sell` was written: its `booked_since` counts from the new `as_of`. */
+  readonly roomsToSellWritten: boolean
+}
+
+export interface MessageOutcome {
+  readonly nights: ReadonlyArray<TouchedNight>
+  readonly applied: number
+  readonly stale: number
+  /** Nights whose `min_stay` ends above their `max_stay`: the message is refused whole. */
+  readonly issues: ReadonlyArray<MessageIssue>
+}
+
+/** The (room type, night) rows a message touches, as ranges to lock: each update's dates, of its room types. */
+export const messageRanges = (hotel: HotelDefinition, message: AriMessage) =>
+  message.updates.map((update) => ({
+    roomTypeIds: updateRoomTypes(hotel, update),
+    checkin: update.from,
+    checkout: addDays(update.to, 1)
+  }))
+
+/**
+ * A checked message applied to the current cells: for each (room type, date, field) it sets, the
+ * value with the latest `as_of` wins, an equal one included (so a message repeated under a new id
+ * changes nothing, and a later update of the same message wins over an earlier one); an older one
+ * is stale and leaves the cell alone. `null` is a value like any other, with its `as_of`.
+ */
+export const applyMessage = (
+  hotel: HotelDefinition,
+  current: NightLookup,
+  message: AriMessage
+): MessageOutcome => {
+  const asOf = Date.parse(message.as_of)
+  const touched = new Map<string, { room_type_id: RoomTypeId; night: LocalDate; cells: ChannelCells; roomsToSellWritten: boolean }>()
+  // the update that last set a night's stay bounds, to name it when they end crossed
+  const boundsSetBy = new Map<string, number>()
+  let applied = 0
+  let stale = 0
+  message.updates.forEach((update, index) => {
+    const settings = settingsOf(update, index)
+    if (settings.length === 0) return
+    for (const roomTypeId of updateRoomTypes(hotel, update)) {
+      for (const night of nightsOf(update.from, addDays(update.to, 1))) {
+        const key = `${roomTypeId}\u0000${night}`
+        let entry = touched.get(key)
+        if (entry === undefined) {
+          touched.set(key, entry = { room_type_id: roomTypeId, night, cells: current(roomTypeId, night).cells, roomsToSellWritten: false })
+        }
+        for (const { field, value } of settings) {
+          const cell = entry.cells[field]
+          if (cell.as_of !== null && cell.as_of > asOf) {
+            stale++
+            continue
+          }
+          applied++
+          entry.cells = { ...entry.cells, [field]: { value, as_of: asOf } }
+          if (field === "rooms_to_sell") entry.roomsToSellWritten = true
+          if (field === "min_stay" || field === "max_stay") boundsSetBy.set(key, index)
+        }
+      }
+    }
+  })
+  const nights = [...touched.values()]
+  const issues: Array<MessageIssue> = []
+  for (const [key, index] of boundsSetBy) {
+    const { cells, night, room_type_id } = touched.get(key)!
+    const min = cells.min_stay.value
+    const max = cells.max_stay.value
+    const path = `updates[${index}].${message.updates[index]!.min_stay !== undefined ? "min_stay" : "max_stay"}`
+    if (min !== null && max !== null && min > max && !issues.some((issue) => issue.path === path)) {
+      issues.push({ path, message: `${room_type_id} on ${night} would have min_stay ${min} above max_stay ${max}` })
+    }
+  }
+  return { nights, applied, stale, issues }
+}
+
+/** `GET /internal/v1/inventory`'s query. */
+export const InventoryQuery = Schema.Struct({
+  from: LocalDate,
+  to: LocalDate.annotations({ description: `Last date, inclusive; at most ${MAX_VIEW_DATES} dates from from` }),
+  room_type_id: Schema.optional(RoomTypeId).annotations({ description: "Only this room type; absent: every one" })
+}).annotations({ identifier: "InventoryQuery" })
+export type InventoryQuery = typeof InventoryQuery.Type
+
+export const BaseRateSource = Schema.Literal("message", "hotel_file")
+
+export const InventoryNight = Schema.Struct({
+  date: LocalDate,
+  rooms: Schema.Int.annotations({ description: "The hotel file's count" }),
+  booked_here: Schema.Int.annotations({ description: "Rooms this service's completed reservations hold" }),
+  rooms_to_sell: Schema.NullOr(Schema.Int).annotations({ description: "The hotel's figure; null: none (the file's count applies)" }),
+  rooms_to_sell_as_of: Schema.NullOr(Schema.String).annotations({ description: "When the hotel's system computed it" }),
+  booked_here_since: Schema.NullOr(Schema.Int).annotations({ description: "Of booked_here, the rooms taken after rooms_to_sell_as_of" }),
+  free: Schema.Int.annotations({ description: "min(rooms - booked_here, rooms_to_sell - booked_here_since), never below 0" }),
+  oversold: Schema.Boolean.annotations({ description: "rooms_to_sell is below booked_here_since: sold elsewhere too" }),
+  stop_sell: Schema.Boolean,
+  closed_to_arrival: Schema.Boolean,
+  closed_to_departure: Schema.Boolean,
+  min_stay: Schema.NullOr(Schema.Int),
+  max_stay: Schema.NullOr(Schema.Int),
+  base_rate: Amount.annotations({ description: "The nightly base rate quotes start from" }),
+  base_rate_source: BaseRateSource
+}).annotations({ identifier: "InventoryNight" })
+export type InventoryNight = typeof InventoryNight.Type
+
+export const InventoryView = Schema.Struct({
+  from: LocalDate,
+  to: LocalDate,
+  currency: Currency,
+  room_types: Schema.Array(Schema.Struct({
+    room_type_id: RoomTypeId,
+    nights: Schema.Array(InventoryNight)
+  }))
+}).annotations({ identifier: "InventoryView" })
+export type InventoryView = typeof InventoryView.Type
+
+/** One night of the inventory view. */
+export const inventoryNight = (
+  hotel: HotelDefinition,
+  rooms: number,
+  night: LocalDate,
+  state: NightState,
+  fileRate: Cents
+): InventoryNight => {
+  const { cells } = state
+  const asOf = cells.rooms_to_sell.as_of
+  return {
+    date: night,
+    rooms,
+    booked_here: state.booked,
+    rooms_to_sell: cells.rooms_to_sell.value,
+    rooms_to_sell_as_of: asOf === null ? null : formatInstant(new Date(asOf), hotel.timezone),
+    booked_here_since: cells.rooms_to_sell.value === null ? null : state.booked_since,
+    free: freeRooms(rooms, state),
+    oversold: isOversold(state),
+    stop_sell: cells.stop_sell.value === true,
+    closed_to_arrival: cells.closed_to_arrival.value === true,
+    closed_to_departure: cells.closed_to_departure.value === true,
+    min_stay: cells.min_stay.value,
+    max_stay: cells.max_stay.value,
+    base_rate: cells.base_rate.value ?? fileRate,
+    base_rate_source: cells.base_rate.value === null ? "hotel_file" : "message"
+  }
+}

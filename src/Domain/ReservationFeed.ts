@@ -1,0 +1,42 @@
+import { Schema } from "effect"
+import { urlCount } from "./Availability.js"
+import { PmsReservation } from "./Pms.js"
+
+/** The most changes one page of the feed answers, and how many without `limit`. */
+export const MAX_FEED_LIMIT = 500
+export const DEFAULT_FEED_LIMIT = 100
+
+/** What happened to a reservation; a PMS status change is no change of the reservation. */
+export const FeedChange = Schema.Literal("completed", "guest_updated", "stay_changed", "cancelled")
+export type FeedChange = typeof FeedChange.Type
+
+/** An opaque position in the feed: strictly increasing in commit order. */
+export const FeedCursor = Schema.String.pipe(Schema.pattern(/^[0-9]{1,19}$/), Schema.maxLength(19)).annotations({
+  identifier: "FeedCursor",
+  description: "Opaque position in the feed; keep the last one processed and ask after it"
+})
+
+/** `GET /internal/v1/reservations`'s query. */
+export const FeedQuery = Schema.Struct({
+  after: Schema.optional(FeedCursor).annotations({ description: "The last cursor processed; absent: from the first change" }),
+  limit: Schema.optionalWith(urlCount(1, MAX_FEED_LIMIT), { default: () => DEFAULT_FEED_LIMIT }).annotations({
+    description: `Changes per page, 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT})`
+  })
+}).annotations({ identifier: "FeedQuery" })
+export type FeedQuery = typeof FeedQuery.Type
+
+export const FeedEntry = Schema.Struct({
+  cursor: FeedCursor,
+  change: FeedChange,
+  changed_at: Schema.String.annotations({ description: "When the change committed, with the hotel's offset" }),
+  reservation: PmsReservation.annotations({ description: "The reservation after this change, as the PMS push carries it" })
+}).annotations({ identifier: "FeedEntry" })
+export type FeedEntry = typeof FeedEntry.Type
+
+export const FeedPage = Schema.Struct({
+  changes: Schema.Array(FeedEntry),
+  next_cursor: Schema.NullOr(FeedCursor).annotations({
+    description: "The cursor to ask after next: the last change's, or the after asked with when the page is empty"
+  })
+}).annotations({ identifier: "FeedPage" })
+export type FeedPage = typeof FeedPage.Type
