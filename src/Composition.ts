@@ -1,5 +1,6 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Layer } from "effect"
+import { ChannelMessageRepo } from "./Layers/Persistence/ChannelMessageRepo.js"
 import { DatabaseLive, DatabasePing } from "./Layers/Persistence/Database.js"
 import { HotelRepo } from "./Layers/Persistence/HotelRepo.js"
 import { HousekeepingRepo } from "./Layers/Persistence/HousekeepingRepo.js"
@@ -14,6 +15,7 @@ import { Transactions } from "./Layers/Persistence/Transactions.js"
 import { AppConfig } from "./Layers/Platform/AppConfig.js"
 import { AppSecret } from "./Layers/Platform/AppSecret.js"
 import { TracingLive, untracedWithoutCollector } from "./Layers/Platform/Tracing.js"
+import { Channel } from "./Services/Channel.js"
 import { Documents } from "./Services/Documents.js"
 import { Health } from "./Services/Health.js"
 import { HotelCatalog } from "./Services/HotelCatalog.js"
@@ -39,6 +41,7 @@ import { Tokens } from "./Services/Tokens.js"
 export const Services = Layer.mergeAll(
   HotelCatalog.Default,
   Inventory.Default,
+  Channel.Default,
   Quotes.Default,
   PriceCalendar.Default,
   PromoCodes.Default,
@@ -55,6 +58,7 @@ export const Services = Layer.mergeAll(
 export const Repositories = Layer.mergeAll(
   HotelRepo.Default,
   InventoryRepo.Default,
+  ChannelMessageRepo.Default,
   QuoteRepo.Default,
   ReservationRepo.Default,
   TokenRepo.Default,

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { RestrictionReason } from "./Channel.js"
 import { RoomTypeId } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
@@ -35,7 +36,15 @@ export const RoomTypeAvailability = Schema.Struct({
   name: Schema.String,
   available_rooms: Schema.Int.annotations({ description: "Rooms free on every night of the stay" }),
   fits_occupancy: Schema.Boolean.annotations({ description: "Whether the adults and children fit one room of this type" }),
-  bookable: Schema.Boolean.annotations({ description: "At least one room is free and the occupancy fits" })
+  bookable: Schema.Boolean.annotations({
+    description: "At least one room is free, the hotel allows this stay (reason null) and the occupancy fits"
+  }),
+  reason: Schema.NullOr(Schema.Literal(...RestrictionReason.literals, "sold_out")).annotations({
+    description: "Why this stay cannot be booked in this room type, the first that applies: stop_sell, closed_to_arrival, " +
+      "closed_to_departure, min_stay, max_stay (the hotel's restrictions), sold_out; null when it can"
+  }),
+  min_stay: Schema.optional(Schema.Int).annotations({ description: "With reason min_stay: the fewest nights a stay arriving on checkin may have" }),
+  max_stay: Schema.optional(Schema.Int).annotations({ description: "With reason max_stay: the most nights a stay arriving on checkin may have" })
 }).annotations({ identifier: "RoomTypeAvailability" })
 
 export const Availability = Schema.Struct({

@@ -199,6 +199,38 @@ export const freeRooms = (rooms: number, night: NightState): number => {
   return Math.max(0, toSell === null ? byCount : Math.min(byCount, toSell - night.booked_since))
 }
 
+/** The rooms of a type free on every night from `checkin` up to `checkout`: a room is sold for the whole stay. */
+export const freeDuringStay = (
+  rooms: number,
+  nights: NightLookup,
+  roomTypeId: RoomTypeId,
+  checkin: LocalDate,
+  checkout: LocalDate
+): number => {
+  let free = rooms
+  for (const night of nightsOf(checkin, checkout)) free = Math.min(free, freeRooms(rooms, nights(roomTypeId, night)))
+  return Math.max(0, free)
+}
+
+/** A night after a reservation took `rooms` more: a night with a figure from the hotel counts them as taken since. */
+export const taken = (night: NightState, rooms: number): NightState => ({
+  ...night,
+  booked: night.booked + rooms,
+  booked_since: night.booked_since + (night.cells.rooms_to_sell.as_of === null ? 0 : rooms)
+})
+
+/**
+ * A night after a reservation that took `rooms` at `takenAt` gave them back. Taken before the
+ * hotel's figure, they stay counted in it until its next message, so `booked_since` keeps them;
+ * it never counts more than is booked.
+ */
+export const released = (night: NightState, rooms: number, takenAt: number): NightState => {
+  const asOf = night.cells.rooms_to_sell.as_of
+  const booked = night.booked - rooms
+  const since = asOf !== null && takenAt > asOf ? night.booked_since - Math.min(rooms, night.booked_since) : night.booked_since
+  return { ...night, booked, booked_since: Math.min(booked, since) }
+}
+
 /** Whether the hotel's figure is below what this service booked since it was computed: sold elsewhere too. */
 export const isOversold = (night: NightState): boolean => {
   const toSell = night.cells.rooms_to_sell.value
@@ -237,6 +269,16 @@ export const stayRestriction = (
   if (max !== null && stayNights.length > max) return { reason: "max_stay", nights: max }
   return undefined
 }
+
+/** The bound a restriction names, as answers carry it: `min_stay` or `max_stay` with its number, else nothing. */
+export const restrictionBound = (
+  restriction: Restriction | undefined
+): { readonly min_stay?: number; readonly max_stay?: number } =>
+  restriction?.reason === "min_stay"
+    ? { min_stay: restriction.nights! }
+    : restriction?.reason === "max_stay"
+    ? { max_stay: restriction.nights! }
+    : {}
 
 /** A guest's or agent's words for a restriction. */
 export const restrictionMessage = (roomTypeId: RoomTypeId, restriction: Restriction): string => {
@@ -327,13 +369,28 @@ export interface MessageOutcome {
   readonly issues: ReadonlyArray<MessageIssue>
 }
 
-/** The (room type, night) rows a message touches, as ranges to lock: each update's dates, of its room types. */
-export const messageRanges = (hotel: HotelDefinition, message: AriMessage) =>
-  message.updates.map((update) => ({
-    roomTypeIds: updateRoomTypes(hotel, update),
-    checkin: update.from,
-    checkout: addDays(update.to, 1)
-  }))
+/**
+ * The (room type, night) rows a message touches, as ranges to lock: per room type, its updates'
+ * dates merged where they overlap or meet, so a message of many small updates locks a few ranges.
+ */
+export const messageRanges = (
+  hotel: HotelDefinition,
+  message: AriMessage
+): ReadonlyArray<{ readonly roomTypeIds: ReadonlyArray<RoomTypeId>; readonly checkin: LocalDate; readonly checkout: LocalDate }> =>
+  hotel.room_types.flatMap((room) => {
+    const spans = message.updates
+      .filter((update) => update.room_type_id === undefined || update.room_type_id === room.id)
+      .map((update) => ({ checkin: update.from, checkout: addDays(update.to, 1) }))
+      .sort((a, b) => a.checkin < b.checkin ? -1 : a.checkin > b.checkin ? 1 : 0)
+    const merged: Array<{ checkin: LocalDate; checkout: LocalDate }> = []
+    for (const span of spans) {
+      const last = merged[merged.length - 1]
+      if (last !== undefined && span.checkin <= last.checkout) {
+        if (span.checkout > last.checkout) last.checkout = span.checkout
+      } else merged.push({ ...span })
+    }
+    return merged.map((span) => ({ roomTypeIds: [room.id], ...span }))
+  })
 
 /**
  * A checked message applied to the current cells: for each (room type, date, field) it sets, the

@@ -1,5 +1,6 @@
 import { Either, Option, Schema } from "effect"
 import { jsonCount, urlCount } from "./Availability.js"
+import { readUntil, RestrictionReason } from "./Channel.js"
 import { ValidationError } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { PackageCode, RateCode, RoomTypeId } from "./Ids.js"
@@ -7,7 +8,7 @@ import { addDays, daysBetween, LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency } from "./Money.js"
 import { fitsRoom, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { type PricingInput, priceStay, type RoomLine, validateRooms } from "./Pricing.js"
-import { ChildAge, ChildrenAges, type PackageOffer, PromoCodeInput } from "./Quote.js"
+import { ChildAge, ChildrenAges, type PackageOffer, PromoCodeInput, type RoomUnavailability } from "./Quote.js"
 import { type Stay, validateStay } from "./Stay.js"
 
 /** The most arrival dates one calendar answers: two months. */
@@ -60,7 +61,14 @@ export const CalendarQuery = Schema.Struct(calendarFields(urlCount, ChildrenAges
 export const CalendarParams = Schema.Struct(calendarFields(jsonCount, ChildrenAges))
 export type CalendarQuery = typeof CalendarQuery.Type
 
-export const NoOfferReason = Schema.Literal("past", "beyond_booking_window", "stay_too_long", "sold_out", "no_eligible_rate")
+export const NoOfferReason = Schema.Literal(
+  "past",
+  "beyond_booking_window",
+  "stay_too_long",
+  "no_eligible_rate",
+  ...RestrictionReason.literals,
+  "sold_out"
+)
 export type NoOfferReason = typeof NoOfferReason.Type
 
 export const CalendarDay = Schema.Struct({
@@ -74,7 +82,12 @@ export const CalendarDay = Schema.Struct({
   room_type_id: Schema.NullOr(RoomTypeId).annotations({ description: "The room type of the lowest total" }),
   package_code: Schema.NullOr(PackageCode).annotations({ description: "The package of the lowest total, as a quote names it" }),
   rate_code: Schema.NullOr(RateCode),
-  reason: Schema.NullOr(NoOfferReason).annotations({ description: "Why nothing can be offered; null when available" })
+  reason: Schema.NullOr(NoOfferReason).annotations({
+    description: "Why nothing can be offered; null when available. The hotel's restrictions (stop_sell, closed_to_arrival, " +
+      "closed_to_departure, min_stay, max_stay) come before sold_out; without room_type_id, the first fitting room type's reason"
+  }),
+  min_stay: Schema.optional(Schema.Int).annotations({ description: "With reason min_stay: the fewest nights a stay arriving that day may have" }),
+  max_stay: Schema.optional(Schema.Int).annotations({ description: "With reason max_stay: the most nights a stay arriving that day may have" })
 }).annotations({ identifier: "CalendarDay" })
 export type CalendarDay = typeof CalendarDay.Type
 
@@ -194,17 +207,21 @@ export const calendarStays = (
     return { checkin, checkout, validated: Either.mapLeft(validateStay(hotel, today, checkin, checkout), refusal) }
   })
 
-/** The nights whose bookings the stays need: from the first bookable check-in up to the last checkout; none when no stay is bookable. */
+/** The nights the stays need: from the first bookable check-in up to the last checkout, that date included (closed to departure); none when no stay is bookable. */
 export const nightsToRead = (
   stays: ReadonlyArray<CalendarStay>
 ): Option.Option<{ readonly from: LocalDate; readonly until: LocalDate }> => {
   const bookable = stays.filter((stay) => Either.isRight(stay.validated))
   return bookable.length === 0
     ? Option.none()
-    : Option.some({ from: bookable[0]!.checkin, until: bookable[bookable.length - 1]!.checkout })
+    : Option.some({ from: bookable[0]!.checkin, until: readUntil(bookable[bookable.length - 1]!.checkout) })
 }
 
-const noOffer = ({ checkin, checkout }: CalendarStay, reason: NoOfferReason): CalendarDay => ({
+const noOffer = (
+  { checkin, checkout }: CalendarStay,
+  reason: NoOfferReason,
+  bound: { readonly min_stay?: number | undefined; readonly max_stay?: number | undefined } = {}
+): CalendarDay => ({
   checkin,
   checkout,
   available: false,
@@ -212,38 +229,50 @@ const noOffer = ({ checkin, checkout }: CalendarStay, reason: NoOfferReason): Ca
   room_type_id: null,
   package_code: null,
   rate_code: null,
-  reason
+  reason,
+  ...(bound.min_stay === undefined ? {} : { min_stay: bound.min_stay }),
+  ...(bound.max_stay === undefined ? {} : { max_stay: bound.max_stay })
 })
 
 /**
  * Each date's lowest total, as a quote for one room of each line would answer it (the same
  * `priceStay`): the lowest `price.total` of all their offers, the first room type then the first
- * offer on a tie. With no offer at all, the stay is sold out, unless no plan may be booked for it.
+ * offer on a tie. With no offer at all: no plan may be booked for the stay, else the first room
+ * type's reason (a restriction of the hotel, or sold out).
  */
 export const priceCalendar = (input: {
   readonly hotel: HotelDefinition
   readonly stays: ReadonlyArray<CalendarStay>
   readonly rooms: ReadonlyArray<RoomLine>
-  readonly booked: PricingInput["booked"]
+  readonly nights: PricingInput["nights"]
   readonly promoCode: PricingInput["promoCode"]
 }): ReadonlyArray<CalendarDay> =>
   input.stays.map((day) => {
     if (Either.isLeft(day.validated)) return noOffer(day, day.validated.left)
     const stay = day.validated.right
     let best: { readonly line: RoomLine; readonly offer: PackageOffer } | undefined
-    let reason: NoOfferReason = "sold_out"
+    let first: RoomUnavailability | undefined
+    let notEligible = false
     for (const line of input.rooms) {
-      const outcome = priceStay({ hotel: input.hotel, stay, rooms: [line], booked: input.booked, promoCode: input.promoCode })
+      const outcome = priceStay({ hotel: input.hotel, stay, rooms: [line], nights: input.nights, promoCode: input.promoCode })
       if (outcome._tag === "Unavailable") {
         // eligibility depends on the dates and the plan asked, never on the room type
-        if (outcome.rooms.some((room) => room.reason === "rate_not_eligible")) reason = "no_eligible_rate"
+        if (outcome.rooms.some((room) => room.reason === "rate_not_eligible")) notEligible = true
+        first ??= outcome.rooms[0]
         continue
       }
       for (const offer of outcome.offers) {
         if (best === undefined || offer.price.total < best.offer.price.total) best = { line, offer }
       }
     }
-    return best === undefined ? noOffer(day, reason) : {
+    if (best === undefined) {
+      if (notEligible) return noOffer(day, "no_eligible_rate")
+      // a line that only conflicts with other lines' plans cannot be first here: a calendar prices one line at a time
+      return first === undefined || !Schema.is(NoOfferReason)(first.reason)
+        ? noOffer(day, "sold_out")
+        : noOffer(day, first.reason, first)
+    }
+    return {
       checkin: day.checkin,
       checkout: day.checkout,
       available: true,

@@ -1,6 +1,7 @@
 import { Either } from "effect"
+import { freeDuringStay, freeRooms, type NightLookup, restrictionBound, restrictionMessage, stayRestriction } from "./Channel.js"
 import { ValidationError } from "./Errors.js"
-import type { HotelDefinition, PromoCodeDefinition, RatePlanDefinition } from "./Hotel.js"
+import type { HotelDefinition, PromoCodeDefinition, RatePlanDefinition, RoomTypeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, formatInstant, isoWeekday, type LocalDate, localInstant, monthOf, nightsOf } from "./LocalDate.js"
 import { type Cents, cents, percentOf, sum } from "./Money.js"
@@ -29,8 +30,8 @@ export interface PricingInput {
   readonly hotel: HotelDefinition
   readonly stay: Stay
   readonly rooms: ReadonlyArray<RoomLine>
-  /** Rooms of a type already held on a night, before this booking. */
-  readonly booked: (roomTypeId: RoomTypeId, night: LocalDate) => number
+  /** Each room type's night before this booking: rooms held, and what the hotel's systems said of it. */
+  readonly nights: NightLookup
   /**
    * A promo code the guest may use (checked by the PromoCodes service): one more candidate
    * promotion of every offer whose plan and stay it fits.
@@ -38,23 +39,16 @@ export interface PricingInput {
   readonly promoCode?: PromoCodeDefinition | null | undefined
 }
 
-/** The `booked` lookup of a pricing input, from rows of rooms held per room type and night. */
-export const bookedLookup = (
-  rows: ReadonlyArray<{ readonly room_type_id: RoomTypeId; readonly night: LocalDate; readonly booked: number }>
-): PricingInput["booked"] => {
-  // per room type, then night: asked for every room and night of every stay priced, so no key is built per look-up
-  const counts = new Map<RoomTypeId, Map<LocalDate, number>>()
-  for (const row of rows) {
-    let byNight = counts.get(row.room_type_id)
-    if (byNight === undefined) counts.set(row.room_type_id, byNight = new Map())
-    byNight.set(row.night, row.booked)
-  }
-  return (roomTypeId, night) => counts.get(roomTypeId)?.get(night) ?? 0
-}
-
 export type PricingOutcome =
   | { readonly _tag: "Available"; readonly offers: ReadonlyArray<PackageOffer> }
   | { readonly _tag: "Unavailable"; readonly rooms: ReadonlyArray<RoomUnavailability> }
+
+/** A room type's nightly base rate in the hotel file: its season's rate and the weekend supplement. The hotel's messages may replace it. */
+export const fileBaseRate = (hotel: HotelDefinition, room: RoomTypeDefinition, night: LocalDate): Cents => {
+  const season = hotel.seasons.find((s) => s.months.includes(monthOf(night)))!.id
+  const { weekend_supplement: weekend } = hotel
+  return cents(room.base_rates_cents[season]! + (weekend.iso_weekdays.includes(isoWeekday(night)) ? weekend.amount_cents : 0))
+}
 
 /** Adults count as this age for breakfast and tourist tax. */
 const ADULT_AGE = 18
@@ -128,19 +122,26 @@ export const validateRooms = (
   return Either.void
 }
 
-/** Sold-out lines and, when no plan is offered, the lines that explain why. */
+/** Lines that break a restriction of the hotel or find too few rooms; when no plan is offered, the lines that explain why. */
 const unavailability = (
-  { hotel, rooms, stay }: PricingInput,
-  held: ReadonlyArray<ReadonlyArray<number>>,
+  { hotel, nights, rooms, stay }: PricingInput,
   eligible: ReadonlyArray<RatePlanDefinition>,
   offered: ReadonlyArray<RatePlanDefinition>
 ): Array<RoomUnavailability> => {
-  const requested = new Map<RoomTypeId, number>()
-  for (const line of rooms) requested.set(line.room_type_id, (requested.get(line.room_type_id) ?? 0) + line.quantity)
+  const requested = roomsByType(rooms)
   const soldOut = rooms.flatMap((line, i): Array<RoomUnavailability> => {
+    const restriction = stayRestriction(nights, line.room_type_id, stay.checkin, stay.checkout)
+    if (restriction !== undefined) {
+      return [{
+        room_index: i,
+        room_type_id: line.room_type_id,
+        reason: restriction.reason,
+        ...restrictionBound(restriction),
+        message: restrictionMessage(line.room_type_id, restriction)
+      }]
+    }
     const room = hotel.room_types.find((r) => r.id === line.room_type_id)!
-    // a room is free only if it is free on every night of the stay
-    const free = Math.max(0, room.inventory - Math.max(0, ...held[i]!))
+    const free = freeDuringStay(room.inventory, nights, room.id, stay.checkin, stay.checkout)
     const wanted = requested.get(room.id)!
     return wanted <= free ? [] : [{
       room_index: i,
@@ -177,36 +178,31 @@ const unavailability = (
 
 /** Prices every offered plan for all rooms together, or says which rooms cannot be had. Assumes `validateRooms` passed. */
 export const priceStay = (input: PricingInput): PricingOutcome => {
-  const { booked, hotel, promoCode, rooms, stay } = input
+  const { hotel, nights: states, promoCode, rooms, stay } = input
   const nights = nightsOf(stay.checkin, stay.checkout)
   const eligible = hotel.rate_plans.filter((p) => p.active && stay.daysAhead >= p.min_days_ahead)
   const offered = eligible.filter((p) => rooms.every((line) => line.rate_code === null || line.rate_code === p.code))
-  // rooms of each line's type held on each night, before this booking
-  const held = rooms.map((line) => nights.map((night) => booked(line.room_type_id, night)))
-  const unavailable = unavailability(input, held, eligible, offered)
+  const unavailable = unavailability(input, eligible, offered)
   if (unavailable.length > 0) return { _tag: "Unavailable", rooms: unavailable }
 
-  const { demand_pricing: demand, weekend_supplement: weekend } = hotel
-  // what every room shares on a night
-  const nightly = nights.map((night) => ({
-    season: hotel.seasons.find((s) => s.months.includes(monthOf(night)))!.id,
-    supplement: weekend.iso_weekdays.includes(isoWeekday(night)) ? weekend.amount_cents : 0,
-    taxPerGuest: hotel.tourist_tax.periods.find((p) => p.from <= night && night <= p.until)?.amount_cents ?? 0
-  }))
+  const { demand_pricing: demand } = hotel
+  // what every guest pays on a night
+  const taxPerGuest = nights.map((night) => hotel.tourist_tax.periods.find((p) => p.from <= night && night <= p.until)?.amount_cents ?? 0)
   // FLEX price per line and night: the same for every plan
-  const flex = rooms.map((line, i) => {
+  const flex = rooms.map((line) => {
     const room = hotel.room_types.find((r) => r.id === line.room_type_id)!
-    return nightly.map(({ season, supplement }, n) => {
-      const base = room.base_rates_cents[season]! + supplement
-      // occupancy before this booking; inventory 0 counts as full
-      const busy = held[i]![n]! * 100 >= demand.occupancy_threshold_percent * room.inventory
+    return nights.map((night) => {
+      const state = states(room.id, night)
+      const base = state.cells.base_rate.value ?? fileBaseRate(hotel, room, night)
+      // occupancy before this booking, rooms sold elsewhere included (stop-sell is no sale); inventory 0 counts as full
+      const busy = (room.inventory - freeRooms(room.inventory, state)) * 100 >= demand.occupancy_threshold_percent * room.inventory
       return base + (busy ? percentOf(base, demand.surcharge_percent) : 0)
     })
   })
   const ages = rooms.map(guestAges)
   const touristTax = sum(rooms.flatMap((line, i) => {
     const taxed = ages[i]!.filter((age) => age >= hotel.tourist_tax.min_age).length
-    return nightly.map(({ taxPerGuest }) => line.quantity * taxed * taxPerGuest)
+    return taxPerGuest.map((amount) => line.quantity * taxed * amount)
   }))
   const promotions = hotel.promotions.filter((p) =>
     p.active && stay.daysAhead >= p.min_days_ahead && stay.nights >= p.min_nights

@@ -104,13 +104,30 @@ export const PackageOffer = Schema.Struct({
 }).annotations({ identifier: "PackageOffer" })
 export type PackageOffer = typeof PackageOffer.Type
 
-export const UnavailabilityReason = Schema.Literal("sold_out", "rate_not_eligible", "no_common_rate_plan")
+export const UnavailabilityReason = Schema.Literal(
+  "stop_sell",
+  "closed_to_arrival",
+  "closed_to_departure",
+  "min_stay",
+  "max_stay",
+  "sold_out",
+  "rate_not_eligible",
+  "no_common_rate_plan"
+).annotations({
+  description: "Why this room request cannot be had, the first that applies: stop_sell (the hotel closed a night of the stay), " +
+    "closed_to_arrival (no check-in that date), closed_to_departure (no check-out that date), min_stay / max_stay (a stay " +
+    "arriving that date is at least / at most that many nights: see min_stay, max_stay), sold_out (too few rooms free on a " +
+    "night), rate_not_eligible (the plan asked cannot be booked so close to check-in), no_common_rate_plan (the rooms ask " +
+    "for different plans)"
+})
 export type UnavailabilityReason = typeof UnavailabilityReason.Type
 
 export const RoomUnavailability = Schema.Struct({
   room_index: Schema.Int.annotations({ description: "Index of the room request in `rooms`" }),
   room_type_id: RoomTypeId,
   reason: UnavailabilityReason,
+  min_stay: Schema.optional(Schema.Int).annotations({ description: "With reason min_stay: the fewest nights a stay arriving on check-in may have" }),
+  max_stay: Schema.optional(Schema.Int).annotations({ description: "With reason max_stay: the most nights a stay arriving on check-in may have" }),
   message: Schema.String
 }).annotations({ identifier: "RoomUnavailability" })
 export type RoomUnavailability = typeof RoomUnavailability.Type

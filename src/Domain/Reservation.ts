@@ -4,7 +4,7 @@ import { Language } from "./Language.js"
 import { LocalDate } from "./LocalDate.js"
 import { Text } from "./Text.js"
 import { Amount, Cents, Currency } from "./Money.js"
-import { AnalyticsHeaders, ClientInfo, OfferPrice, PackageOffer, QuotedRoom, QuoteStay } from "./Quote.js"
+import { AnalyticsHeaders, ClientInfo, OfferPrice, PackageOffer, QuotedRoom, QuoteStay, type RoomUnavailability } from "./Quote.js"
 
 /** PENDING_GUEST → GUEST_COMPLETED → CANCELLED; PENDING_GUEST → EXPIRED when the guest link lapses. */
 export const ReservationStatus = Schema.Literal("PENDING_GUEST", "GUEST_COMPLETED", "CANCELLED", "EXPIRED").annotations({
@@ -218,9 +218,17 @@ export type CompletionResponse = typeof CompletionResponse.Type
 export const ChangedRoom = Schema.Struct({
   room_index: Schema.Int,
   room_type_id: RoomTypeId,
-  reason: Schema.String
+  reason: Schema.String.annotations({
+    description: "A quote's unavailable reason (stop_sell, closed_to_arrival, closed_to_departure, min_stay, max_stay, sold_out, " +
+      "rate_not_eligible, …), price_changed, or stay_not_bookable"
+  }),
+  min_stay: Schema.optional(Schema.Int).annotations({ description: "With reason min_stay: the fewest nights allowed" }),
+  max_stay: Schema.optional(Schema.Int).annotations({ description: "With reason max_stay: the most nights allowed" })
 }).annotations({ identifier: "ChangedRoom" })
 export type ChangedRoom = typeof ChangedRoom.Type
+
+/** A room request a live quote found unavailable, as a 409 names it. */
+export const changedRoom = ({ message: _, ...room }: RoomUnavailability): ChangedRoom => room
 
 /** `error.details` of a 409 at completion: what changed, so the guest or agent knows what to do. */
 export const ChangeDetails = Schema.Struct({
@@ -251,6 +259,11 @@ export const ReservationRecord = Schema.Struct({
   promo_code: Schema.NullOr(Schema.String),
   guest_link_expires_at: Schema.String,
   created_at: Schema.String,
-  completed_at: Schema.NullOr(Schema.String)
+  completed_at: Schema.NullOr(Schema.String),
+  /** When it took the nights it holds: its completion, or its last stay change (a channel message counts the rooms taken since). */
+  nights_taken_at: Schema.NullOr(Schema.String)
 })
 export type ReservationRecord = typeof ReservationRecord.Type
+
+/** When a completed reservation took its nights. */
+export const nightsTakenAt = (r: ReservationRecord): string => r.nights_taken_at ?? r.completed_at ?? r.created_at

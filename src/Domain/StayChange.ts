@@ -5,10 +5,11 @@ import type { HotelDefinition, PromoCodeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, cents, Currency, MAX_AMOUNT } from "./Money.js"
-import { bookedLookup, lineTotals, type PricingInput, priceStay, type RoomLine, roomsByType, validateRooms } from "./Pricing.js"
+import { type NightLookup, nightLookup, released, type StoredNight } from "./Channel.js"
+import { lineTotals, type PricingInput, priceStay, type RoomLine, roomsByType, validateRooms } from "./Pricing.js"
 import { appliedPromoCode, findPromoCode } from "./PromoCodes.js"
 import { MultiRoomQuoteRequest, OfferPrice, type PackageOffer, type QuotedRoom, QuoteStay } from "./Quote.js"
-import { ReservedPackage, type ReservationRecord, ReservedRoom } from "./Reservation.js"
+import { changedRoom, nightsTakenAt, ReservedPackage, type ReservationRecord, ReservedRoom } from "./Reservation.js"
 import { reservationView } from "./ReservationViews.js"
 import type { Stay } from "./Stay.js"
 
@@ -174,15 +175,16 @@ export const isCurrentStay = (r: ReservationRecord, stay: Stay, lines: ReadonlyA
       room.children_ages.length === line.children_ages.length && room.children_ages.every((age, j) => age === line.children_ages[j])
   })
 
-/** Rooms held per room type and night, without the reservation's own: they are the guest's to keep or give back. */
-export const withoutOwnRooms = (
-  rows: ReadonlyArray<{ readonly room_type_id: RoomTypeId; readonly night: LocalDate; readonly booked: number }>,
-  r: ReservationRecord
-): PricingInput["booked"] => {
-  const booked = bookedLookup(rows)
+/** Each room type's night without the reservation's own rooms: they are the guest's to keep or give back. */
+export const withoutOwnRooms = (rows: ReadonlyArray<StoredNight>, r: ReservationRecord): NightLookup => {
+  const nights = nightLookup(rows)
   const own = roomsByType(r.rooms)
-  return (roomTypeId, night) =>
-    Math.max(0, booked(roomTypeId, night) - (r.checkin <= night && night < r.checkout ? own.get(roomTypeId) ?? 0 : 0))
+  const takenAt = Date.parse(nightsTakenAt(r))
+  return (roomTypeId, night) => {
+    const mine = r.checkin <= night && night < r.checkout ? own.get(roomTypeId) ?? 0 : 0
+    const state = nights(roomTypeId, night)
+    return mine === 0 ? state : released(state, Math.min(mine, state.booked), takenAt)
+  }
 }
 
 export interface PricedChange {
@@ -207,27 +209,27 @@ export const priceChange = (
   r: ReservationRecord,
   stay: Stay,
   lines: ReadonlyArray<RoomLine>,
-  booked: PricingInput["booked"]
+  nights: NightLookup
 ): Either.Either<PricedChange, AvailabilityChanged> => {
   const plan = r.offer.rate_code
   const input: PricingInput = {
     hotel,
     stay,
     rooms: lines.map((line) => ({ ...line, rate_code: plan })),
-    booked,
+    nights,
     promoCode: heldPromoCode(hotel, r)
   }
   const outcome = priceStay(input)
   const offer = outcome._tag === "Available" ? outcome.offers.find((o) => o.rate_code === plan) : undefined
   if (offer === undefined) {
     const rooms = outcome._tag === "Unavailable"
-      ? outcome.rooms.map(({ reason, room_index, room_type_id }) => ({ room_index, room_type_id, reason }))
+      ? outcome.rooms.map(changedRoom)
       : lines.map((line, room_index) => ({ room_index, room_type_id: line.room_type_id, reason: "rate_not_eligible" }))
-    const soldOut = rooms.some((room) => room.reason === "sold_out")
+    const notToBeHad = rooms.some((room) => room.reason !== "rate_not_eligible" && room.reason !== "no_common_rate_plan")
     return Either.left(
       new AvailabilityChanged({
-        message: soldOut
-          ? `some rooms are not free for ${stay.checkin} to ${stay.checkout} (details.rooms): choose other dates or rooms; ` +
+        message: notToBeHad
+          ? `some rooms cannot be had for ${stay.checkin} to ${stay.checkout} (details.rooms): choose other dates or rooms; ` +
             "the reservation is unchanged"
           : `rate plan ${plan} cannot be booked for ${stay.checkin} to ${stay.checkout}: choose other dates; the reservation is unchanged`,
         currency: hotel.currency,

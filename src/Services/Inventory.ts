@@ -1,12 +1,13 @@
 import { Effect } from "effect"
 import type { Availability, AvailabilityQuery } from "../Domain/Availability.js"
+import { freeDuringStay, nightLookup, readUntil, restrictionBound, stayRestriction } from "../Domain/Channel.js"
 import { fitsRoom, INFANT_AGE_LIMIT } from "../Domain/Occupancy.js"
 import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
-/** Live room availability: the inventory minus the rooms that reservations hold. */
+/** Live room availability: what may be sold (the hotel's figures and restrictions, less the rooms reservations hold). */
 export class Inventory extends Effect.Service<Inventory>()("Inventory", {
   effect: Effect.gen(function*() {
     const catalog = yield* HotelCatalog
@@ -16,7 +17,7 @@ export class Inventory extends Effect.Service<Inventory>()("Inventory", {
         yield* Tracing.annotate({ checkin: query.checkin, checkout: query.checkout })
         const hotel = yield* catalog.definition()
         const stay = yield* validateStay(hotel, yield* catalog.today(hotel), query.checkin, query.checkout)
-        const free = new Map((yield* repo.freeRooms(stay.checkin, stay.checkout)).map((r) => [r.room_type_id, r.free]))
+        const nights = nightLookup(yield* repo.nights(stay.checkin, readUntil(stay.checkout)))
         // children without ages count as standard guests; infants need a quote
         const guests = { adults: query.adults, childrenAges: Array(query.children).fill(INFANT_AGE_LIMIT) }
         const result: Availability = {
@@ -26,9 +27,18 @@ export class Inventory extends Effect.Service<Inventory>()("Inventory", {
           adults: query.adults,
           children: query.children,
           room_types: hotel.room_types.map((room) => {
-            const available = free.get(room.id) ?? 0
+            const available = freeDuringStay(room.inventory, nights, room.id, stay.checkin, stay.checkout)
+            const restriction = stayRestriction(nights, room.id, stay.checkin, stay.checkout)
             const fits = fitsRoom(room, guests)
-            return { room_type_id: room.id, name: room.name.en, available_rooms: available, fits_occupancy: fits, bookable: fits && available > 0 }
+            return {
+              room_type_id: room.id,
+              name: room.name.en,
+              available_rooms: available,
+              fits_occupancy: fits,
+              bookable: fits && available > 0 && restriction === undefined,
+              reason: restriction?.reason ?? (available > 0 ? null : "sold_out"),
+              ...restrictionBound(restriction)
+            }
           }),
           note: "Availability only: prices, promotions and tourist tax are only in live quotes (POST /v1/quotes)."
         }

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { bookedLookup } from "../Domain/Pricing.js"
+import { nightLookup } from "../Domain/Channel.js"
 import {
   calendarDates,
   calendarRooms,
@@ -29,10 +29,10 @@ export class PriceCalendar extends Effect.Service<PriceCalendar>()("PriceCalenda
         // resolved once: a code's validity depends on today, not on the dates priced; most calendars carry none
         const promoCode = query.promo_code === undefined ? null : yield* promoCodes.resolve(query.promo_code)
         const stays = calendarStays(hotel, yield* catalog.today(hotel), dates, query.nights)
-        // the bookings of every stay in one read
-        const booked = yield* Option.match(nightsToRead(stays), {
+        // the nights of every stay in one read
+        const nights = yield* Option.match(nightsToRead(stays), {
           onNone: () => Effect.succeed([]),
-          onSome: ({ from, until }) => inventory.bookedNightsBetween(from, until)
+          onSome: ({ from, until }) => inventory.nightsBetween(from, until)
         })
         const answer: PriceCalendarAnswer = {
           from: query.from,
@@ -41,7 +41,7 @@ export class PriceCalendar extends Effect.Service<PriceCalendar>()("PriceCalenda
           adults: query.adults,
           children_ages: query.children_ages,
           currency: hotel.currency,
-          days: priceCalendar({ hotel, stays, rooms, booked: bookedLookup(booked), promoCode })
+          days: priceCalendar({ hotel, stays, rooms, nights: nightLookup(nights), promoCode })
         }
         return answer
       })

@@ -4,7 +4,8 @@ import { NotFound, QuoteExpired } from "../Domain/Errors.js"
 import type { QuoteId } from "../Domain/Ids.js"
 import { hasLapsed, quoteExpiresAt } from "../Domain/Lifetimes.js"
 import { formatInstant, type LocalDate } from "../Domain/LocalDate.js"
-import { bookedLookup, priceStay, type RoomLine, singleRoomLine, validateRooms } from "../Domain/Pricing.js"
+import { nightLookup, readUntil } from "../Domain/Channel.js"
+import { priceStay, type RoomLine, singleRoomLine, validateRooms } from "../Domain/Pricing.js"
 import type {
   ClientInfo,
   MultiRoomQuoteRequest,
@@ -46,8 +47,8 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
       yield* validateRooms(hotel, request.rooms)
       // most quotes carry no code: they skip the call and its span
       const promoCode = request.promoCode === undefined ? null : yield* promoCodes.resolve(request.promoCode)
-      const booked = bookedLookup(yield* inventory.bookedNights(stay.checkin, stay.checkout))
-      const outcome = priceStay({ hotel, stay, rooms: request.rooms, booked, promoCode })
+      const nights = nightLookup(yield* inventory.nights(stay.checkin, readUntil(stay.checkout)))
+      const outcome = priceStay({ hotel, stay, rooms: request.rooms, nights, promoCode })
       return { hotel, stay, outcome, promoCode }
     })
 

@@ -19,12 +19,13 @@ import {
   manageView,
   RESEND_INTERVAL_MS
 } from "../Domain/Management.js"
+import { readUntil } from "../Domain/Channel.js"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import type { HotelDefinition } from "../Domain/Hotel.js"
 import { manageLinkExpiresAt } from "../Domain/Lifetimes.js"
 import { localInstant } from "../Domain/LocalDate.js"
 import { pmsStatusAfterChange } from "../Domain/Pms.js"
-import type { ReservationRecord } from "../Domain/Reservation.js"
+import { nightsTakenAt, type ReservationRecord } from "../Domain/Reservation.js"
 import {
   changedRecord,
   changeLines,
@@ -109,7 +110,8 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         const rooms = roomsByType(reservation.rooms)
         // the same lock order as completions (room type, then night): the two never deadlock
         yield* inventory.lockNights([...rooms.keys()], reservation.checkin, reservation.checkout)
-        for (const [roomTypeId, count] of rooms) yield* inventory.release(roomTypeId, count, reservation.checkin, reservation.checkout)
+        const takenAt = new Date(nightsTakenAt(reservation))
+        for (const [roomTypeId, count] of rooms) yield* inventory.release(roomTypeId, count, reservation.checkin, reservation.checkout, takenAt)
         yield* repo.cancel(id, new Date(now).toISOString(), pmsStatusAfterChange(reservation.pms_status))
         yield* outbox.enqueue([{ kind: "cancellation_email", reservation_id: id }, { kind: "pms_cancel", reservation_id: id }])
       }))
@@ -139,8 +141,8 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
       const { lines, stay } = yield* requestedStay(hotel, reservation, request)
       // change_stay would change nothing (the same change sent again): the stay as it was paid, not re-priced
       if (isCurrentStay(reservation, stay, lines)) return changeQuote(hotel, reservation, reservation)
-      const booked = withoutOwnRooms(yield* inventory.bookedNights(stay.checkin, stay.checkout), reservation)
-      const priced = yield* priceChange(hotel, reservation, stay, lines, booked)
+      const nights = withoutOwnRooms(yield* inventory.nights(stay.checkin, readUntil(stay.checkout)), reservation)
+      const priced = yield* priceChange(hotel, reservation, stay, lines, nights)
       return changeQuote(hotel, reservation, changedRecord(reservation, stay, priced))
     })
 
@@ -161,7 +163,8 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         const wanted = roomsByType(lines)
         const locked = yield* inventory.lockRanges([
           { roomTypeIds: [...held.keys()], checkin: reservation.checkin, checkout: reservation.checkout },
-          { roomTypeIds: [...wanted.keys()], checkin: stay.checkin, checkout: stay.checkout }
+          // the new check-out date's row too: closed to departure is said there
+          { roomTypeIds: [...wanted.keys()], checkin: stay.checkin, checkout: readUntil(stay.checkout) }
         ])
         const priced = yield* priceChange(hotel, reservation, stay, lines, withoutOwnRooms(locked, reservation))
         const total = priced.offer.price.total
@@ -176,8 +179,10 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
             rooms: priced.rooms.map(({ room_index, room_type_id }) => ({ room_index, room_type_id, reason: "price_changed" }))
           })
         }
-        for (const [roomTypeId, rooms] of held) yield* inventory.release(roomTypeId, rooms, reservation.checkin, reservation.checkout)
-        for (const [roomTypeId, rooms] of wanted) yield* inventory.take(roomTypeId, rooms, stay.checkin, stay.checkout)
+        const takenAt = new Date(nightsTakenAt(reservation))
+        const now = new Date(yield* Clock.currentTimeMillis)
+        for (const [roomTypeId, rooms] of held) yield* inventory.release(roomTypeId, rooms, reservation.checkin, reservation.checkout, takenAt)
+        for (const [roomTypeId, rooms] of wanted) yield* inventory.take(roomTypeId, rooms, stay.checkin, stay.checkout, now)
         yield* repo.changeStay(id, {
           checkin: stay.checkin,
           checkout: stay.checkout,
@@ -185,7 +190,8 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
           offer: priced.offer,
           line_totals: priced.line_totals,
           promo_code: priced.promo_code,
-          pms_status: pmsStatusAfterChange(reservation.pms_status)
+          pms_status: pmsStatusAfterChange(reservation.pms_status),
+          nights_taken_at: now.toISOString()
         })
         // the same manage link, working as long after the new check-out as after the old one
         const checkOut = localInstant(stay.checkout, hotel.check_out, hotel.timezone).getTime()

@@ -15,7 +15,8 @@ import type { HotelDefinition, PromoCodeDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { guestLinkExpiresAt, manageLinkExpiresAt } from "../Domain/Lifetimes.js"
 import { formatInstant, localInstant } from "../Domain/LocalDate.js"
-import { bookedLookup, lineTotals, priceStay, roomsByType } from "../Domain/Pricing.js"
+import { freeDuringStay, nightLookup, readUntil, restrictionMessage, stayRestriction } from "../Domain/Channel.js"
+import { lineTotals, priceStay, roomsByType } from "../Domain/Pricing.js"
 import type { ClientInfo } from "../Domain/Quote.js"
 import type { Cents } from "../Domain/Money.js"
 import type {
@@ -27,7 +28,7 @@ import type {
   IntentResponse,
   ReservationRecord
 } from "../Domain/Reservation.js"
-import { WORKFLOW_VERSION } from "../Domain/Reservation.js"
+import { changedRoom, WORKFLOW_VERSION } from "../Domain/Reservation.js"
 import { RESERVATION_NUMBER_RANDOM_BYTES, reservationNumber } from "../Domain/ReservationNumber.js"
 import { completionMessage, publicReservation, reservedPromoCode } from "../Domain/ReservationViews.js"
 import { appliedPromoCode, promoCodeOfOffer } from "../Domain/PromoCodes.js"
@@ -119,16 +120,21 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           `it has no package ${request.package_code}; its packages are ${quote.package_offers.map((o) => o.package_code).join(", ")}`
         )
       }
-      const free = new Map((yield* inventory.freeRooms(quote.stay.checkin, quote.stay.checkout)).map((r) => [r.room_type_id, r.free]))
+      const { checkin, checkout } = quote.stay
+      const nights = nightLookup(yield* inventory.nights(checkin, readUntil(checkout)))
       for (const [roomTypeId, wanted] of roomsByType(quote.rooms)) {
-        if (wanted > (free.get(roomTypeId) ?? 0)) return yield* notReservable(`${roomTypeId} rooms are no longer available`)
+        const restriction = stayRestriction(nights, roomTypeId, checkin, checkout)
+        if (restriction !== undefined) return yield* notReservable(`${restrictionMessage(roomTypeId, restriction)}; quote again`)
+        const rooms = hotel.room_types.find((r) => r.id === roomTypeId)?.inventory ?? 0
+        if (wanted > freeDuringStay(rooms, nights, roomTypeId, checkin, checkout)) {
+          return yield* notReservable(`${roomTypeId} rooms are no longer available`)
+        }
       }
       const now = yield* Clock.currentTimeMillis
       const checkIn = localInstant(quote.stay.checkin, hotel.check_in, hotel.timezone).getTime()
       const linkExpires = guestLinkExpiresAt(now, checkIn)
       const stay = validateStay(hotel, yield* catalog.today(hotel), quote.stay.checkin, quote.stay.checkout)
       if (linkExpires <= now || Either.isLeft(stay)) return yield* notReservable("check-in time has passed")
-      const booked = bookedLookup(yield* inventory.bookedNights(quote.stay.checkin, quote.stay.checkout))
       // only a code the chosen offer applies: a code that did not fit this package is no use of it
       const promoCode = promoCodeOfOffer(hotel, offer) ?? null
       const id = yield* newReservationId
@@ -148,7 +154,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           hotel,
           stay: stay.right,
           rooms: quote.rooms,
-          booked,
+          nights,
           promoCode
         }, offer.rate_code),
         guest: null,
@@ -157,7 +163,8 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         promo_code: appliedPromoCode(hotel, offer),
         guest_link_expires_at: new Date(linkExpires).toISOString(),
         created_at: new Date(now).toISOString(),
-        completed_at: null
+        completed_at: null,
+        nights_taken_at: null
       }
       yield* atomically(Effect.zipRight(repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires))))
       yield* Tracing.annotate({ "reservation.id": id, "quote.id": quote.quote_id })
@@ -182,19 +189,20 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
     ) {
       const hotel = yield* catalog.definition()
       const roomTypes = [...roomsByType(reservation.rooms).keys()]
-      const locked = yield* inventory.lockNights(roomTypes, reservation.checkin, reservation.checkout)
+      // the check-out date's row too: closed to departure is said there
+      const locked = yield* inventory.lockNights(roomTypes, reservation.checkin, readUntil(reservation.checkout))
       const changedRooms = (reason: string) =>
         reservation.rooms.map((room) => ({ room_index: room.room_index, room_type_id: room.room_type_id, reason }))
       const unavailable = (message: string, rooms: ReadonlyArray<ChangedRoom>) =>
         new AvailabilityChanged({ message, currency: hotel.currency, rooms })
       const stay = validateStay(hotel, yield* catalog.today(hotel), reservation.checkin, reservation.checkout)
       if (Either.isLeft(stay)) return yield* unavailable(`the stay can no longer be booked: ${stay.left.message}`, changedRooms("stay_not_bookable"))
-      const input = { hotel, stay: stay.right, rooms: reservation.rooms, booked: bookedLookup(locked), promoCode }
+      const input = { hotel, stay: stay.right, rooms: reservation.rooms, nights: nightLookup(locked), promoCode }
       const outcome = priceStay(input)
       if (outcome._tag === "Unavailable") {
         return yield* unavailable(
           "some rooms of this reservation are no longer available: ask for a new quote",
-          outcome.rooms.map((r) => ({ room_index: r.room_index, room_type_id: r.room_type_id, reason: r.reason }))
+          outcome.rooms.map(changedRoom)
         )
       }
       const offer = outcome.offers.find((o) => o.rate_code === reservation.offer.rate_code)
@@ -288,7 +296,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
         const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
         for (const [roomTypeId, rooms] of roomsByType(reservation.rooms)) {
-          yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout)
+          yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout, new Date(now))
         }
         const completion = {
           number: reservationNumber(hotel.reservation_prefix, randomBytes(RESERVATION_NUMBER_RANDOM_BYTES)),
@@ -297,6 +305,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           offer,
           line_totals: totals,
           completed_at: new Date(now).toISOString(),
+          nights_taken_at: new Date(now).toISOString(),
           promo_code: appliedPromoCode(hotel, offer)
         }
         yield* repo.complete(reservation.id, completion)

@@ -3,7 +3,7 @@ import { Either, Option } from "effect"
 import type { RateCode, RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import { calendarDates, calendarRooms, calendarStays, nightsToRead, priceCalendar } from "../../src/Domain/PriceCalendar.js"
-import { demoHotel } from "../support/hotel.js"
+import { bookedOnly, demoHotel } from "../support/hotel.js"
 
 const d = (s: string) => s as LocalDate
 const TODAY = d("2026-11-22")
@@ -28,10 +28,10 @@ describe("price calendar (domain)", () => {
     expect(codeOf(ids({ adults: 1, children_ages: [], room_type_id: "suite" as RoomTypeId }))).toBe("unknown_room_type")
   })
 
-  it("bookings are read from the first bookable check-in to the last checkout, and not at all when none is bookable", () => {
+  it("nights are read from the first bookable check-in to the last checkout, that date included (closed to departure), and not at all when none is bookable", () => {
     const stays = calendarStays(demoHotel, TODAY, Either.getOrThrow(calendarDates(d("2026-11-20"), d("2026-11-25"), 3)), 3)
     expect(stays.map((s) => Either.isLeft(s.validated) ? s.validated.left : "ok")).toEqual(["past", "past", "ok", "ok", "ok", "ok"])
-    expect(nightsToRead(stays)).toEqual(Option.some({ from: "2026-11-22", until: "2026-11-28" }))
+    expect(nightsToRead(stays)).toEqual(Option.some({ from: "2026-11-22", until: "2026-11-29" }))
     const past = calendarStays(demoHotel, TODAY, [d("2026-11-01")], 1)
     expect(nightsToRead(past)).toEqual(Option.none())
   })
@@ -40,7 +40,7 @@ describe("price calendar (domain)", () => {
     const rooms = Either.getOrThrow(calendarRooms(demoHotel, { adults: 2, children_ages: [], rate_code: "NRF" as RateCode }))
     const stays = calendarStays(demoHotel, TODAY, [d("2026-11-23"), d("2026-11-30")], 1)
     const full = (roomTypeId: RoomTypeId) => demoHotel.room_types.find((r) => r.id === roomTypeId)!.inventory
-    const days = priceCalendar({ hotel: demoHotel, stays, rooms, booked: full, promoCode: null })
+    const days = priceCalendar({ hotel: demoHotel, stays, rooms, nights: bookedOnly(full), promoCode: null })
     expect(days.map((day) => day.reason)).toEqual(["no_eligible_rate", "sold_out"])
   })
 })

@@ -15,7 +15,7 @@ import {
 } from "../../src/Domain/Pricing.js"
 import type { PackageOffer, SingleRoomQuoteRequest } from "../../src/Domain/Quote.js"
 import type { Stay } from "../../src/Domain/Stay.js"
-import { demoHotel as hotel } from "../support/hotel.js"
+import { bookedOnly, demoHotel as hotel } from "../support/hotel.js"
 
 // --- helpers -----------------------------------------------------------------
 
@@ -40,7 +40,7 @@ type Booked = (roomTypeId: RoomTypeId, night: LocalDate) => number
 const noBookings: Booked = () => 0
 
 const quote = (stay: Stay, rooms: ReadonlyArray<RoomLine>, booked: Booked = noBookings, h: HotelDefinition = hotel) =>
-  priceStay({ hotel: h, stay, rooms, booked })
+  priceStay({ hotel: h, stay, rooms, nights: bookedOnly(booked) })
 
 /** The offers of an available outcome, by rate code. */
 const offersOf = (outcome: PricingOutcome): Record<string, PackageOffer> => {

@@ -14,7 +14,7 @@ import {
 } from "../../src/Domain/PromoCodes.js"
 import { type PackageOffer, PromoCodeInput } from "../../src/Domain/Quote.js"
 import type { Stay } from "../../src/Domain/Stay.js"
-import { demoHotel } from "../support/hotel.js"
+import { bookedOnly, demoHotel } from "../support/hotel.js"
 
 const date = (s: string) => s as LocalDate
 const stayOf = (checkin: string, checkout: string, daysAhead = 10): Stay => ({
@@ -42,7 +42,7 @@ const offersOf = (outcome: PricingOutcome): Record<string, PackageOffer> => {
   return Object.fromEntries(outcome.offers.map((o) => [o.rate_code, o]))
 }
 const price = (stay: Stay, promoCode: PromoCodeDefinition | null, hotel: HotelDefinition = demoHotel, rooms = [double]) =>
-  offersOf(priceStay({ hotel, stay, rooms, booked: () => 0, promoCode }))
+  offersOf(priceStay({ hotel, stay, rooms, nights: bookedOnly(() => 0), promoCode }))
 
 // Thursday 2027-03-11 to Sunday 2027-03-14, low season: the double 110.00, 130.00, 130.00 on FLEX
 const march = stayOf("2027-03-11", "2027-03-14")

@@ -67,7 +67,7 @@ const completed = (checkin: string, checkout: string, asks: ReadonlyArray<Ask>, 
 /** Rooms of a type held on each night from `from` up to `until`. */
 const booked = (type: string, from: string, until: string) =>
   Effect.gen(function*() {
-    const rows = yield* (yield* InventoryRepo).bookedNights(d(from), d(until))
+    const rows = yield* (yield* InventoryRepo).nights(d(from), d(until))
     const nights: Array<number> = []
     for (let night = d(from); night < until; night = addDays(night, 1)) {
       nights.push(rows.find((r) => r.room_type_id === type && r.night === night)?.booked ?? 0)

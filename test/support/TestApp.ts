@@ -6,6 +6,7 @@ import { HttpLive } from "../../src/Api/Http.js"
 import { nodeServerLayer } from "../../src/Api/Server.js"
 import { Services } from "../../src/Composition.js"
 import type { HotelDefinition } from "../../src/Domain/Hotel.js"
+import { ChannelMessageRepo } from "../../src/Layers/Persistence/ChannelMessageRepo.js"
 import { DatabasePing } from "../../src/Layers/Persistence/Database.js"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
 import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
@@ -33,6 +34,7 @@ export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
   Layer.mergeAll(
     options.hotelRepo ?? HotelRepo.InMemory(options.hotel ?? demoHotel),
     InventoryRepo.InMemory(demoInventory, options.booked),
+    ChannelMessageRepo.InMemory,
     QuoteRepo.InMemory,
     ReservationRepo.InMemory,
     TokenRepo.InMemory,

@@ -1,6 +1,9 @@
 import { Schema } from "effect"
 import * as fs from "node:fs"
+import { emptyNight, type NightLookup } from "../../src/Domain/Channel.js"
 import { HotelDefinition } from "../../src/Domain/Hotel.js"
+import type { RoomTypeId } from "../../src/Domain/Ids.js"
+import type { LocalDate } from "../../src/Domain/LocalDate.js"
 
 /** The demo hotel of `data/hotel.json`, as the service reads it. */
 export const demoHotel: HotelDefinition = Schema.decodeUnknownSync(HotelDefinition)(
@@ -8,3 +11,9 @@ export const demoHotel: HotelDefinition = Schema.decodeUnknownSync(HotelDefiniti
 )
 
 export const demoInventory: Record<string, number> = Object.fromEntries(demoHotel.room_types.map((r) => [r.id, r.inventory]))
+
+/** Nights on which only this service's bookings count: no message from the hotel's systems. */
+export const bookedOnly = (booked: (roomTypeId: RoomTypeId, night: LocalDate) => number): NightLookup => (roomTypeId, night) => ({
+  ...emptyNight,
+  booked: booked(roomTypeId, night)
+})

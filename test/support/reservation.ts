@@ -1,3 +1,4 @@
+import { emptyNight } from "../../src/Domain/Channel.js"
 import type { HotelDefinition, PromoCodeDefinition } from "../../src/Domain/Hotel.js"
 import type { PackageCode, QuoteId, RateCode, ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
 import { type Language, localized } from "../../src/Domain/Language.js"
@@ -57,7 +58,7 @@ export const sampleReservation = (options: SampleOptions = {}): ReservationRecor
     hotel,
     stay: { checkin, checkout, nights: daysBetween(checkin, checkout), daysAhead: options.daysAhead ?? 100 },
     rooms,
-    booked: () => 0,
+    nights: () => emptyNight,
     promoCode: options.promoCode ?? null
   })
   const rateCode = options.rateCode ?? "FLEX_BB"
@@ -81,7 +82,8 @@ export const sampleReservation = (options: SampleOptions = {}): ReservationRecor
     promo_code: appliedPromoCode(hotel, offer),
     guest_link_expires_at: "2026-12-02T10:00:00+01:00",
     created_at: "2026-12-01T10:00:00+01:00",
-    completed_at: "2026-12-01T10:05:00+01:00"
+    completed_at: "2026-12-01T10:05:00+01:00",
+    nights_taken_at: "2026-12-01T10:05:00+01:00"
   }
 }
 

@@ -14,6 +14,8 @@ export interface Completion {
   readonly offer: PackageOffer
   readonly line_totals: ReadonlyArray<Cents>
   readonly completed_at: string
+  /** When it took its nights: its completion. */
+  readonly nights_taken_at: string
   /** The promo code the completed offer applies: the one of the intent, or null when it no longer could be used. */
   readonly promo_code: string | null
 }
@@ -28,6 +30,8 @@ export interface StayChange {
   /** The promo code the new offer applies, or null (its use given back). */
   readonly promo_code: string | null
   readonly pms_status: PmsStatus | null
+  /** When it took its new nights. */
+  readonly nights_taken_at: string
 }
 
 /** The advisory lock space of completions per client address (with a hash of the address as the second key). */
@@ -77,7 +81,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
       const columns = sql.unsafe(
         `id, number, status, pms_status, language, quote_id, checkin, checkout, rooms::text, offer::text,
          line_totals::text, guest::text, terms_version, client::text, promo_code, guest_link_expires_at, created_at,
-         completed_at`
+         completed_at, nights_taken_at`
       )
       const parse = (rows: ReadonlyArray<Record<string, unknown>>) =>
         Effect.forEach(rows, (row) => {
@@ -121,7 +125,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
             UPDATE reservations SET status = 'GUEST_COMPLETED', pms_status = 'PENDING', number = ${c.number},
               guest = ${JSON.stringify(c.guest)}::jsonb, terms_version = ${c.terms_version},
               offer = ${JSON.stringify(c.offer)}::jsonb, line_totals = ${JSON.stringify(c.line_totals)}::jsonb,
-              completed_at = ${c.completed_at}::timestamptz, promo_code = ${c.promo_code}, updated_at = now()
+              completed_at = ${c.completed_at}::timestamptz, nights_taken_at = ${c.nights_taken_at}::timestamptz,
+              promo_code = ${c.promo_code}, updated_at = now()
             WHERE id = ${id} AND status = 'PENDING_GUEST'`.pipe(
             Effect.asVoid,
             Effect.orDie,
@@ -140,7 +145,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
             UPDATE reservations SET checkin = ${c.checkin}::date, checkout = ${c.checkout}::date,
               rooms = ${JSON.stringify(c.rooms)}::jsonb, offer = ${JSON.stringify(c.offer)}::jsonb,
               line_totals = ${JSON.stringify(c.line_totals)}::jsonb, promo_code = ${c.promo_code}, pms_status = ${c.pms_status},
-              updated_at = now()
+              nights_taken_at = ${c.nights_taken_at}::timestamptz, updated_at = now()
             WHERE id = ${id} AND status = 'GUEST_COMPLETED'`.pipe(
             Effect.asVoid,
             Effect.orDie,
@@ -211,7 +216,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
               ...r,
               guest_link_expires_at: utc(r.guest_link_expires_at),
               created_at: utc(r.created_at),
-              completed_at: r.completed_at === null ? null : utc(r.completed_at)
+              completed_at: r.completed_at === null ? null : utc(r.completed_at),
+              nights_taken_at: r.nights_taken_at === null ? null : utc(r.nights_taken_at)
             })]
         ))
       return {
@@ -225,7 +231,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
               ? save({ ...current.value, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" })
               : Effect.void),
         updateGuest: (id, guest) => update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, guest } : r),
-        changeStay: (id, change) => update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, ...change } : r),
+        changeStay: (id, change) =>
+          update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, ...change, nights_taken_at: utc(change.nights_taken_at) } : r),
         cancel: (id, _cancelledAt, pmsStatus) =>
           update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, status: "CANCELLED", pms_status: pmsStatus } : r),
         // the record has no PMS reference: only the database keeps it
