@@ -29,13 +29,15 @@
  * at once to the last 5 deluxe rooms of one night, beside as many completions for those rooms.
  * Prints calls/s, p50/p99 of a change_stay (or completion) and the outcomes; checks the database
  * for an overbooked night or a night whose count is not its completed reservations' rooms.
+ * Then the hotel's messages (bench/channel.ts): quotes and calendars on a service holding 500 days
+ * of them beside one holding none, alternately; a message of 1,000 updates while guests complete.
  * Exits 1 if a service target answered non-2xx or had connection errors, if a "spread"
  * completion or change failed, if "contended" did not book exactly 5 rooms, or if a night is
  * overbooked or off its reservations.
  * The database, the child processes and the temporary DATA_DIR are removed at the end, also on
  * failure or Ctrl-C.
  */
-import autocannon from "autocannon"
+import type autocannon from "autocannon"
 import { readFileSync } from "node:fs"
 import { CHANGERS, CHANGES_HEADER, prepareChangers, runChanges } from "./changes.js"
 import {
@@ -49,6 +51,8 @@ import {
   probeAlone,
   probeWhileDownloading
 } from "./pdfs.js"
+import { runChannelBench } from "./channel.js"
+import { CONNECTIONS, type Measured, measure, SECONDS, table, WARMUP_SECONDS } from "./load.js"
 import {
   complete,
   freePort,
@@ -65,59 +69,11 @@ import {
   waitHealthy
 } from "./service.js"
 
-const SECONDS = Number(process.env["BENCH_SECONDS"] ?? "10")
-const CONNECTIONS = 50
-const WARMUP_SECONDS = 2
 const PDF_ROUNDS = Number(process.env["BENCH_PDF_ROUNDS"] ?? "5")
 
 const rssMiB = (pid: number) => {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1])
   return kb / 1024
-}
-
-interface Measured {
-  readonly rps: number
-  readonly p50: number
-  readonly p99: number
-  readonly non2xx: number
-  /** The whole run's, warm-up included: errors, timeouts, status codes. */
-  readonly result: autocannon.Result
-}
-
-/**
- * One autocannon run keeps the same connections through the warm-up and the measurement, and
- * only the responses after the warm-up count. A separate warm-up run would let the measurement
- * open its 50 connections at once, a burst that steady load never has; that burst alone lifted
- * a quote's p99 by up to 20 ms.
- */
-const measure = (opts: autocannon.Options, connections: number) =>
-  new Promise<Measured>((resolve, reject) => {
-    const latencies: Array<number> = []
-    let non2xx = 0
-    let measuringSince: number | undefined
-    const warmUp = setTimeout(() => (measuringSince = performance.now()), WARMUP_SECONDS * 1000)
-    const instance = autocannon({ ...opts, connections, duration: WARMUP_SECONDS + SECONDS }, (error, result) => {
-      clearTimeout(warmUp)
-      if (error) return reject(error)
-      const seconds = (performance.now() - (measuringSince ?? performance.now())) / 1000
-      resolve({ rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), non2xx, result })
-    })
-    instance.on("response", (_client, status, _bytes, ms) => {
-      if (measuringSince === undefined) return
-      latencies.push(ms)
-      if (status < 200 || status > 299) non2xx++
-    })
-  })
-
-/** A table as aligned text (first column to the left) and as Markdown. */
-const table = (header: Array<string>, rows: Array<Array<string>>) => {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
-  const line = (cells: Array<string>) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")
-  const md = (cells: Array<string>) => `| ${cells.join(" | ")} |`
-  return {
-    text: [header, ...rows].map(line).join("\n"),
-    markdown: [md(header), `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...rows.map(md)].join("\n")
-  }
 }
 
 interface Scenario {
@@ -271,7 +227,12 @@ const main = async () => {
   const changes = await runChanges(base, terms, changers, service.databaseUrl)
   for (const failure of changes.failures) console.error(`  stay changes: ${failure}; service output tail:\n${service.tail.join("")}`)
 
-  // 8. The report.
+  // 8. The hotel's messages: quotes and calendars beside 500 days of them, and a message applied while guests complete.
+  console.error(`channel: two more services, one holding 500 days of the hotel's messages…`)
+  const channel = await runChannelBench()
+  for (const failure of channel.failures) console.error(`  channel: ${failure}`)
+
+  // 9. The report.
   // each target beside the bare server with as many connections
   const bareRps = (connections: number) =>
     results.find(({ target }) => !target.service && target.connections === connections)!.measured.rps
@@ -299,11 +260,14 @@ const main = async () => {
     `price_changed ("repriced"); "other" is any answer but 200 and 409 availability_changed. ` +
     `PDFs: GET /v1/hotel one request after another (p99 and max over every round), while the PDFs download. ` +
     `Stay changes: calls/s counts every settled change_stay (and, when contended, completion), each quoted beforehand, untimed.`
-  console.log(`\n${load.text}\n\n${reservations.text}\n\n${pdfs.text}\n\n${stayChanges.text}\n\n${summary}\n`)
-  console.log(`${load.markdown}\n\n${reservations.markdown}\n\n${pdfs.markdown}\n\n${stayChanges.markdown}\n\n${summary}`)
+  console.log(`\n${load.text}\n\n${reservations.text}\n\n${pdfs.text}\n\n${stayChanges.text}\n\n${channel.load.text}\n\n${channel.messages.text}\n\n${summary}\n`)
+  console.log(
+    `${load.markdown}\n\n${reservations.markdown}\n\n${pdfs.markdown}\n\n${stayChanges.markdown}\n\n${channel.load.markdown}\n\n` +
+      `${channel.messages.markdown}\n\n${summary}`
+  )
 
   if (results.some(({ measured, target }) => target.service && (measured.non2xx > 0 || measured.result.errors > 0))) process.exitCode = 1
-  if (completionsFailed || changes.failures.length > 0) process.exitCode = 1
+  if (completionsFailed || changes.failures.length > 0 || channel.failures.length > 0) process.exitCode = 1
 }
 
 await runBench(main)

@@ -120,9 +120,9 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         expect(status).toBe(200)
         expect(body).toMatchObject({ nights: 3, adults: 2, children: 0 })
         expect(body.room_types).toEqual([
-          { room_type_id: "double", name: "Double Room", available_rooms: 12, fits_occupancy: true, bookable: true },
-          { room_type_id: "twin", name: "Twin Room", available_rooms: 8, fits_occupancy: true, bookable: true },
-          { room_type_id: "deluxe", name: "Deluxe Sea View Room", available_rooms: 2, fits_occupancy: true, bookable: true }
+          { room_type_id: "double", name: "Double Room", available_rooms: 12, fits_occupancy: true, bookable: true, reason: null },
+          { room_type_id: "twin", name: "Twin Room", available_rooms: 8, fits_occupancy: true, bookable: true, reason: null },
+          { room_type_id: "deluxe", name: "Deluxe Sea View Room", available_rooms: 2, fits_occupancy: true, bookable: true, reason: null }
         ])
         expect(Object.keys(body.room_types[0]).join()).not.toMatch(/price|total|amount/)
       }))

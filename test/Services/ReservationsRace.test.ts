@@ -90,7 +90,7 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
 
       const rows = yield* onA(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all({
         nights: sql<{ night: string; booked: number }>`
-          SELECT night, booked FROM inventory_nights WHERE room_type_id = 'deluxe' ORDER BY night`,
+          SELECT night, booked FROM inventory_nights WHERE room_type_id = 'deluxe' AND booked > 0 ORDER BY night`,
         completed: sql<{ n: number }>`SELECT count(*)::int AS n FROM reservations WHERE status = 'GUEST_COMPLETED'`
       })))
       expect(rows.nights).toEqual([{ night: "2027-01-20", booked: 5 }, { night: "2027-01-21", booked: 5 }])

@@ -1,0 +1,53 @@
+/** Load runs with autocannon, and their tables, shared by the benches. */
+import autocannon from "autocannon"
+import { percentile } from "./service.js"
+
+export const SECONDS = Number(process.env["BENCH_SECONDS"] ?? "10")
+export const CONNECTIONS = 50
+export const WARMUP_SECONDS = 2
+
+export interface Measured {
+  readonly rps: number
+  readonly p50: number
+  readonly p99: number
+  readonly non2xx: number
+  /** The whole run's, warm-up included: errors, timeouts, status codes. */
+  readonly result: autocannon.Result
+}
+
+/**
+ * One autocannon run keeps the same connections through the warm-up and the measurement, and
+ * only the responses after the warm-up count. A separate warm-up run would let the measurement
+ * open its 50 connections at once, a burst that steady load never has; that burst alone lifted
+ * a quote's p99 by up to 20 ms.
+ */
+export const measure = (opts: autocannon.Options, connections: number) =>
+  new Promise<Measured>((resolve, reject) => {
+    const latencies: Array<number> = []
+    let non2xx = 0
+    let measuringSince: number | undefined
+    const warmUp = setTimeout(() => (measuringSince = performance.now()), WARMUP_SECONDS * 1000)
+    const instance = autocannon({ ...opts, connections, duration: WARMUP_SECONDS + SECONDS }, (error, result) => {
+      clearTimeout(warmUp)
+      if (error) return reject(error)
+      const seconds = (performance.now() - (measuringSince ?? performance.now())) / 1000
+      resolve({ rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), non2xx, result })
+    })
+    instance.on("response", (_client, status, _bytes, ms) => {
+      if (measuringSince === undefined) return
+      latencies.push(ms)
+      if (status < 200 || status > 299) non2xx++
+    })
+  })
+
+/** A table as aligned text (first column to the left) and as Markdown. */
+export const table = (header: Array<string>, rows: Array<Array<string>>) => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
+  const line = (cells: Array<string>) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")
+  const md = (cells: Array<string>) => `| ${cells.join(" | ")} |`
+  return {
+    text: [header, ...rows].map(line).join("\n"),
+    markdown: [md(header), `|${header.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...rows.map(md)].join("\n")
+  }
+}
+
