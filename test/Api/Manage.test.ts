@@ -2,11 +2,11 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { ReservationId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
-import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
 import { OutboxInMemory } from "../../src/Layers/Persistence/OutboxRepo.js"
 import { makeTestClock } from "../support/clock.js"
 import { completedReservation, get, post } from "../support/flow.js"
 import { TestApp } from "../support/TestApp.js"
+import { freeRooms } from "../support/hotel.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
@@ -24,7 +24,7 @@ const jobsOf = (id: ReservationId) =>
 
 const freeDoubles = (checkin: string, checkout: string) =>
   Effect.map(
-    Effect.flatMap(InventoryRepo, (repo) => repo.freeRooms(d(checkin), d(checkout))),
+    freeRooms(d(checkin), d(checkout)),
     (rows) => rows.find((r) => r.room_type_id === "double")!.free
   )
 

@@ -1,11 +1,11 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
-import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { makeTestClock } from "../support/clock.js"
 import { completeWith, get, guest, pendingReservation, post, quote, tokenOf } from "../support/flow.js"
 import { TestApp } from "../support/TestApp.js"
+import { freeRooms } from "../support/hotel.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
@@ -76,7 +76,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
         late_check_out_request: false
       })
       // the room is held on every night of the stay
-      const free = yield* (yield* InventoryRepo).freeRooms(d("2026-12-10"), d("2026-12-13"))
+      const free = yield* freeRooms(d("2026-12-10"), d("2026-12-13"))
       expect(free.find((r) => r.room_type_id === "double")!.free).toBe(11)
       const view2 = yield* get("/v1/reservation-public", { "x-reservation-token": token })
       expect(view2.body).toMatchObject({ status: "GUEST_COMPLETED", reservation_number: done.body.reservation_number, allowed_actions: [], guest: null })
@@ -85,7 +85,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
   it.effect("an intent writes nothing to the inventory", () =>
     Effect.gen(function*() {
       yield* pendingReservation("2027-02-01", "2027-02-03", [{ room_type_id: "twin", adults: 1, quantity: 3 }])
-      const free = yield* (yield* InventoryRepo).freeRooms(d("2027-02-01"), d("2027-02-03"))
+      const free = yield* freeRooms(d("2027-02-01"), d("2027-02-03"))
       expect(free.find((r) => r.room_type_id === "twin")!.free).toBe(8)
     }))
 
@@ -251,7 +251,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
         code: "availability_changed",
         details: { rooms: [{ room_index: 1, room_type_id: "deluxe", reason: "sold_out" }], previous_total: null, new_total: null }
       })
-      const free = yield* (yield* InventoryRepo).freeRooms(d(stay[0]), d(stay[1]))
+      const free = yield* freeRooms(d(stay[0]), d(stay[1]))
       expect(free.find((r) => r.room_type_id === "double")!.free).toBe(12)
     }))
 })

@@ -1,12 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, Ref, Schema } from "effect"
+import { Context, Effect, Layer, Ref } from "effect"
 import {
   CHANNEL_FIELDS,
   type ChannelCells,
   type ChannelField,
   emptyNight,
-  freeDuringStay,
-  nightLookup,
   noCells,
   type StoredNight
 } from "../../Domain/Channel.js"
@@ -14,13 +12,6 @@ import { RoomTypeId } from "../../Domain/Ids.js"
 import { LocalDate, nightsOf } from "../../Domain/LocalDate.js"
 import { makeBatcher } from "./Batcher.js"
 import * as Tracing from "../Platform/Tracing.js"
-
-export const FreeRooms = Schema.Struct({
-  room_type_id: RoomTypeId,
-  /** Rooms free on every night of the range. */
-  free: Schema.Int
-})
-export type FreeRooms = typeof FreeRooms.Type
 
 /** Nights of some room types: from `checkin` up to `checkout`. */
 export interface NightRange {
@@ -49,8 +40,6 @@ export interface HeldRooms {
  * systems said of the night (DESIGN §12). Rows that were never written read as empty nights.
  */
 export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
-  /** Per room type, in the hotel's order, the rooms free on every night from `checkin` up to `checkout` (`Channel.freeRooms`). */
-  readonly freeRooms: (checkin: LocalDate, checkout: LocalDate) => Effect.Effect<ReadonlyArray<FreeRooms>>
   /** The written nights from `from` up to `until`: the reads of quotes at one moment share a statement. */
   readonly nights: (from: LocalDate, until: LocalDate) => Effect.Effect<ReadonlyArray<StoredNight>>
   /** The same, in one statement of its own: a read over many stays at once (the price calendar) shares no batch. */
@@ -115,9 +104,6 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
             Tracing.withSpan("InventoryRepo.nightsBatch", { attributes: { ranges: ranges.length } })
           ),
         { maxBatch: 100, concurrency: 1 }
-      )
-      const inventories = yield* Effect.cached(
-        sql<{ id: RoomTypeId; inventory: number }>`SELECT id, inventory FROM room_types ORDER BY position`.pipe(Effect.orDie)
       )
       const lockRanges = (ranges: ReadonlyArray<NightRange>) =>
         Effect.gen(function*() {
@@ -224,11 +210,6 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
         release,
         writeChannel,
         takenSince,
-        freeRooms: (checkin, checkout) =>
-          Effect.zipWith(inventories, nightsInRanges({ from: checkin, until: checkout }), (rooms, rows) =>
-            freeByType(rooms, rows, checkin, checkout)).pipe(
-              Tracing.withSpan("InventoryRepo.freeRooms", { attributes: { checkin, checkout } })
-            ),
         nights: (from, until) =>
           nightsInRanges({ from, until }).pipe(Tracing.withSpan("InventoryRepo.nights", { attributes: { from, until } })),
         nightsBetween: (from, until) =>
@@ -347,12 +328,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
                 counts.set(k, { room_type_id: h.room_type_id, night: h.night, rooms: (counts.get(k)?.rooms ?? 0) + h.rooms })
               }
               return [...counts.values()]
-            }),
-          freeRooms: (checkin, checkout) =>
-            Effect.map(
-              between(checkin, checkout),
-              (rows) => freeByType(Object.entries(inventory).map(([id, count]) => ({ id: id as RoomTypeId, inventory: count })), rows, checkin, checkout)
-            )
+            })
         }
       })
     )
@@ -391,15 +367,4 @@ const storedNight = (row: NightRow): StoredNight => {
       ? noCells
       : Object.fromEntries(CHANNEL_FIELDS.map((field) => [field, cell(field)])) as unknown as ChannelCells
   }
-}
-
-/** Per room type, the rooms free on every night of the range. */
-const freeByType = (
-  roomTypes: ReadonlyArray<{ readonly id: RoomTypeId; readonly inventory: number }>,
-  rows: ReadonlyArray<StoredNight>,
-  checkin: LocalDate,
-  checkout: LocalDate
-): ReadonlyArray<FreeRooms> => {
-  const nights = nightLookup(rows)
-  return roomTypes.map((room) => ({ room_type_id: room.id, free: freeDuringStay(room.inventory, nights, room.id, checkin, checkout) }))
 }

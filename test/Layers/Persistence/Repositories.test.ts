@@ -11,7 +11,7 @@ import { MigrationsLive } from "../../../src/Layers/Persistence/Migrations.js"
 import { migrations } from "../../../src/Layers/Persistence/migrations/index.js"
 import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
 import { TestDatabase } from "../../support/database.js"
-import { demoHotel } from "../../support/hotel.js"
+import { demoHotel, freeRooms } from "../../support/hotel.js"
 
 const Config = Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer)
 const Migrated = MigrationsLive.pipe(Layer.provide(Config))
@@ -76,19 +76,18 @@ layer(Repositories, { timeout: 60_000 })("repositories on PostgreSQL", (it) => {
   it.effect("free rooms are the inventory minus the busiest night of the range", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const inventory = yield* InventoryRepo
       yield* sql`
         INSERT INTO inventory_nights (room_type_id, night, booked)
         VALUES ('double', '2027-06-01', 3), ('double', '2027-06-02', 7), ('deluxe', '2027-06-03', 5)`
-      expect(yield* inventory.freeRooms(d("2027-06-01"), d("2027-06-03"))).toEqual([
+      expect(yield* freeRooms(d("2027-06-01"), d("2027-06-03"))).toEqual([
         { room_type_id: "double", free: 5 },
         { room_type_id: "twin", free: 8 },
         { room_type_id: "deluxe", free: 5 }
       ])
       // check-out day is not a night of the stay
-      expect((yield* inventory.freeRooms(d("2027-06-02"), d("2027-06-03")))[0].free).toBe(5)
-      expect((yield* inventory.freeRooms(d("2027-06-03"), d("2027-06-04")))[2].free).toBe(0)
-      expect((yield* inventory.freeRooms(d("2027-06-04"), d("2027-06-05")))[0].free).toBe(12)
+      expect((yield* freeRooms(d("2027-06-02"), d("2027-06-03")))[0].free).toBe(5)
+      expect((yield* freeRooms(d("2027-06-03"), d("2027-06-04")))[2].free).toBe(0)
+      expect((yield* freeRooms(d("2027-06-04"), d("2027-06-05")))[0].free).toBe(12)
       yield* sql`DELETE FROM inventory_nights`
     }))
 
