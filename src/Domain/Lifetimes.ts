@@ -26,6 +26,12 @@ export const quotePurgeCutoff = (now: number, retentionDays: number): number => 
  */
 export const pendingErasureCutoff = (now: number, retentionDays: number): number => daysBefore(now, retentionDays)
 
+/**
+ * A channel message's id answers the first answer for 7 days: a channel manager resends within hours,
+ * and a week of ids is a few thousand rows. The ids of messages received before this instant are forgotten.
+ */
+export const channelMessageIdCutoff = (now: number): number => daysBefore(now, 7)
+
 /** A guest link works 24 hours, and never past check-in. */
 export const guestLinkExpiresAt = (issuedAt: number, checkIn: number): number => Math.min(issuedAt + 24 * HOUR_MS, checkIn)
 

@@ -53,10 +53,11 @@ export class Channel extends Effect.Service<Channel>()("Channel", {
       applyMessage: Tracing.fn("Channel.applyMessage")(function*(message: AriMessage) {
         yield* Tracing.annotate({ "channel.message_id": message.message_id, "channel.updates": message.updates.length })
         const hotel = yield* catalog.definition()
-        const issues = messageIssues(hotel, yield* catalog.today(hotel), yield* Clock.currentTimeMillis, message)
+        const now = yield* Clock.currentTimeMillis
+        const issues = messageIssues(hotel, yield* catalog.today(hotel), now, message)
         if (issues.length > 0) return yield* invalid(issues)
         const answer = yield* atomically(Effect.gen(function*() {
-          const known = yield* messages.claim(message.message_id)
+          const known = yield* messages.claim(message.message_id, new Date(now))
           if (Option.isSome(known)) return { answer: known.value, oversold: [] }
           const states = nightLookup(yield* inventory.lockRanges(messageRanges(hotel, message)))
           const outcome = applyMessage(hotel, states, message)

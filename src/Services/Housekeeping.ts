@@ -1,6 +1,6 @@
 import { Clock, Effect, Layer, Schedule } from "effect"
 import { completionWindowStart } from "../Domain/BookingLimits.js"
-import { pendingErasureCutoff, quotePurgeCutoff } from "../Domain/Lifetimes.js"
+import { channelMessageIdCutoff, pendingErasureCutoff, quotePurgeCutoff } from "../Domain/Lifetimes.js"
 import { HousekeepingRepo } from "../Layers/Persistence/HousekeepingRepo.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
@@ -17,7 +17,7 @@ const drain = (batch: Effect.Effect<number>) =>
 
 /**
  * What lapses is tidied away: pending reservations whose link expired, later their personal data,
- * old quotes, spent idempotency keys, client addresses the booking limit no longer counts.
+ * old quotes, spent idempotency keys, client addresses the booking limit no longer counts, old channel message ids.
  */
 export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping", {
   effect: Effect.gen(function*() {
@@ -37,7 +37,8 @@ export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping",
           deletedIdempotencyKeys: yield* drain(repo.deleteLapsedIdempotencyKeys(now, BATCH)),
           deletedCompletionAddresses: yield* drain(
             repo.deleteCompletionAddressesBefore(new Date(completionWindowStart(now.getTime())), BATCH)
-          )
+          ),
+          deletedChannelMessages: yield* drain(repo.deleteChannelMessagesBefore(new Date(channelMessageIdCutoff(now.getTime())), BATCH))
         }
       })
     }

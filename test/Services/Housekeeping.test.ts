@@ -9,6 +9,7 @@ import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { Repositories, Services } from "../../src/Composition.js"
 import { HousekeepingRepo } from "../../src/Layers/Persistence/HousekeepingRepo.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
+import { Channel } from "../../src/Services/Channel.js"
 import { Housekeeping } from "../../src/Services/Housekeeping.js"
 import { Quotes } from "../../src/Services/Quotes.js"
 import { Reservations } from "../../src/Services/Reservations.js"
@@ -52,7 +53,14 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
           yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" }, client, `key-${i}`)
         }))
       const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
-      expect(yield* sweep).toEqual({ expiredIntents: 0, erasedExpiredReservations: 0, deletedQuotes: 0, deletedIdempotencyKeys: 0, deletedCompletionAddresses: 0 })
+      expect(yield* sweep).toEqual({
+        expiredIntents: 0,
+        erasedExpiredReservations: 0,
+        deletedQuotes: 0,
+        deletedIdempotencyKeys: 0,
+        deletedCompletionAddresses: 0,
+        deletedChannelMessages: 0
+      })
       expect(yield* counts).toEqual({ pending: 12, expired: 0, quotes: 12, keys: 12 })
 
       clock.advance(25 * HOUR) // guest links (24 h) and idempotency keys (24 h) have lapsed, quotes are kept 30 days
@@ -65,6 +73,28 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       clock.advance(30 * 24 * HOUR)
       expect((yield* sweep).deletedQuotes).toBe(12)
       expect((yield* counts).quotes).toBe(0)
+    }))
+
+  it.effect("a channel message's id is kept 7 days: the same id answers the first answer until then, and applies anew after", () =>
+    Effect.gen(function*() {
+      const channel = yield* Channel
+      const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
+      const message = (rooms_to_sell: number) => ({
+        message_id: "cm-kept-a-week",
+        as_of: new Date(clock.now()).toISOString(),
+        updates: [{ room_type_id: "twin" as RoomTypeId, from: "2027-05-01" as LocalDate, to: "2027-05-02" as LocalDate, rooms_to_sell }]
+      })
+      expect(yield* channel.applyMessage(message(3))).toEqual({ message_id: "cm-kept-a-week", applied: 2, stale: 0 })
+      clock.advance(6 * 24 * HOUR)
+      expect((yield* sweep).deletedChannelMessages).toBe(0)
+      expect(yield* channel.applyMessage(message(2))).toEqual({ message_id: "cm-kept-a-week", applied: 2, stale: 0 })
+      const view = (yield* channel.inventory({ from: "2027-05-01" as LocalDate, to: "2027-05-01" as LocalDate, room_type_id: "twin" as RoomTypeId }))
+      expect(view.room_types[0]!.nights[0]!.rooms_to_sell).toBe(3)
+      clock.advance(2 * 24 * HOUR)
+      expect((yield* sweep).deletedChannelMessages).toBe(1)
+      yield* channel.applyMessage(message(2))
+      const later = (yield* channel.inventory({ from: "2027-05-01" as LocalDate, to: "2027-05-01" as LocalDate, room_type_id: "twin" as RoomTypeId }))
+      expect(later.room_types[0]!.nights[0]!.rooms_to_sell).toBe(2)
     }))
 
   it.effect("a reservation never completed loses its personal data PENDING_RETENTION_DAYS after its link lapsed; a completed one keeps it", () =>

@@ -10,17 +10,17 @@ export class ChannelMessageRepo extends Context.Tag("ChannelMessageRepo")<Channe
    * A concurrent claim of the same id waits until this transaction ends: it then finds the answer,
    * or, when this one rolled back (a refused message uses up nothing), claims the id itself.
    */
-  readonly claim: (messageId: string) => Effect.Effect<Option.Option<AriAnswer>>
+  readonly claim: (messageId: string, receivedAt: Date) => Effect.Effect<Option.Option<AriAnswer>>
   /** Inside the claiming transaction: the message's answer. */
   readonly answer: (answer: AriAnswer) => Effect.Effect<void>
 }>() {
   static readonly Default = Layer.effect(
     ChannelMessageRepo,
     Effect.map(SqlClient.SqlClient, (sql) => ({
-      claim: (messageId) =>
+      claim: (messageId, receivedAt) =>
         Effect.gen(function*() {
           const claimed = yield* sql`
-            INSERT INTO channel_messages (message_id, applied, stale) VALUES (${messageId}, 0, 0)
+            INSERT INTO channel_messages (message_id, applied, stale, received_at) VALUES (${messageId}, 0, 0, ${receivedAt})
             ON CONFLICT (message_id) DO NOTHING
             RETURNING message_id`
           if (claimed.length > 0) return Option.none()

@@ -24,6 +24,8 @@ export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<Housekeepi
   readonly deleteLapsedIdempotencyKeys: (now: Date, limit: number) => Effect.Effect<number>
   /** Client addresses of completions made before `before` (no longer counted by the booking limit), deleted; how many. */
   readonly deleteCompletionAddressesBefore: (before: Date, limit: number) => Effect.Effect<number>
+  /** The ids of channel messages received before `before`, forgotten; how many. */
+  readonly deleteChannelMessagesBefore: (before: Date, limit: number) => Effect.Effect<number>
 }>() {
   static readonly Default = Layer.effect(
     HousekeepingRepo,
@@ -66,7 +68,12 @@ export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<Housekeepi
           batch("deleteCompletionAddressesBefore", sql`
             DELETE FROM completions_by_address WHERE reservation_id IN (
               SELECT reservation_id FROM completions_by_address WHERE completed_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-            RETURNING reservation_id`)
+            RETURNING reservation_id`),
+        deleteChannelMessagesBefore: (before, limit) =>
+          batch("deleteChannelMessagesBefore", sql`
+            DELETE FROM channel_messages WHERE message_id IN (
+              SELECT message_id FROM channel_messages WHERE received_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING message_id`)
       }
     })
   )
