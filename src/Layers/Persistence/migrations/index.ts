@@ -8,6 +8,7 @@ import m0006 from "./0006_trace_context.js"
 import m0007 from "./0007_business_limits.js"
 import m0008 from "./0008_app_secret_and_retention.js"
 import m0009 from "./0009_promo_codes.js"
+import m0011 from "./0011_reservation_feed.js"
 
 /** Every migration, in order; a new one is a new file and a new line here. */
 export const migrations = Migrator.fromRecord({
@@ -19,5 +20,6 @@ export const migrations = Migrator.fromRecord({
   "0006_trace_context": m0006,
   "0007_business_limits": m0007,
   "0008_app_secret_and_retention": m0008,
-  "0009_promo_codes": m0009
+  "0009_promo_codes": m0009,
+  "0011_reservation_feed": m0011
 })
