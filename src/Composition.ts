@@ -9,6 +9,7 @@ import { InventoryRepo } from "./Layers/Persistence/InventoryRepo.js"
 import { MigrationsLive } from "./Layers/Persistence/Migrations.js"
 import { OutboxRepo } from "./Layers/Persistence/OutboxRepo.js"
 import { QuoteRepo } from "./Layers/Persistence/QuoteRepo.js"
+import { ReservationFeedRepo } from "./Layers/Persistence/ReservationFeedRepo.js"
 import { ReservationRepo } from "./Layers/Persistence/ReservationRepo.js"
 import { TokenRepo } from "./Layers/Persistence/TokenRepo.js"
 import { Transactions } from "./Layers/Persistence/Transactions.js"
@@ -29,6 +30,7 @@ import { PriceCalendar } from "./Services/PriceCalendar.js"
 import { PromoCodes } from "./Services/PromoCodes.js"
 import { Quotes } from "./Services/Quotes.js"
 import { RateLimiter } from "./Services/RateLimiter.js"
+import { ReservationFeed } from "./Services/ReservationFeed.js"
 import { ReservationManagement } from "./Services/ReservationManagement.js"
 import { Reservations } from "./Services/Reservations.js"
 import { Tokens } from "./Services/Tokens.js"
@@ -47,6 +49,7 @@ export const Services = Layer.mergeAll(
   PromoCodes.Default,
   Reservations.Default,
   ReservationManagement.Default,
+  ReservationFeed.Default,
   Tokens.Default,
   Idempotency.Default,
   Documents.Default,
@@ -61,6 +64,7 @@ export const Repositories = Layer.mergeAll(
   ChannelMessageRepo.Default,
   QuoteRepo.Default,
   ReservationRepo.Default,
+  ReservationFeedRepo.Default,
   TokenRepo.Default,
   OutboxRepo.Default,
   HousekeepingRepo.Default,

@@ -3,12 +3,15 @@ import type { CompletedReservation } from "./CompletedReservation.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { PackageCode, PromotionCode, RateCode, ReservationId, RoomTypeId } from "./Ids.js"
 import { Language } from "./Language.js"
-import { GuestDetails, type PmsStatus, ReservationStatus } from "./Reservation.js"
+import { formatInstant } from "./LocalDate.js"
+import { Amount } from "./Money.js"
+import { GuestDetails, type PmsStatus, type ReservationRecord, ReservationStatus } from "./Reservation.js"
 import { OfferPrice, QuoteStay } from "./Quote.js"
 
 /**
- * A reservation as the hotel's PMS receives it (`PUT {PMS_URL}/reservations/{reservation_number}`):
- * codes rather than display names, money as decimal amounts with the currency.
+ * A reservation as the hotel's PMS receives it (`PUT {PMS_URL}/reservations/{reservation_number}`,
+ * and each change of the feed `GET /internal/v1/reservations`): codes rather than display names,
+ * money as decimal amounts with the currency.
  */
 export const PmsReservation = Schema.Struct({
   reservation_number: Schema.String,
@@ -22,7 +25,11 @@ export const PmsReservation = Schema.Struct({
     room_type_id: RoomTypeId,
     quantity: Schema.Int,
     adults: Schema.Int,
-    children_ages: Schema.Array(Schema.Int)
+    children_ages: Schema.Array(Schema.Int),
+    total: Amount.annotations({
+      description: "This room request's share of price.total: the request priced alone on the reservation's plan (its " +
+        "rooms for every night, board, promotions, promo code and tourist tax)"
+    })
   })),
   guest: GuestDetails,
   package: Schema.Struct({
@@ -33,22 +40,25 @@ export const PmsReservation = Schema.Struct({
     promotions: Schema.Array(PromotionCode),
     free_cancellation_until: Schema.NullOr(Schema.String)
   }),
+  promo_code: Schema.NullOr(Schema.String).annotations({
+    description: "The hotel's promo code the price applies (its discount is in price.promotion_discount); null when none"
+  }),
   price: OfferPrice,
   created_at: Schema.String,
   updated_at: Schema.String
 }).annotations({ identifier: "PmsReservation" })
 export type PmsReservation = typeof PmsReservation.Type
 
-/** When the reservation was made, and when the change being pushed happened (ISO date-times). */
-export interface PmsTimestamps {
-  readonly created_at: string
-  readonly updated_at: string
-}
-
+/**
+ * The reservation after a change written at `changedAt`: the PMS push's body and the feed's
+ * content, one function so that the two never differ. `view` is the record's view; the record
+ * gives what the view leaves out (the price lines, when it was made).
+ */
 export const pmsReservation = (
   hotel: HotelDefinition,
   view: CompletedReservation,
-  times: PmsTimestamps
+  record: Pick<ReservationRecord, "line_totals" | "created_at">,
+  changedAt: Date
 ): PmsReservation => ({
   reservation_number: view.reservation_number,
   reservation_id: view.reservation_id,
@@ -56,12 +66,13 @@ export const pmsReservation = (
   hotel_id: hotel.id,
   language: view.language,
   stay: view.stay,
-  rooms: view.rooms.map(({ adults, children_ages, quantity, room_index, room_type_id }) => ({
+  rooms: view.rooms.map(({ adults, children_ages, quantity, room_index, room_type_id }, i) => ({
     room_index,
     room_type_id,
     quantity,
     adults,
-    children_ages
+    children_ages,
+    total: record.line_totals[i]
   })),
   guest: view.guest,
   package: {
@@ -72,9 +83,11 @@ export const pmsReservation = (
     promotions: view.package.promotions,
     free_cancellation_until: view.policies.free_cancellation_until
   },
+  promo_code: view.promo_code?.code ?? null,
   price: view.price,
-  created_at: times.created_at,
-  updated_at: times.updated_at
+  created_at: formatInstant(new Date(record.created_at), hotel.timezone),
+  // when the change was written, which orders the changes for the PMS
+  updated_at: formatInstant(changedAt, hotel.timezone)
 })
 
 /** The PMS's answer to a PUT (and optionally a DELETE); other fields are ignored. */

@@ -10,11 +10,19 @@ export const DEFAULT_FEED_LIMIT = 100
 export const FeedChange = Schema.Literal("completed", "guest_updated", "stay_changed", "cancelled")
 export type FeedChange = typeof FeedChange.Type
 
+/** The largest cursor: positions are PostgreSQL bigints. */
+const MAX_CURSOR = 9_223_372_036_854_775_807n
+
 /** An opaque position in the feed: strictly increasing in commit order. */
-export const FeedCursor = Schema.String.pipe(Schema.pattern(/^[0-9]{1,19}$/), Schema.maxLength(19)).annotations({
+export const FeedCursor = Schema.String.pipe(
+  Schema.pattern(/^[0-9]{1,19}$/),
+  Schema.maxLength(19),
+  Schema.filter((cursor) => BigInt(cursor) <= MAX_CURSOR, { message: () => "not a cursor of this feed" })
+).annotations({
   identifier: "FeedCursor",
   description: "Opaque position in the feed; keep the last one processed and ask after it"
 })
+export type FeedCursor = typeof FeedCursor.Type
 
 /** `GET /internal/v1/reservations`'s query. */
 export const FeedQuery = Schema.Struct({

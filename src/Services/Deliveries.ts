@@ -8,7 +8,6 @@ import {
   guestDetailsUpdatedEmail,
   stayChangedEmail
 } from "../Domain/GuestEmails.js"
-import { formatInstant } from "../Domain/LocalDate.js"
 import type { MailContent } from "../Domain/Mail.js"
 import { manageUrl } from "../Domain/Management.js"
 import { type ClaimedJob, jobChannel } from "../Domain/Outbox.js"
@@ -136,14 +135,8 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
           return yield* finish(job, Option.none())
         }
         case "pms_push": {
-          // updated_at: when the change being pushed was written, which orders the pushes for the PMS
-          const outcome = yield* pms.push(
-            pmsReservation(hotel, view, {
-              created_at: formatInstant(new Date(record.created_at), hotel.timezone),
-              updated_at: formatInstant(new Date(job.created_at), hotel.timezone)
-            }),
-            job.id
-          )
+          // the change being pushed was written with its job
+          const outcome = yield* pms.push(pmsReservation(hotel, view, record, new Date(job.created_at)), job.id)
           return yield* finish(
             job,
             outcome._tag === "Synced" ? Option.some({ status: "SYNCED", reference: Option.some(outcome.reference) }) : Option.none()

@@ -46,6 +46,7 @@ import { Transactions } from "../Layers/Persistence/Transactions.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { Documents } from "./Documents.js"
 import { HotelCatalog } from "./HotelCatalog.js"
+import { ReservationFeed } from "./ReservationFeed.js"
 import { Tokens } from "./Tokens.js"
 
 const cancelled = (r: ReservationRecord) =>
@@ -64,6 +65,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
     const repo = yield* ReservationRepo
     const inventory = yield* InventoryRepo
     const outbox = yield* OutboxRepo
+    const feed = yield* ReservationFeed
     const { atomically } = yield* Transactions
 
     const reservationOf = Tracing.fn("ReservationManagement.reservationOf")(function*(token: string) {
@@ -91,6 +93,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         const reservation = yield* lockActive(id)
         yield* repo.updateGuest(id, applyGuestUpdate(reservation.guest!, update))
         yield* outbox.enqueue([{ kind: "guest_update_email", reservation_id: id }, { kind: "pms_push", reservation_id: id }])
+        yield* feed.record(id, "guest_updated")
       }))
     })
 
@@ -114,6 +117,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         for (const [roomTypeId, count] of rooms) yield* inventory.release(roomTypeId, count, reservation.checkin, reservation.checkout, takenAt)
         yield* repo.cancel(id, new Date(now).toISOString(), pmsStatusAfterChange(reservation.pms_status))
         yield* outbox.enqueue([{ kind: "cancellation_email", reservation_id: id }, { kind: "pms_cancel", reservation_id: id }])
+        yield* feed.record(id, "cancelled")
       }))
     })
 
@@ -197,6 +201,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         const checkOut = localInstant(stay.checkout, hotel.check_out, hotel.timezone).getTime()
         yield* tokens.setExpiry(id, "manage", new Date(manageLinkExpiresAt(checkOut)))
         yield* outbox.enqueue([{ kind: "stay_change_email", reservation_id: id }, { kind: "pms_push", reservation_id: id }])
+        yield* feed.record(id, "stay_changed")
       }))
     })
 
@@ -261,5 +266,5 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
       })
     }
   }),
-  dependencies: [HotelCatalog.Default, Tokens.Default, Documents.Default]
+  dependencies: [HotelCatalog.Default, Tokens.Default, Documents.Default, ReservationFeed.Default]
 }) {}

@@ -43,6 +43,7 @@ import { HotelCatalog } from "./HotelCatalog.js"
 import { PromoCodes } from "./PromoCodes.js"
 import { Idempotency } from "./Idempotency.js"
 import { Quotes } from "./Quotes.js"
+import { ReservationFeed } from "./ReservationFeed.js"
 import { Tokens } from "./Tokens.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
@@ -60,6 +61,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
     const repo = yield* ReservationRepo
     const outbox = yield* OutboxRepo
     const promoCodes = yield* PromoCodes
+    const feed = yield* ReservationFeed
     const { atomically } = yield* Transactions
 
     const load = (id: ReservationId) =>
@@ -316,6 +318,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           { kind: "confirmation_email", reservation_id: reservation.id },
           { kind: "pms_push", reservation_id: reservation.id }
         ])
+        yield* feed.record(reservation.id, "completed")
         return completionResponse(hotel, { ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
       }))
     })
@@ -343,5 +346,5 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       complete
     }
   }),
-  dependencies: [HotelCatalog.Default, Quotes.Default, Tokens.Default, Idempotency.Default, PromoCodes.Default]
+  dependencies: [HotelCatalog.Default, Quotes.Default, Tokens.Default, Idempotency.Default, PromoCodes.Default, ReservationFeed.Default]
 }) {}

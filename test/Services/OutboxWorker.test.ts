@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Exit, Fiber, Layer, Option, Redacted, Schedule, Scope } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Layer, Option, Redacted, Scope } from "effect"
 import { simpleParser } from "mailparser"
 import { formatDate } from "../../src/Domain/GuestTexts.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
@@ -23,6 +23,7 @@ import { ReservationManagement } from "../../src/Services/ReservationManagement.
 import { Reservations } from "../../src/Services/Reservations.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { daysFromToday } from "../support/clock.js"
+import { eventually } from "../support/eventually.js"
 import { poolOn, testDatabaseUrl } from "../support/database.js"
 import { tokenOf } from "../support/flow.js"
 import { mailFrom, mailingConfig } from "../support/MailingTestApp.js"
@@ -101,18 +102,6 @@ const pmsOf = (on: Instance, reservationId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ pms_status: string; pms_reference: string | null }>`SELECT pms_status, pms_reference FROM reservations WHERE id = ${reservationId}`)
     .pipe(Effect.map((rows) => rows[0]!), Effect.provide(on), Effect.orDie)
-
-/**
- * Waits, checking every 20 ms, until `check` holds; fails after `ms`. A bound, not a speed target:
- * generous, because emails wait for their PDFs, drawn on the two cores that CI also gives Chromium.
- */
-const eventually = (check: Effect.Effect<boolean>, ms = 30_000) =>
-  check.pipe(
-    Effect.flatMap((ok) => ok ? Effect.void : Effect.fail("not yet" as const)),
-    Effect.retry({ schedule: Schedule.spaced("20 millis") }),
-    Effect.timeoutFail({ duration: ms, onTimeout: () => new Error(`condition not met within ${ms} ms`) }),
-    Effect.orDie
-  )
 
 const build = <A, E>(layer: Layer.Layer<A, E>) => Layer.build(layer).pipe(Effect.orDie)
 
@@ -284,6 +273,8 @@ describe("the outbox, on PostgreSQL", () => {
         const [created, update] = pms.requests.slice(2 * i).map((r) => ({ ...r, body: JSON.parse(r.body) }))
         expect(update).toMatchObject({ method: "PUT", url: `/pms/reservations/${done.reservation_number}` })
         expect(update!.headers["idempotency-key"]).not.toBe(created!.headers["idempotency-key"])
+        // each room request's price line, as the new stay priced it
+        const [double, twin] = Option.getOrThrow(yield* Context.get(on, ReservationRepo).find(id)).line_totals
         expect(update!.body).toMatchObject({
           reservation_number: done.reservation_number,
           reservation_id: id,
@@ -291,9 +282,10 @@ describe("the outbox, on PostgreSQL", () => {
           language,
           stay: { checkin, checkout, nights: 2 },
           rooms: [
-            { room_index: 0, room_type_id: "double", quantity: 1, adults: 2, children_ages: [] },
-            { room_index: 1, room_type_id: "twin", quantity: 1, adults: 1, children_ages: [] }
+            { room_index: 0, room_type_id: "double", quantity: 1, adults: 2, children_ages: [], total: double / 100 },
+            { room_index: 1, room_type_id: "twin", quantity: 1, adults: 1, children_ages: [], total: twin / 100 }
           ],
+          promo_code: null,
           price: { total: quoted.new_total / 100 },
           created_at: created!.body.created_at
         })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, Schema } from "effect"
+import type { Cents } from "../../src/Domain/Money.js"
 import { PmsOutcome, PmsReservation, pmsReservation } from "../../src/Domain/Pms.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { Pms, PmsError } from "../../src/Services/Pms.js"
@@ -8,10 +9,13 @@ import { inMemoryPms, PmsInMemory } from "../support/outsideSystems.js"
 import { pmsStub } from "../support/pms.js"
 import { completedReservation } from "../support/reservation.js"
 
-const payload = pmsReservation(demoHotel, completedReservation("fr"), {
-  created_at: "2026-11-22T10:15:00+01:00",
-  updated_at: "2026-11-22T10:19:42+01:00"
-})
+/** The demo reservation made with the hotel's promo code, made at 10:15 and changed at 10:19:42 hotel time. */
+const payload = pmsReservation(
+  demoHotel,
+  { ...completedReservation("fr"), promo_code: { code: "DIRECT12", name: "Code de réservation directe" } },
+  { line_totals: [31200 as Cents, 17128 as Cents], created_at: "2026-11-22T09:15:00.000Z" },
+  new Date("2026-11-22T09:19:42.000Z")
+)
 
 const live = (url: string, token?: string) =>
   Pms.Default.pipe(Layer.provide(AppConfig.InMemory({ pmsUrl: Option.some(url), pmsToken: Option.map(Option.fromNullable(token), Redacted.make) })))
@@ -38,12 +42,14 @@ describe("Pms over HTTP", () => {
         hotel_id: "belle-rive-nice",
         language: "fr",
         stay: { checkin: "2027-03-12", checkout: "2027-03-15", nights: 3 },
+        // each room request's price line, in the currency's major units
         rooms: [
-          { room_index: 0, room_type_id: "double", quantity: 1, adults: 2, children_ages: [1] },
-          { room_index: 1, room_type_id: "twin", quantity: 1, adults: 1, children_ages: [] }
+          { room_index: 0, room_type_id: "double", quantity: 1, adults: 2, children_ages: [1], total: 312 },
+          { room_index: 1, room_type_id: "twin", quantity: 1, adults: 1, children_ages: [], total: 171.28 }
         ],
         guest: { first_name: "Jeanne", last_name: "Dupont", email: "jeanne.dupont@example.org", baby_cot: true },
         package: { package_code: "FLEX_BB", rate_code: "FLEX_BB", refundable: true, free_cancellation_until: "2027-03-10T14:00:00+01:00" },
+        promo_code: "DIRECT12",
         price: { room_total: 466, promotion_discount: 0, tourist_tax: 17.28, total: 483.28, currency: "EUR" },
         created_at: "2026-11-22T10:15:00+01:00",
         updated_at: "2026-11-22T10:19:42+01:00"

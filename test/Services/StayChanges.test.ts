@@ -2,9 +2,8 @@ import { NodeContext } from "@effect/platform-node"
 import { expect, layer, type Vitest } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import * as path from "node:path"
-import type { PromotionCode, RateCode, ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
+import type { PromotionCode, RateCode, ReservationId } from "../../src/Domain/Ids.js"
 import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
-import type { Cents } from "../../src/Domain/Money.js"
 import { Repositories, Services } from "../../src/Composition.js"
 import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
 import { OutboxRepo } from "../../src/Layers/Persistence/OutboxRepo.js"
@@ -18,8 +17,8 @@ import { Reservations } from "../../src/Services/Reservations.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
 import { TestDatabase } from "../support/database.js"
-import { tokenOf } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
+import { type Ask, change, changeStay, client, completed, quoteChange, roomsOf } from "../support/serviceFlow.js"
 import { ServicesInMemory } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time; the stays below are in January and February 2027.
@@ -32,37 +31,6 @@ const OnPostgres = Services.pipe(
   Layer.provide(Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory)),
   Layer.provide(clock.layer)
 )
-
-interface Ask {
-  readonly room_type_id: string
-  readonly quantity?: number
-  readonly adults?: number
-  readonly children_ages?: ReadonlyArray<number>
-}
-const roomsOf = (asks: ReadonlyArray<Ask>) =>
-  asks.map((a) => ({ room_type_id: a.room_type_id as RoomTypeId, quantity: a.quantity ?? 1, adults: a.adults ?? 2, children_ages: a.children_ages ?? [] }))
-
-const guest = { first_name: "Chan", last_name: "Ge", email: "change@example.com", phone: "+33 6 00 00 00 01", accept_terms: true, terms_version: "2026-11" }
-const client = { client: "stay-change-test", ai_agent: null, session: null }
-let addresses = 0
-
-/** A completed reservation of these rooms on a plan (with a promo code, when given): its id, manage token and total. */
-const completed = (checkin: string, checkout: string, asks: ReadonlyArray<Ask>, rateCode = "FLEX", promoCode?: string) =>
-  Effect.gen(function*() {
-    const quote = yield* (yield* Quotes).quoteRooms({
-      checkin: d(checkin),
-      checkout: d(checkout),
-      rooms: roomsOf(asks),
-      ...(promoCode === undefined ? {} : { promo_code: promoCode })
-    }, client)
-    const offer = quote.package_offers.find((o) => o.rate_code === rateCode)!
-    const reservations = yield* Reservations
-    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
-    // each on an address of its own: the booking limit per address stays out of these tests
-    const done = yield* reservations.complete(tokenOf(response.continue_url), { ...guest, expected_total: offer.price.total }, `192.0.2.${++addresses}`)
-    const token = Option.getOrThrow(yield* (yield* Tokens).reveal(done.reservation_id, "manage"))
-    return { id: done.reservation_id, token, total: offer.price.total }
-  })
 
 /** Rooms of a type held on each night from `from` up to `until`. */
 const booked = (type: string, from: string, until: string) =>
@@ -78,18 +46,6 @@ const booked = (type: string, from: string, until: string) =>
 const jobsOf = (id: ReservationId) =>
   Effect.flatMap(OutboxRepo, (outbox) =>
     Effect.map(outbox.lastEnqueuedAt(id, "stay_change_email"), Option.isSome))
-
-const quoteChange = (token: string, checkin: string, checkout: string, asks: ReadonlyArray<Ask>) =>
-  Effect.flatMap(ReservationManagement, (m) =>
-    m.quoteChange(token, { action: "quote_change", checkin: d(checkin), checkout: d(checkout), rooms: roomsOf(asks) }))
-
-const changeStay = (token: string, checkin: string, checkout: string, asks: ReadonlyArray<Ask>, expected: number) =>
-  Effect.flatMap(ReservationManagement, (m) =>
-    m.act(token, { action: "change_stay", checkin: d(checkin), checkout: d(checkout), rooms: roomsOf(asks), expected_total: expected as Cents }))
-
-/** Quotes the change, then makes it at the quoted total: the changed reservation's view. */
-const change = (token: string, checkin: string, checkout: string, asks: ReadonlyArray<Ask>) =>
-  Effect.flatMap(quoteChange(token, checkin, checkout, asks), (q) => changeStay(token, checkin, checkout, asks, q.new_total))
 
 /** The failure the effect ends with (a test fails if it succeeds). */
 const failureOf = <A, E extends { readonly _tag: string; readonly message: string }, R>(effect: Effect.Effect<A, E, R>) =>

@@ -14,6 +14,7 @@ import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { IdempotencyRepo } from "../../src/Layers/Persistence/IdempotencyRepo.js"
 import { OutboxRepo } from "../../src/Layers/Persistence/OutboxRepo.js"
 import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
+import { ReservationFeedRepo } from "../../src/Layers/Persistence/ReservationFeedRepo.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { TokenRepo } from "../../src/Layers/Persistence/TokenRepo.js"
 import { Transactions } from "../../src/Layers/Persistence/Transactions.js"
@@ -37,6 +38,7 @@ export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
     ChannelMessageRepo.InMemory,
     QuoteRepo.InMemory,
     ReservationRepo.InMemory,
+    ReservationFeedRepo.InMemory,
     TokenRepo.InMemory,
     OutboxRepo.InMemory,
     IdempotencyRepo.InMemory,

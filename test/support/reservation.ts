@@ -4,7 +4,7 @@ import type { PackageCode, QuoteId, RateCode, ReservationId, RoomTypeId } from "
 import { type Language, localized } from "../../src/Domain/Language.js"
 import { daysBetween, type LocalDate } from "../../src/Domain/LocalDate.js"
 import type { Cents } from "../../src/Domain/Money.js"
-import { priceStay, type RoomLine } from "../../src/Domain/Pricing.js"
+import { lineTotals, priceStay, type RoomLine } from "../../src/Domain/Pricing.js"
 import { appliedPromoCode } from "../../src/Domain/PromoCodes.js"
 import type { GuestDetails, ReservationRecord } from "../../src/Domain/Reservation.js"
 import { demoHotel } from "./hotel.js"
@@ -54,13 +54,14 @@ export const sampleReservation = (options: SampleOptions = {}): ReservationRecor
   const checkin = (options.checkin ?? "2027-03-12") as LocalDate
   const checkout = (options.checkout ?? "2027-03-15") as LocalDate
   const rooms = [line("double", 2, [1]), line("twin", 2, [], 2)]
-  const outcome = priceStay({
+  const input = {
     hotel,
     stay: { checkin, checkout, nights: daysBetween(checkin, checkout), daysAhead: options.daysAhead ?? 100 },
     rooms,
     nights: () => emptyNight,
     promoCode: options.promoCode ?? null
-  })
+  }
+  const outcome = priceStay(input)
   const rateCode = options.rateCode ?? "FLEX_BB"
   const offer = outcome._tag === "Available" ? outcome.offers.find((o) => o.rate_code === rateCode) : undefined
   if (offer === undefined) throw new Error(`no ${rateCode} offer for the sample stay`)
@@ -75,7 +76,7 @@ export const sampleReservation = (options: SampleOptions = {}): ReservationRecor
     checkout,
     rooms: rooms.map((room, room_index) => ({ ...room, room_index })),
     offer,
-    line_totals: [],
+    line_totals: lineTotals(input, offer.rate_code),
     guest: sampleGuest,
     terms_version: "2026-11",
     client: { client: null, ai_agent: null, session: null },

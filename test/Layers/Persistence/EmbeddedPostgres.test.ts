@@ -1,8 +1,8 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Data, Effect, Layer, Option } from "effect"
-import { execFileSync, spawn } from "node:child_process"
+import { Effect, Layer, Option } from "effect"
+import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -11,6 +11,7 @@ import { embeddedPostgres } from "../../../src/Layers/Persistence/EmbeddedPostgr
 import { MigrationsLive } from "../../../src/Layers/Persistence/Migrations.js"
 import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
 import { temporaryDataDir } from "../../support/database.js"
+import { killHard, startScript } from "../../support/scriptProcess.js"
 
 const holderScript = fileURLToPath(new URL("../../support/embedded-holder.ts", import.meta.url))
 const asRoot = process.getuid?.() === 0
@@ -25,21 +26,8 @@ const query = <A>(dataDir: string, statement: (sql: SqlClient.SqlClient) => Effe
 const keptValues = (dataDir: string) =>
   query(dataDir, (sql) => sql<{ value: string }>`SELECT value FROM kept ORDER BY value`).pipe(Effect.map((rows) => rows.map((r) => r.value)))
 
-class HolderExited extends Data.TaggedError("HolderExited")<{ readonly message: string }> {}
-
 /** A service stand-in in a process of its own, holding the server of `dataDir` after storing `value`. */
-const startHolder = (dataDir: string, value: string) =>
-  Effect.async<ReturnType<typeof spawn>, HolderExited>((resume) => {
-    const child = spawn(process.execPath, ["--import", "tsx", holderScript, dataDir, value], { stdio: ["ignore", "pipe", "pipe"] })
-    let output = ""
-    const collect = (chunk: Buffer) => {
-      output += chunk
-      if (output.includes("READY")) resume(Effect.succeed(child))
-    }
-    child.stdout.on("data", collect)
-    child.stderr.on("data", collect)
-    child.once("exit", (code) => resume(Effect.fail(new HolderExited({ message: `holder exited (${code}): ${output}` }))))
-  })
+const startHolder = (dataDir: string, value: string) => startScript(holderScript, [dataDir, value], "READY")
 
 const postmasterPid = (dataDir: string) => Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0])
 
@@ -90,8 +78,7 @@ describe("embedded PostgreSQL", () => {
       )
 
       const orphan = postmasterPid(dir)
-      holder.kill("SIGKILL")
-      yield* Effect.async<void>((resume) => void holder.once("exit", () => resume(Effect.void)))
+      yield* killHard(holder)
       expect(isAlive(orphan)).toBe(true) // the server outlives its service
 
       expect(yield* keptValues(dir)).toEqual(["before the crash"])

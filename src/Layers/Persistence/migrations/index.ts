@@ -9,6 +9,7 @@ import m0007 from "./0007_business_limits.js"
 import m0008 from "./0008_app_secret_and_retention.js"
 import m0009 from "./0009_promo_codes.js"
 import m0010 from "./0010_channel.js"
+import m0011 from "./0011_reservation_feed.js"
 
 /** Every migration, in order; a new one is a new file and a new line here. */
 export const migrations = Migrator.fromRecord({
@@ -21,5 +22,6 @@ export const migrations = Migrator.fromRecord({
   "0007_business_limits": m0007,
   "0008_app_secret_and_retention": m0008,
   "0009_promo_codes": m0009,
-  "0010_channel": m0010
+  "0010_channel": m0010,
+  "0011_reservation_feed": m0011
 })

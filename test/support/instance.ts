@@ -1,0 +1,24 @@
+import { NodeContext } from "@effect/platform-node"
+import type { SqlClient } from "@effect/sql"
+import type { PgClient } from "@effect/sql-pg"
+import { Layer } from "effect"
+import { Repositories, Services } from "../../src/Composition.js"
+import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
+import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
+
+export interface InstanceOptions {
+  readonly hotelFile: string
+  readonly clock: Layer.Layer<never>
+}
+
+/**
+ * One instance of the service on the pool given, as a process would be. Apart from the test
+ * database's helpers (which need vitest), so that a process of its own can start one too.
+ */
+export const instanceOn = <E>(pool: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E>, options: InstanceOptions) =>
+  Services.pipe(
+    Layer.provideMerge(Repositories),
+    Layer.provideMerge(pool),
+    Layer.provide(Layer.mergeAll(AppConfig.InMemory({ hotelFile: options.hotelFile }), NodeContext.layer, AppSecret.InMemory)),
+    Layer.provide(options.clock)
+  )
