@@ -16,7 +16,7 @@ const FRAMEWORK_DECODE_ERROR = "#/components/schemas/HttpApiDecodeError"
  * The framework's own 400 body never reaches a client (Http.ts answers an `Error` instead):
  * drop it from the document, and the 400 of operations that take no input at all.
  */
-const withoutFrameworkErrors = (spec: Record<string, any>): Record<string, any> => {
+export const withoutFrameworkErrors = (spec: Record<string, any>): Record<string, any> => {
   for (const path of Object.values<Record<string, any>>(spec.paths ?? {})) {
     for (const operation of Object.values<Record<string, any>>(path)) {
       const badRequest = operation.responses?.["400"]

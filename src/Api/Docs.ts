@@ -1,5 +1,6 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as OpenApi from "@effect/platform/OpenApi"
@@ -7,12 +8,19 @@ import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { Api } from "./Api.js"
 
-/** `/openapi.json`: the OpenAPI 3.1 document generated from the HttpApi, served at this base URL. */
+/** The OpenAPI 3.1 document generated from an HttpApi, served at this deployment's base URL. */
+export const documentOf = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>
+) =>
+  Effect.map(AppConfig, ({ publicBaseUrl }) => ({
+    ...OpenApi.fromApi(api),
+    servers: [{ url: publicBaseUrl, description: "This deployment" }]
+  }))
+
+/** `/openapi.json`: the public API's document. */
 const openApiDocument = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
-    const { publicBaseUrl } = yield* AppConfig
-    const spec = { ...OpenApi.fromApi(Api), servers: [{ url: publicBaseUrl, description: "This deployment" }] }
-    const response = yield* HttpServerResponse.json(spec).pipe(Effect.orDie)
+    const response = yield* HttpServerResponse.json(yield* documentOf(Api)).pipe(Effect.orDie)
     yield* router.get("/openapi.json", Effect.succeed(response))
   })
 )

@@ -8,6 +8,7 @@ import {
   GroupBookingRequired,
   IdempotencyInProgress,
   IdempotencyKeyReused,
+  InvalidMessage,
   InvalidPromoCode,
   InvalidToken,
   NotFound,
@@ -37,20 +38,48 @@ export const ErrorBody = Schema.Struct({
 })
 export type ErrorBody = typeof ErrorBody.Type
 
-/**
- * The message of a request that breaks its schema: one per field, the first issue found for it
- * (later ones repeat it for other union members); undefined when no issue names anything.
- */
-export const describeIssues = (
-  issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>
-): string | undefined => {
+type DecodeIssue = { readonly path: ReadonlyArray<PropertyKey>; readonly message: string }
+
+/** The first issue found for each field (later ones repeat it for other union members), the field named by `pathOf`. */
+const firstIssuePerField = (issues: ReadonlyArray<DecodeIssue>, pathOf: (path: ReadonlyArray<PropertyKey>) => string) => {
   const byField = new Map<string, string>()
   for (const issue of issues) {
-    const field = issue.path.length > 0 ? issue.path.join(".") : "request"
-    if (!byField.has(field)) byField.set(field, `${field}: ${issue.message}`)
+    const field = issue.path.length > 0 ? pathOf(issue.path) : "request"
+    if (!byField.has(field)) byField.set(field, issue.message)
   }
-  return byField.size === 0 ? undefined : [...byField.values()].join("; ")
+  return [...byField].map(([path, message]) => ({ path, message }))
 }
+
+/**
+ * The message of a request that breaks its schema: one per field, the first issue found for it;
+ * undefined when no issue names anything.
+ */
+export const describeIssues = (issues: ReadonlyArray<DecodeIssue>): string | undefined => {
+  const fields = firstIssuePerField(issues, (path) => path.join("."))
+  return fields.length === 0 ? undefined : fields.map(({ message, path }) => `${path}: ${message}`).join("; ")
+}
+
+/** How much of a bad value an issue quotes: enough to recognise it, never a megabyte echoed back. */
+const MAX_QUOTED_CHARACTERS = 100
+
+/** At most `MAX_QUOTED_CHARACTERS` of a value sent. */
+const quote = (text: string) => text.length <= MAX_QUOTED_CHARACTERS ? text : `${text.slice(0, MAX_QUOTED_CHARACTERS)}…`
+
+/** A path as a client's code spells it: `updates[3].min_stay`; an unknown key is the client's text, quoted as such. */
+const bracketPath = (path: ReadonlyArray<PropertyKey>) =>
+  path.map((key, i) => typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${quote(String(key))}`).join("")
+
+const ACTUAL = ", actual "
+
+/**
+ * Each field of a channel request that breaks its schema, by its path, as `InvalidMessage` lists
+ * them; where the schema's message quotes the bad value (`…, actual "…"`), at most 100 characters of it.
+ */
+export const pathIssues = (issues: ReadonlyArray<DecodeIssue>) =>
+  firstIssuePerField(issues, bracketPath).map(({ message, path }) => {
+    const at = message.indexOf(ACTUAL)
+    return { path, message: at === -1 ? message : message.slice(0, at + ACTUAL.length) + quote(message.slice(at + ACTUAL.length)) }
+  })
 
 interface ErrorClass<E extends { readonly message: string }> {
   new(props: any, disableValidation?: boolean): E
@@ -93,6 +122,21 @@ export const InvalidPromoCodeBody = errorBody(
     "or used_up. Quote again without it. error.code: invalid_promo_code",
   () => "invalid_promo_code",
   (e) => ({ reason: e.reason })
+)
+export const InvalidMessageBody = errorBody(
+  InvalidMessage,
+  400,
+  "The request breaks its schema or a bound; nothing was applied. details.issues names each bad field by its path " +
+    "(updates[3].min_stay) with what is wrong. error.code: invalid_request",
+  () => "invalid_request",
+  (e) => ({ issues: e.issues }),
+  {
+    error: {
+      code: "invalid_request",
+      message: "the message was not applied: updates[3].min_stay: Expected a number between 1 and 30, actual 31",
+      details: { issues: [{ path: "updates[3].min_stay", message: "Expected a number between 1 and 30, actual 31" }] }
+    }
+  }
 )
 export const NotFoundBody = errorBody(NotFound, 404, "No such resource. error.code: not_found", () => "not_found")
 export const ServiceUnavailableBody = errorBody(

@@ -6,6 +6,7 @@ import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { untracedWithoutCollector } from "../Layers/Platform/Tracing.js"
 import { Api } from "./Api.js"
 import { CalendarHttp } from "./CalendarHttp.js"
+import { ChannelLive } from "./ChannelHttp.js"
 import { DiscoveryHttp } from "./DiscoveryHttp.js"
 import { DocsLive } from "./Docs.js"
 import { GuestPagesLive } from "./GuestPages.js"
@@ -26,8 +27,11 @@ const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide(ReservationTokenAuthLive)
 )
 
-/** The whole HTTP application: the API, its documents, the guest pages and MCP, behind the middleware. Needs the services. */
-const HttpAppLive = Layer.mergeAll(DocsLive, GuestPagesLive, McpLive, ErrorsAsBodiesLive, RateLimitLive).pipe(
+/**
+ * The whole HTTP application: the API, its documents, the guest pages, MCP and the channel
+ * interface, behind the middleware. Needs the services.
+ */
+const HttpAppLive = Layer.mergeAll(DocsLive, GuestPagesLive, McpLive, ChannelLive, ErrorsAsBodiesLive, RateLimitLive).pipe(
   Layer.provideMerge(ApiLive)
 )
 

@@ -6,11 +6,14 @@ import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Multipart from "@effect/platform/Multipart"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Cause, Effect } from "effect"
-import { NotFound, ValidationError } from "../Domain/Errors.js"
+import { Cause, Effect, Layer, Option } from "effect"
+import { InvalidMessage, listIssues, NotFound, ValidationError } from "../Domain/Errors.js"
+import { AppConfig } from "../Layers/Platform/AppConfig.js"
+import { ARI_PATH, MAX_ARI_BODY_BYTES } from "./Channel.js"
 import { isPreflight, preflight } from "./Cors.js"
-import { describeIssues } from "./Errors.js"
-import { withBoundedBody } from "./RequestBody.js"
+import { describeIssues, pathIssues } from "./Errors.js"
+import { type BodyLimits, withBoundedBody } from "./RequestBody.js"
+import { pathOf } from "./RequestObservation.js"
 import { InternalError, PayloadTooLarge } from "./TransportErrors.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
@@ -44,7 +47,7 @@ const toDomainError = (error: unknown): unknown => {
  * decode: an `HttpApiDecodeError`. Told apart by the schema that failed: a response's is the
  * framework's transformation from its own HttpServerResponse declaration, named first.
  */
-const isUnencodableResponse = (error: unknown): error is HttpApiError.HttpApiDecodeError =>
+export const isUnencodableResponse = (error: unknown): error is HttpApiError.HttpApiDecodeError =>
   error instanceof HttpApiError.HttpApiDecodeError && error.message.startsWith("(<declaration schema> <-> ")
 
 /** Our fault, not the caller's: logged, and answered as an internal error that shows no internals. */
@@ -53,43 +56,71 @@ const unexpectedFault = (what: string, cause: Cause.Cause<unknown>) =>
     Effect.zipRight(Effect.fail(new InternalError({ message: "An unexpected error occurred. It has been logged." })))
   )
 
-const bodyLimits = {
-  maxBytes: MAX_BODY_BYTES,
-  tooLarge: new PayloadTooLarge({ message: `the request body is larger than ${MAX_BODY_BYTES} bytes` }),
+const bodyLimits = (maxBytes: number): BodyLimits => ({
+  maxBytes,
+  tooLarge: new PayloadTooLarge({ message: `the request body is larger than ${maxBytes} bytes` }),
   maxDepth: MAX_JSON_DEPTH,
   tooDeep: new ValidationError({
     code: "invalid_request",
     message: `the request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`
   })
-}
+})
+const usualBody = bodyLimits(MAX_BODY_BYTES)
+const channelMessage = bodyLimits(MAX_ARI_BODY_BYTES)
 
 /** A declared oversize body is refused before it is read; an undeclared one is cut off at the limit. */
-const boundBody = (app: HttpApp.Default<unknown>) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    Number(NodeHttpServerRequest.toIncomingMessage(request).headers["content-length"] ?? 0) > MAX_BODY_BYTES
-      ? Effect.fail(bodyLimits.tooLarge)
+const boundBody = (limitsOf: (request: HttpServerRequest.HttpServerRequest) => BodyLimits) => (app: HttpApp.Default<unknown>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const limits = limitsOf(request)
+    return Number(NodeHttpServerRequest.toIncomingMessage(request).headers["content-length"] ?? 0) > limits.maxBytes
+      ? Effect.fail(limits.tooLarge)
       : HttpMethod.hasBody(request.method)
-      ? Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBoundedBody(bodyLimits)(request))
-      : app)
+      ? Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBoundedBody(limits)(request))
+      : app
+  })
 
 /**
  * Bounded bodies, and every failure as an `Error` body: the framework's own (an unknown route, an
  * unreadable or invalid body) as the domain's errors, a CORS preflight answered, and any other
  * fault, a response that does not encode included, logged and answered as an internal error.
+ * A channel message may be larger than any other body, and only while the channel interface is
+ * served: otherwise its path is unknown like any other.
  */
-export const ErrorsAsBodiesLive = HttpApiBuilder.middleware((app: HttpApp.Default) =>
-  boundBody(app as HttpApp.Default<unknown>).pipe(
-    Effect.catchAll((error) =>
-      isPreflight(error)
-        ? preflight
-        : isUnencodableResponse(error)
-        ? unexpectedFault("a response does not encode", Cause.fail(describeIssues(error.issues) ?? error.message))
-        : Effect.fail(toDomainError(error))
-    ),
-    // the framework raises an unreadable body as a defect
-    Effect.catchAllDefect((defect) => {
-      const error = toDomainError(defect)
-      return error !== defect ? Effect.fail(error) : unexpectedFault("unexpected fault", Cause.die(defect))
-    })
+export const ErrorsAsBodiesLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ channelToken }) => {
+  const limitsOf = Option.isNone(channelToken)
+    ? () => usualBody
+    : (request: HttpServerRequest.HttpServerRequest) =>
+      request.method === "POST" && pathOf(request.url) === ARI_PATH ? channelMessage : usualBody
+  return HttpApiBuilder.middleware((app: HttpApp.Default) =>
+    boundBody(limitsOf)(app as HttpApp.Default<unknown>).pipe(
+      Effect.catchAll((error) =>
+        isPreflight(error)
+          ? preflight
+          : isUnencodableResponse(error)
+          ? unexpectedFault("a response does not encode", Cause.fail(describeIssues(error.issues) ?? error.message))
+          : Effect.fail(toDomainError(error))
+      ),
+      // the framework raises an unreadable body as a defect
+      Effect.catchAllDefect((defect) => {
+        const error = toDomainError(defect)
+        return error !== defect ? Effect.fail(error) : unexpectedFault("unexpected fault", Cause.die(defect))
+      })
+    ) as HttpApp.Default
+  )
+}))
+
+/**
+ * On the channel interface, a request that breaks its schema names every bad field by its path
+ * (`details.issues`, `updates[3].min_stay`), as the channel's own bounds do: the hotel's system
+ * is told which update to fix. A response that does not encode stays our fault.
+ */
+export const issuesByPath = (app: HttpApp.Default): HttpApp.Default =>
+  Effect.catchIf(
+    app as HttpApp.Default<unknown>,
+    (error): error is HttpApiError.HttpApiDecodeError =>
+      error instanceof HttpApiError.HttpApiDecodeError && !isUnencodableResponse(error),
+    (error) => {
+      const issues = pathIssues(error.issues)
+      return Effect.fail(new InvalidMessage({ message: listIssues(issues), issues }))
+    }
   ) as HttpApp.Default
-)

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto"
 import { RateLimited } from "../Domain/Errors.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
+import { CHANNEL_PREFIX } from "./Channel.js"
 import { clientAddress } from "./ClientAddress.js"
 
 const rateHeaders = (decision: RateDecision) =>
@@ -18,17 +19,22 @@ const rateHeaders = (decision: RateDecision) =>
     }))
   )
 
+/** The token a request presents, if any: a reservation link's, or on the channel interface the hotel's bearer token. */
+const presentedToken = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
+  request.headers["x-reservation-token"] ?? (request.url.startsWith(`${CHANNEL_PREFIX}/`) ? request.headers["authorization"] : undefined)
+
 /**
- * `RATE_LIMIT_PER_MINUTE` requests per client address on every /v1 endpoint and /mcp, and per token as well
- * on the token endpoints (a token shared across addresses is limited too).
+ * `RATE_LIMIT_PER_MINUTE` requests per client address on every /v1 endpoint, /mcp and the channel
+ * interface, and per token as well where one is presented (a token shared across addresses is
+ * limited too). A wrong channel token counts against its address like any request: guessing is slow.
  */
 export const RateLimitLive = Layer.unwrapEffect(Effect.map(Effect.all([RateLimiter, AppConfig]), ([{ take }, config]) => {
   const addressOf = clientAddress(config.trustedProxies)
   // without a limit, no step at all on the request path
   return Option.isNone(take) ? Layer.empty : HttpApiBuilder.middleware((app: HttpApp.Default) =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    if (!/^\/(v1|mcp)(\/|\?|$)/.test(request.url)) return app
-    const token = request.headers["x-reservation-token"]
+    if (!/^\/(v1|mcp|internal)(\/|\?|$)/.test(request.url)) return app
+    const token = presentedToken(request)
     const keys = [
       `address:${addressOf(request)}`,
       ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])

@@ -25,7 +25,7 @@ export class InternalError extends Schema.TaggedError<InternalError>()("Internal
   message: Schema.String
 }) {}
 
-/** No `X-Reservation-Token` header. */
+/** No token header (`X-Reservation-Token`, or `Authorization: Bearer` on the channel interface). */
 export class MissingToken extends Schema.TaggedError<MissingToken>()("MissingToken", {
   message: Schema.String
 }) {}
@@ -35,12 +35,16 @@ export class ForbiddenOrigin extends Schema.TaggedError<ForbiddenOrigin>()("Forb
   message: Schema.String
 }) {}
 
-export const PayloadTooLargeBody = errorBody(
-  PayloadTooLarge,
-  413,
-  "The request body is over 64 KiB. error.code: payload_too_large",
-  () => "payload_too_large"
-)
+/** The caller's address is not one that may call this interface (`CHANNEL_ALLOWED_ADDRESSES`). */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
+  message: Schema.String
+}) {}
+
+const payloadTooLarge = (limit: string) =>
+  errorBody(PayloadTooLarge, 413, `The request body is over ${limit}. error.code: payload_too_large`, () => "payload_too_large")
+export const PayloadTooLargeBody = payloadTooLarge("64 KiB")
+/** The one endpoint that takes more: a channel message of 1,000 updates. */
+export const MessageTooLargeBody = payloadTooLarge("1 MiB")
 export const HeadersTooLargeBody = errorBody(
   HeadersTooLarge,
   431,
@@ -59,11 +63,15 @@ export const InternalErrorBody = errorBody(
   "Unexpected fault; no internals are shown. error.code: internal_error",
   () => "internal_error"
 )
-export const MissingTokenBody = errorBody(
-  MissingToken,
-  401,
-  "No X-Reservation-Token header. error.code: missing_token",
-  () => "missing_token"
+const missingToken = (header: string) =>
+  errorBody(MissingToken, 401, `No ${header} header. error.code: missing_token`, () => "missing_token")
+export const MissingTokenBody = missingToken("X-Reservation-Token")
+export const MissingBearerBody = missingToken("Authorization: Bearer")
+export const ForbiddenBody = errorBody(
+  Forbidden,
+  403,
+  "This client address may not call this interface. error.code: forbidden",
+  () => "forbidden"
 )
 export const ForbiddenOriginBody = errorBody(
   ForbiddenOrigin,

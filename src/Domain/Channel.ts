@@ -94,11 +94,16 @@ export type AriUpdate = typeof AriUpdate.Type
 
 /** `POST /internal/v1/ari`: availability, restrictions and rates (ARI) from the hotel's systems. */
 export const AriMessage = Schema.Struct({
-  message_id: Text.pipe(Schema.minLength(1), Schema.maxLength(MAX_MESSAGE_ID_LENGTH)).annotations({
+  message_id: Text.pipe(
+    Schema.minLength(1, { message: () => "must not be empty" }),
+    Schema.maxLength(MAX_MESSAGE_ID_LENGTH, { message: () => `must be at most ${MAX_MESSAGE_ID_LENGTH} characters` })
+  ).annotations({
     description: "Makes the message idempotent: the same id again answers the first answer and changes nothing"
   }),
   as_of: AsOf,
-  updates: Schema.Array(AriUpdate).pipe(Schema.maxItems(MAX_UPDATES)).annotations({
+  updates: Schema.Array(AriUpdate).pipe(
+    Schema.maxItems(MAX_UPDATES, { message: () => `must hold at most ${MAX_UPDATES} updates; send the rest in another message` })
+  ).annotations({
     description: `At most ${MAX_UPDATES}; applied in order; [] is a heartbeat`
   })
 }).annotations({

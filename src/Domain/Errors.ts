@@ -130,6 +130,10 @@ export class InvalidPromoCode extends Schema.TaggedError<InvalidPromoCode>()("In
 /** One bad field of a channel message, by its path (`updates[3].min_stay`). */
 export const MessageIssue = Schema.Struct({ path: Schema.String, message: Schema.String }).annotations({ identifier: "MessageIssue" })
 
+/** Bad fields as one line of text, each named by its path. */
+export const listIssues = (issues: ReadonlyArray<typeof MessageIssue.Type>): string =>
+  issues.map(({ message, path }) => `${path}: ${message}`).join("; ")
+
 /** A channel message breaks a bound (400 `invalid_request`, `error.details.issues`): nothing of it was applied. */
 export class InvalidMessage extends Schema.TaggedError<InvalidMessage>()("InvalidMessage", {
   message: Schema.String,

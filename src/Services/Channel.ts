@@ -14,7 +14,7 @@ import {
   nightLookup,
   readUntil
 } from "../Domain/Channel.js"
-import { InvalidMessage, ValidationError } from "../Domain/Errors.js"
+import { InvalidMessage, listIssues, ValidationError } from "../Domain/Errors.js"
 import type { RoomTypeId } from "../Domain/Ids.js"
 import { addDays, daysBetween, type LocalDate, nightsOf } from "../Domain/LocalDate.js"
 import { fileBaseRate } from "../Domain/Pricing.js"
@@ -26,7 +26,7 @@ import * as Tracing from "../Layers/Platform/Tracing.js"
 
 const invalid = (issues: ReadonlyArray<MessageIssue>) =>
   new InvalidMessage({
-    message: `the message was not applied: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")}`,
+    message: `the message was not applied: ${listIssues(issues)}`,
     issues
   })
 

@@ -11,6 +11,16 @@ import { defaultOutboxWorkerOptions } from "../../Domain/Outbox.js"
 const optionalSecret = (name: string) =>
   Config.option(Config.redacted(name)).pipe(Config.map(Option.filter((value) => Redacted.value(value).trim() !== "")))
 
+/** A secret that may be left out, but when set, at least `min` characters long: a short one could be guessed. */
+const optionalLongSecret = (name: string, min: number) =>
+  optionalSecret(name).pipe(
+    Config.mapOrFail((secret) =>
+      Option.isSome(secret) && Redacted.value(secret.value).length < min
+        ? Either.left(ConfigError.InvalidData([name], `must be at least ${min} characters`))
+        : Either.right(secret)
+    )
+  )
+
 /** A whole number of `unit` from `min` to `max`, refused otherwise with a message naming them. */
 const wholeNumber = (name: string, unit: string, min: number, max: number) =>
   Config.integer(name).pipe(
@@ -81,6 +91,10 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly mcpAllowedOrigins: ReadonlyArray<string>
   /** Addresses of the reverse proxies in front, whose `X-Forwarded-For` names the client. */
   readonly trustedProxies: ReadonlyArray<string>
+  /** The hotel's systems' bearer token for the channel interface (`/internal/...`); none: the interface is not served. */
+  readonly channelToken: Option.Option<Redacted.Redacted>
+  /** The only client addresses that may call the channel interface; empty: any. */
+  readonly channelAllowedAddresses: ReadonlyArray<string>
 }>() {
   static readonly fromEnv = Effect.gen(function*() {
     const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
@@ -103,13 +117,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       quoteTtlSeconds: yield* wholeNumber("QUOTE_TTL_SECONDS", "seconds", 10, 86_400).pipe(Config.withDefault(900)),
       environment: yield* Config.string("ENVIRONMENT").pipe(Config.withDefault("development")),
       hotelFile: path.resolve(yield* Config.string("HOTEL_FILE").pipe(Config.withDefault("data/hotel.json"))),
-      appSecret: yield* optionalSecret("APP_SECRET").pipe(
-        Config.mapOrFail((secret) =>
-          Option.isSome(secret) && Redacted.value(secret.value).length < 32
-            ? Either.left(ConfigError.InvalidData(["APP_SECRET"], "must be at least 32 characters"))
-            : Either.right(secret)
-        )
-      ),
+      appSecret: yield* optionalLongSecret("APP_SECRET", 32),
       otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString()))),
       quoteRetentionDays: yield* wholeNumber("QUOTE_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
       pendingRetentionDays: yield* wholeNumber("PENDING_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
@@ -128,7 +136,9 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
         Config.withDefault(process.stdout.isTTY ? "pretty" as const : "json" as const)
       ),
       mcpAllowedOrigins: yield* origins("MCP_ALLOWED_ORIGINS"),
-      trustedProxies: yield* ipAddresses("TRUSTED_PROXIES")
+      trustedProxies: yield* ipAddresses("TRUSTED_PROXIES"),
+      channelToken: yield* optionalLongSecret("CHANNEL_TOKEN", 32),
+      channelAllowedAddresses: yield* ipAddresses("CHANNEL_ALLOWED_ADDRESSES")
     }
   })
 
