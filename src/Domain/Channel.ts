@@ -220,6 +220,13 @@ export const taken = (night: NightState, rooms: number): NightState => ({
 })
 
 /**
+ * Whether rooms taken at `takenAt` are rooms the hotel's figure of `asOf` cannot count: taken at
+ * its very instant, they may have been taken after it was computed, so they count as taken since
+ * (a room counted twice waits for the next message; a room counted by neither is sold twice).
+ */
+export const countsAsTakenSince = (takenAt: number, asOf: number): boolean => takenAt >= asOf
+
+/**
  * A night after a reservation that took `rooms` at `takenAt` gave them back. Taken before the
  * hotel's figure, they stay counted in it until its next message, so `booked_since` keeps them;
  * it never counts more than is booked.
@@ -227,7 +234,7 @@ export const taken = (night: NightState, rooms: number): NightState => ({
 export const released = (night: NightState, rooms: number, takenAt: number): NightState => {
   const asOf = night.cells.rooms_to_sell.as_of
   const booked = night.booked - rooms
-  const since = asOf !== null && takenAt > asOf ? night.booked_since - Math.min(rooms, night.booked_since) : night.booked_since
+  const since = asOf !== null && countsAsTakenSince(takenAt, asOf) ? night.booked_since - Math.min(rooms, night.booked_since) : night.booked_since
   return { ...night, booked, booked_since: Math.min(booked, since) }
 }
 
