@@ -494,6 +494,16 @@ export const InventoryView = Schema.Struct({
 }).annotations({ identifier: "InventoryView" })
 export type InventoryView = typeof InventoryView.Type
 
+/**
+ * An `as_of` as the view answers it, in hotel time, with its milliseconds when it has any: the
+ * hotel's system compares it with the instant it sent, and two figures may be a second apart.
+ */
+const formatAsOf = (asOf: number, timeZone: string): string => {
+  const text = formatInstant(new Date(asOf), timeZone)
+  const millis = ((asOf % 1000) + 1000) % 1000
+  return millis === 0 ? text : `${text.slice(0, 19)}.${String(millis).padStart(3, "0")}${text.slice(19)}`
+}
+
 /** One night of the inventory view. */
 export const inventoryNight = (
   hotel: HotelDefinition,
@@ -509,7 +519,7 @@ export const inventoryNight = (
     rooms,
     booked_here: state.booked,
     rooms_to_sell: cells.rooms_to_sell.value,
-    rooms_to_sell_as_of: asOf === null ? null : formatInstant(new Date(asOf), hotel.timezone),
+    rooms_to_sell_as_of: asOf === null ? null : formatAsOf(asOf, hotel.timezone),
     booked_here_since: cells.rooms_to_sell.value === null ? null : state.booked_since,
     free: freeRooms(rooms, state),
     oversold: isOversold(state),
