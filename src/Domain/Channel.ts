@@ -225,6 +225,13 @@ export const taken = (night: NightState, rooms: number): NightState => ({
 })
 
 /**
+ * Whether rooms taken at `takenAt` are rooms the hotel's figure of `asOf` cannot count: taken at
+ * its very instant, they may have been taken after it was computed, so they count as taken since
+ * (a room counted twice waits for the next message; a room counted by neither is sold twice).
+ */
+export const countsAsTakenSince = (takenAt: number, asOf: number): boolean => takenAt >= asOf
+
+/**
  * A night after a reservation that took `rooms` at `takenAt` gave them back. Taken before the
  * hotel's figure, they stay counted in it until its next message, so `booked_since` keeps them;
  * it never counts more than is booked.
@@ -232,7 +239,7 @@ export const taken = (night: NightState, rooms: number): NightState => ({
 export const released = (night: NightState, rooms: number, takenAt: number): NightState => {
   const asOf = night.cells.rooms_to_sell.as_of
   const booked = night.booked - rooms
-  const since = asOf !== null && takenAt > asOf ? night.booked_since - Math.min(rooms, night.booked_since) : night.booked_since
+  const since = asOf !== null && countsAsTakenSince(takenAt, asOf) ? night.booked_since - Math.min(rooms, night.booked_since) : night.booked_since
   return { ...night, booked, booked_since: Math.min(booked, since) }
 }
 
@@ -492,6 +499,16 @@ export const InventoryView = Schema.Struct({
 }).annotations({ identifier: "InventoryView" })
 export type InventoryView = typeof InventoryView.Type
 
+/**
+ * An `as_of` as the view answers it, in hotel time, with its milliseconds when it has any: the
+ * hotel's system compares it with the instant it sent, and two figures may be a second apart.
+ */
+const formatAsOf = (asOf: number, timeZone: string): string => {
+  const text = formatInstant(new Date(asOf), timeZone)
+  const millis = ((asOf % 1000) + 1000) % 1000
+  return millis === 0 ? text : `${text.slice(0, 19)}.${String(millis).padStart(3, "0")}${text.slice(19)}`
+}
+
 /** One night of the inventory view. */
 export const inventoryNight = (
   hotel: HotelDefinition,
@@ -507,7 +524,7 @@ export const inventoryNight = (
     rooms,
     booked_here: state.booked,
     rooms_to_sell: cells.rooms_to_sell.value,
-    rooms_to_sell_as_of: asOf === null ? null : formatInstant(new Date(asOf), hotel.timezone),
+    rooms_to_sell_as_of: asOf === null ? null : formatAsOf(asOf, hotel.timezone),
     booked_here_since: cells.rooms_to_sell.value === null ? null : state.booked_since,
     free: freeRooms(rooms, state),
     oversold: isOversold(state),

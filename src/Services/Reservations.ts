@@ -297,8 +297,11 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         yield* checkCompletionLimit(recent, now)
         // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
         const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
+        // the instant the rooms are taken: read once their rows are locked, not when the wait for
+        // them began, so that a figure the hotel computed meanwhile counts them as taken since
+        const takenAt = yield* Clock.currentTimeMillis
         for (const [roomTypeId, rooms] of roomsByType(reservation.rooms)) {
-          yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout, new Date(now))
+          yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout, new Date(takenAt))
         }
         const completion = {
           number: reservationNumber(hotel.reservation_prefix, randomBytes(RESERVATION_NUMBER_RANDOM_BYTES)),
@@ -307,7 +310,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           offer,
           line_totals: totals,
           completed_at: new Date(now).toISOString(),
-          nights_taken_at: new Date(now).toISOString(),
+          nights_taken_at: new Date(takenAt).toISOString(),
           promo_code: appliedPromoCode(hotel, offer)
         }
         yield* repo.complete(reservation.id, completion)

@@ -88,6 +88,7 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
       expect(outcomes.filter((o) => o === "completed")).toHaveLength(5)
       expect(outcomes.filter((o) => o === "availability_changed")).toHaveLength(15)
 
+      // the nights holding rooms: a completion also locks (and so creates) the check-out date's row, closed to departure is said there
       const rows = yield* onA(Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all({
         nights: sql<{ night: string; booked: number }>`
           SELECT night, booked FROM inventory_nights WHERE room_type_id = 'deluxe' AND booked > 0 ORDER BY night`,

@@ -6,7 +6,8 @@ import {
   type ChannelField,
   emptyNight,
   noCells,
-  type StoredNight
+  type StoredNight,
+  countsAsTakenSince
 } from "../../Domain/Channel.js"
 import { RoomTypeId } from "../../Domain/Ids.js"
 import { LocalDate, nightsOf } from "../../Domain/LocalDate.js"
@@ -73,7 +74,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
   readonly release: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, takenAt: Date) => Effect.Effect<void>
   /** Inside the transaction that locked them: the cells a channel message leaves. */
   readonly writeChannel: (writes: ReadonlyArray<ChannelWrite>) => Effect.Effect<void>
-  /** The rooms of completed reservations that took their nights after `asOf`, per room type and night from `from` up to `until`. */
+  /** The rooms of completed reservations that took their nights at or after `asOf` (`Channel.countsAsTakenSince`), per room type and night from `from` up to `until`. */
   readonly takenSince: (asOf: Date, from: LocalDate, until: LocalDate) => Effect.Effect<ReadonlyArray<HeldRooms>>
 }>() {
   static readonly Default = Layer.scoped(
@@ -155,7 +156,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           const updated = yield* sql`
             UPDATE inventory_nights SET booked = booked - ${rooms},
               booked_since = least(booked - ${rooms}, booked_since - CASE
-                WHEN rooms_to_sell_as_of IS NOT NULL AND ${takenAt}::timestamptz > rooms_to_sell_as_of
+                WHEN rooms_to_sell_as_of IS NOT NULL AND ${takenAt}::timestamptz >= rooms_to_sell_as_of
                 THEN least(${rooms}::int, booked_since) ELSE 0 END)
             WHERE room_type_id = ${roomTypeId} AND night >= ${checkin}::date AND night < ${checkout}::date
               AND booked >= ${rooms}
@@ -197,7 +198,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           FROM reservations r
           CROSS JOIN LATERAL jsonb_to_recordset(r.rooms) AS line(room_type_id text, quantity int)
           CROSS JOIN LATERAL generate_series(greatest(r.checkin, ${from}::date), least(r.checkout, ${until}::date) - 1, interval '1 day') AS d
-          WHERE r.status = 'GUEST_COMPLETED' AND r.nights_taken_at > ${asOf}::timestamptz
+          WHERE r.status = 'GUEST_COMPLETED' AND r.nights_taken_at >= ${asOf}::timestamptz
             AND r.checkin < ${until}::date AND r.checkout > ${from}::date
           GROUP BY line.room_type_id, d`.pipe(
           Effect.orDie,
@@ -255,7 +256,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
             for (const night of nightsOf(checkin, checkout)) {
               const row = nightOf(rows, roomTypeId, night)
               const counted = row.cells.rooms_to_sell.as_of !== null &&
-                (rooms > 0 || takenAt.getTime() > row.cells.rooms_to_sell.as_of)
+                (rooms > 0 || countsAsTakenSince(takenAt.getTime(), row.cells.rooms_to_sell.as_of))
               const booked = row.booked + rooms
               const since = Math.min(booked, Math.max(0, row.booked_since + (counted ? rooms : 0)))
               const toSell = row.cells.rooms_to_sell.value
@@ -323,7 +324,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
             Effect.map(Ref.get(holds), (all) => {
               const counts = new Map<string, HeldRooms>()
               for (const h of all) {
-                if (h.takenAt <= asOf.getTime() || h.night < from || h.night >= until) continue
+                if (!countsAsTakenSince(h.takenAt, asOf.getTime()) || h.night < from || h.night >= until) continue
                 const k = key(h.room_type_id, h.night)
                 counts.set(k, { room_type_id: h.room_type_id, night: h.night, rooms: (counts.get(k)?.rooms ?? 0) + h.rooms })
               }
