@@ -59,7 +59,7 @@ export class Channel extends Effect.Service<Channel>()("Channel", {
         const answer = yield* atomically(Effect.gen(function*() {
           const known = yield* messages.claim(message.message_id, new Date(now))
           if (Option.isSome(known)) return { answer: known.value, oversold: [] }
-          const states = nightLookup(yield* inventory.lockRanges(messageRanges(hotel, message)))
+          const states = nightLookup(yield* inventory.lockRangesAlone(messageRanges(hotel, message)))
           const outcome = applyMessage(hotel, states, message)
           if (outcome.issues.length > 0) return yield* invalid(outcome.issues)
           // a new figure counts from its as_of the rooms this service took since: the figure cannot know them

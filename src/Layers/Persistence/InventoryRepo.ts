@@ -14,6 +14,9 @@ import { LocalDate, nightsOf } from "../../Domain/LocalDate.js"
 import { makeBatcher } from "./Batcher.js"
 import * as Tracing from "../Platform/Tracing.js"
 
+/** The advisory lock before the nights (`lockRangesAlone`). */
+const NIGHTS_GATE = 7_240_013
+
 /** Nights of some room types: from `checkin` up to `checkout`. */
 export interface NightRange {
   readonly roomTypeIds: ReadonlyArray<RoomTypeId>
@@ -61,6 +64,12 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
    */
   readonly lockRanges: (ranges: ReadonlyArray<NightRange>) => Effect.Effect<ReadonlyArray<StoredNight>>
   /**
+   * `lockRanges` for a channel message, which locks hundreds of nights: it first waits for the
+   * bookings under way to finish and holds new ones back until it commits, instead of queueing
+   * behind each booking that locks a night ahead of it (1,000 nights took 4 s beside 20 completions).
+   */
+  readonly lockRangesAlone: (ranges: ReadonlyArray<NightRange>) => Effect.Effect<ReadonlyArray<StoredNight>>
+  /**
    * Inside the same transaction: holds `rooms` more rooms of a type on every night of the stay, for
    * a reservation taking them at `takenAt`. A night with a figure from the hotel counts them in
    * `booked_since`: the figure, read committed before this take, cannot count them.
@@ -106,10 +115,16 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           ),
         { maxBatch: 100, concurrency: 1 }
       )
-      const lockRanges = (ranges: ReadonlyArray<NightRange>) =>
+      // Every lock of nights first takes this gate: shared by bookings, which never wait for each
+      // other on it, exclusive for a channel message. It is taken after any other lock of the
+      // transaction and before the nights, by everyone, so it adds no cycle to the lock order.
+      const gate = (alone: boolean) =>
+        alone ? sql`SELECT pg_advisory_xact_lock(${NIGHTS_GATE})` : sql`SELECT pg_advisory_xact_lock_shared(${NIGHTS_GATE})`
+      const lockRangesWith = (alone: boolean) => (ranges: ReadonlyArray<NightRange>) =>
         Effect.gen(function*() {
           const wanted = ranges.filter((range) => range.roomTypeIds.length > 0 && range.checkin < range.checkout)
           if (wanted.length === 0) return []
+          yield* gate(alone)
           const inRange = (range: NightRange) =>
             sql`(room_type_id IN ${sql.in(range.roomTypeIds)} AND night >= ${range.checkin}::date AND night < ${range.checkout}::date)`
           // rows are created on first use, in the same order as they are locked
@@ -131,7 +146,8 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
             ORDER BY room_type_id, night
             FOR UPDATE`
           return rows.map(storedNight)
-        }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.lockNights", { attributes: { ranges: ranges.length } }))
+        }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.lockNights", { attributes: { ranges: ranges.length, alone } }))
+      const lockRanges = lockRangesWith(false)
       const take = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) =>
         Effect.gen(function*() {
           // the capacity checks are the service's; these only guard against a bug ever overbooking
@@ -207,6 +223,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
       return {
         lockNights: (roomTypeIds, checkin, checkout) => lockRanges([{ roomTypeIds, checkin, checkout }]),
         lockRanges,
+        lockRangesAlone: lockRangesWith(true),
         take,
         release,
         writeChannel,
@@ -284,6 +301,8 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           nightsBetween: nights,
           lockNights: (roomTypeIds, checkin, checkout) => lockRanges([{ roomTypeIds, checkin, checkout }]),
           lockRanges,
+          // the in-memory transactions run one at a time: every lock is taken alone
+          lockRangesAlone: lockRanges,
           take: (roomTypeId, rooms, checkin, checkout, takenAt) =>
             Effect.zipRight(
               hold(roomTypeId, rooms, checkin, checkout, takenAt),

@@ -4,6 +4,8 @@ import { ChannelMessageRepo } from "../../../src/Layers/Persistence/ChannelMessa
 import { Transactions } from "../../../src/Layers/Persistence/Transactions.js"
 import { contract } from "../../support/contract.js"
 
+const receivedAt = new Date("2026-12-01T10:00:00Z")
+
 contract("ChannelMessageRepo", {
   inMemory: Layer.merge(ChannelMessageRepo.InMemory, Transactions.InMemory),
   postgres: Layer.merge(ChannelMessageRepo.Default, Transactions.Default)
@@ -13,28 +15,28 @@ contract("ChannelMessageRepo", {
       const repo = yield* ChannelMessageRepo
       const { atomically } = yield* Transactions
       const first = yield* atomically(Effect.gen(function*() {
-        const claimed = yield* repo.claim("cm-1")
+        const claimed = yield* repo.claim("cm-1", receivedAt)
         if (Option.isNone(claimed)) yield* repo.answer({ message_id: "cm-1", applied: 12, stale: 3 })
         return claimed
       }))
       expect(first).toEqual(Option.none())
-      expect(yield* atomically(repo.claim("cm-1"))).toEqual(Option.some({ message_id: "cm-1", applied: 12, stale: 3 }))
+      expect(yield* atomically(repo.claim("cm-1", receivedAt))).toEqual(Option.some({ message_id: "cm-1", applied: 12, stale: 3 }))
       // ids are compared exactly
-      expect(yield* atomically(repo.claim("CM-1"))).toEqual(Option.none())
+      expect(yield* atomically(repo.claim("CM-1", receivedAt))).toEqual(Option.none())
     }))
 
   it.effect("a claim whose transaction failed uses up nothing: the id is claimed again", () =>
     Effect.gen(function*() {
       const repo = yield* ChannelMessageRepo
       const { atomically } = yield* Transactions
-      const refused = yield* Effect.exit(atomically(Effect.zipRight(repo.claim("cm-refused"), Effect.fail("refused" as const))))
+      const refused = yield* Effect.exit(atomically(Effect.zipRight(repo.claim("cm-refused", receivedAt), Effect.fail("refused" as const))))
       expect(refused._tag).toBe("Failure")
       const again = yield* atomically(Effect.gen(function*() {
-        const claimed = yield* repo.claim("cm-refused")
+        const claimed = yield* repo.claim("cm-refused", receivedAt)
         yield* repo.answer({ message_id: "cm-refused", applied: 0, stale: 0 })
         return claimed
       }))
       expect(again).toEqual(Option.none())
-      expect(yield* atomically(repo.claim("cm-refused"))).toEqual(Option.some({ message_id: "cm-refused", applied: 0, stale: 0 }))
+      expect(yield* atomically(repo.claim("cm-refused", receivedAt))).toEqual(Option.some({ message_id: "cm-refused", applied: 0, stale: 0 }))
     }))
 })

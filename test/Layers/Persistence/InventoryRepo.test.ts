@@ -202,7 +202,7 @@ contract("InventoryRepo", {
       const locked = yield* repo.lockNights([deluxe], d("2027-06-01"), d("2027-06-02"))
       expect(locked[0]!.cells).toEqual((yield* repo.nightsBetween(d("2027-06-01"), d("2027-06-02")))[0]!.cells)
       // free rooms read the figure: min(5 - 2, 3 - 1) on the 1st
-      expect((yield* repo.freeRooms(d("2027-06-01"), d("2027-06-02"))).find((r) => r.room_type_id === deluxe)).toEqual({ room_type_id: deluxe, free: 2 })
+      expect((yield* freeRooms(d("2027-06-01"), d("2027-06-02"))).find((r) => r.room_type_id === deluxe)).toEqual({ room_type_id: deluxe, free: 2 })
     }))
 
   it.effect("take counts rooms as taken since on a night with a figure (cleared or not), and never beyond rooms_to_sell", () =>
