@@ -1,5 +1,5 @@
 /* Guest completion page (/complete#token=…): shows the reservation and sends the guest's details. */
-import { messageSlot, notice, say, setStatus, show, showInvalid, showLoadError, startPage, useLanguage } from "./guest.js"
+import { focusSoon, messageSlot, notice, say, setStatus, show, showInvalid, showLoadError, startPage, useLanguage } from "./guest.js"
 import { apiWith, takeToken } from "./guest-api.js"
 import { el } from "./guest-dom.js"
 import { checkForm, controlsOf, fieldControl, serverFieldError } from "./guest-form.js"
@@ -97,7 +97,7 @@ function guestForm(r) {
   const changedRooms = (d) => {
     const nameOf = (room) => (r.rooms.find((x) => x.room_index === room.room_index) || {}).room_name || room.room_type_id
     const items = (d.rooms || []).map((room) => {
-      const reason = reasonText(room.reason)
+      const reason = reasonText(room)
       return el("li", null, el("strong", null, nameOf(room)), reason ? ` — ${reason}` : "")
     })
     return items.length > 0 ? el("ul", { class: "rooms" }, items) : null
@@ -129,14 +129,14 @@ function guestForm(r) {
       el("p", null, confirm)
     )
     submit.hidden = true
-    requestAnimationFrame(() => requestAnimationFrame(() => confirm.focus()))
+    focusSoon(confirm)
   }
 
   function availabilityChanged(d) {
     tell("error", el("h2", { id: "availability-changed" }, t("availTitle")), changedRooms(d), el("p", null, t("availText")))
     for (const e of controlsOf(form)) e.disabled = true
     submit.hidden = true
-    message.focus()
+    focusSoon(message) // the button that was pressed was disabled meanwhile, and lost the focus
   }
 
   form.addEventListener("submit", (e) => {

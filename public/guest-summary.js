@@ -66,5 +66,12 @@ export function summary(r) {
   )
 }
 
-/** Why a room request changed (a 409's error.details.rooms), in the page's language. */
-export const reasonText = (reason) => (hasText(`reason_${reason}`) ? t(`reason_${reason}`) : "")
+/**
+ * Why a room request changed (an entry of a 409's error.details.rooms), in the page's language: the
+ * page's own words (`prefix`) first, then the common ones; a stay length says its number of nights.
+ */
+export const reasonText = (room, prefix = "reason_") => {
+  const key = [`${prefix}${room.reason}`, `reason_${room.reason}`].find(hasText)
+  const bound = room.min_stay ?? room.max_stay
+  return key === undefined ? "" : t(key, bound === undefined ? {} : { nights: t("nights", { n: bound }) })
+}

@@ -81,6 +81,8 @@ export const say = (slot, kind, ...nodes) => {
   slot.className = `message notice notice-${kind}`
   requestAnimationFrame(() => slot.replaceChildren(...nodes.map((n) => (typeof n === "string" ? el("p", null, n) : n))))
 }
+/** Focuses `node` once what `say` shows is on the page: an empty notice is not shown, so cannot take focus. */
+export const focusSoon = (node) => requestAnimationFrame(() => requestAnimationFrame(() => node.focus()))
 export const clear = (slot) => {
   slot.className = "message"
   slot.replaceChildren()

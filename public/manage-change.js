@@ -1,7 +1,7 @@
 /* The manage page's stay change: new dates and rooms, their price and the difference from the
    current total (quote_change, which changes nothing), then the change itself (change_stay) at the
    total the guest saw. A refusal (new price, a sold-out night, too late) says what to do next. */
-import { clear, messageSlot, say, setStatus } from "./guest.js"
+import { clear, focusSoon, messageSlot, say, setStatus } from "./guest.js"
 import { el } from "./guest-dom.js"
 import { checkForm, serverFieldError } from "./guest-form.js"
 import { fmtDateTime, money } from "./guest-format.js"
@@ -33,7 +33,6 @@ const roomRequest = (room) => ({
   adults: room.adults,
   children_ages: room.children_ages || []
 })
-const focusSoon = (node) => requestAnimationFrame(() => requestAnimationFrame(() => node.focus()))
 
 /** Why the stay cannot be changed here (change_not_allowed's reason, or the view's policies). */
 const cannotChangeText = (r, reason) => {
@@ -327,7 +326,7 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
   /** A night no longer free for a room: which, and what to do; nothing has changed. */
   function unavailable(d) {
     const items = (d.rooms || []).map((room) => {
-      const reason = hasText(`changeReason_${room.reason}`) ? t(`changeReason_${room.reason}`) : reasonText(room.reason)
+      const reason = reasonText(room, "changeReason_")
       return el("li", null, el("strong", null, nameOf(room.room_type_id)), reason ? ` — ${reason}` : "")
     })
     const heading = el("h3", { id: "change-unavailable", tabindex: -1 }, t("changeUnavailableTitle"))

@@ -1,6 +1,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
+import { RULES } from "../Domain/Discovery.js"
 import { CalendarQuery, MAX_CALENDAR_DATES, PriceCalendar } from "../Domain/PriceCalendar.js"
 import { InvalidPromoCodeBody, ValidationErrorBody } from "./Errors.js"
 
@@ -19,9 +20,10 @@ export class CalendarGroup extends HttpApiGroup.make("calendar")
           "answer now for one room of this occupancy and number of nights (any room type the guests fit, or room_type_id), " +
           "with the room type and package that give it; on a tie, the first room type in GET /v1/room-types order, then the " +
           "first offer. A date with nothing to offer is available false with a reason: past, beyond_booking_window, " +
-          "stay_too_long, sold_out or no_eligible_rate. A promo_code counts as in a quote (the package_code then names it when " +
-          "it applies); unknown, inactive or used up, it is 400 invalid_promo_code. Use it to choose dates, then quote: only a quote's total is " +
-          "official. Nothing is stored."
+          "stay_too_long, no_eligible_rate, or a quote's reason (below). " +
+          `${RULES.calendar} ${RULES.unavailable} ${RULES.hotelSystems} ` +
+          "A promo_code counts as in a quote (the package_code then names it when " +
+          "it applies); unknown, inactive or used up, it is 400 invalid_promo_code. Nothing is stored."
       )
   )
   .annotate(OpenApi.Title, "Calendar")

@@ -3,6 +3,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Availability, AvailabilityQuery } from "../Domain/Availability.js"
+import { RULES } from "../Domain/Discovery.js"
 import { Hotel, RoomTypes, RoomTypesQuery } from "../Domain/Hotel.js"
 import { ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
 
@@ -49,7 +50,8 @@ export class HotelGroup extends HttpApiGroup.make("hotel")
       .annotate(OpenApi.Summary, "Live room availability for a stay")
       .annotate(
         OpenApi.Description,
-        "Per room type, the rooms free on every night of the stay and whether the guests fit one room. Never a price: quote for that."
+        "Per room type, the rooms free on every night of the stay, whether the guests fit one room and, when the stay cannot " +
+          `be booked in it, the reason. Never a price: quote for that. ${RULES.unavailable} ${RULES.hotelSystems}`
       )
   )
   .annotate(OpenApi.Title, "Hotel")

@@ -2,6 +2,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
+import { RULES } from "../Domain/Discovery.js"
 import { ManageRequest } from "../Domain/Management.js"
 import { ManagedReservation } from "../Domain/Reservation.js"
 import { ChangeQuote } from "../Domain/StayChange.js"
@@ -63,7 +64,9 @@ export class ManageGroup extends HttpApiGroup.make("manage")
           "Both are possible while allowed_actions lists change_stay (a refundable rate before the current stay's " +
           "free_cancellation_until), otherwise 409 change_not_allowed (details.reason non_refundable, deadline_passed or " +
           "not_completed). 409 price_changed: send change_stay again with details.new_total; 409 availability_changed: " +
-          "details.rooms says which rooms are not free, choose other dates or rooms. The same change sent again answers " +
+          "details.rooms says which rooms cannot be had and why (reason, with min_stay or max_stay), choose other dates or " +
+          `rooms. ${RULES.unavailable} ` +
+          "The same change sent again answers " +
           "the reservation as it is and changes nothing. Every change reaches the hotel's PMS."
       )
   )

@@ -99,8 +99,8 @@ const ListRoomTypes = withHints(
 const CheckAvailability = withHints(
   Tool.make("check_availability", {
     description: "Live availability for a stay, as GET /v1/availability: per room type, the rooms free on every night and " +
-      "whether the adults and children fit one room. Never a price: call quote_stay for that. " +
-      `${RULES.dates} ${RULES.occupancy}`,
+      "whether the adults and children fit one room, and the reason a room type cannot be booked. Never a price: call " +
+      `quote_stay for that. ${RULES.unavailable} ${RULES.hotelSystems} ${RULES.dates} ${RULES.occupancy}`,
     parameters: AvailabilityParams.fields,
     success: Availability,
     failure: ValidationError
@@ -113,8 +113,9 @@ const PriceCalendarTool = withHints(
   Tool.make("price_calendar", {
     description: "Which arrival dates are cheapest, as GET /v1/calendar: for each arrival date from from to to (at most " +
       `${MAX_CALENDAR_DATES}), the lowest total a quote would give now for one room of these guests and nights, with its ` +
-      "room_type_id and package_code, or available false and why (past, beyond_booking_window, stay_too_long, sold_out, " +
-      `no_eligible_rate). children_ages is an array. ${RULES.calendar} ${RULES.occupancy} ${RULES.promoCodes} ${RULES.dates}`,
+      "room_type_id and package_code, or available false and why: past, beyond_booking_window, stay_too_long, " +
+      "no_eligible_rate, or a quote's reason (below). children_ages is an array. " +
+      `${RULES.calendar} ${RULES.unavailable} ${RULES.hotelSystems} ${RULES.occupancy} ${RULES.promoCodes} ${RULES.dates}`,
     parameters: CalendarParams.fields,
     success: PriceCalendar,
     failure: Schema.Union(ValidationError, InvalidPromoCode)
@@ -128,7 +129,7 @@ const QuoteStay = withHints(
     description: "The official live quote for one or many rooms, as POST /v1/quotes: package_offers priced for all rooms " +
       "together, each with its package_code and price.total (the official total), and the quote's expires_at. " +
       "status unavailable lists in unavailable_rooms which room request cannot be served and why. " +
-      `${RULES.prices} ${RULES.occupancy} ${RULES.infant} ${RULES.touristTax} ${RULES.quoteExpiry} ${RULES.groupBooking} ${RULES.promoCodes} ${RULES.dates}`,
+      `${RULES.unavailable} ${RULES.prices} ${RULES.hotelSystems} ${RULES.occupancy} ${RULES.infant} ${RULES.touristTax} ${RULES.quoteExpiry} ${RULES.groupBooking} ${RULES.promoCodes} ${RULES.dates}`,
     parameters: MultiRoomQuoteRequest.fields,
     success: MultiRoomQuoteResponse,
     failure: Schema.Union(ValidationError, InvalidPromoCode)

@@ -1,6 +1,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
+import { RULES } from "../Domain/Discovery.js"
 import { AnalyticsHeaders, MultiRoomQuoteRequest, MultiRoomQuoteResponse, SingleRoomQuoteRequest } from "../Domain/Quote.js"
 import { InvalidPromoCodeBody, ValidationErrorBody } from "./Errors.js"
 
@@ -38,6 +39,7 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
         "Validates aggregate inventory, occupancy, rate eligibility, promotions and tourist tax, and answers package_offers " +
           "priced for all requested rooms together: their price.total is the official total; never add room totals yourself. " +
           "status unavailable (a 200) lists in unavailable_rooms which room request cannot be served and why. " +
+          `${RULES.unavailable} ${RULES.hotelSystems} ` +
           "A quote can be reserved until expires_at, when reservable is true. More rooms than one reservation may hold " +
           "(the hotel's booking.max_rooms_per_reservation, counting each request's quantity) are still priced, but the quote " +
           "says reservable false and not_reservable gives reason group_booking, max_rooms, requested_rooms and the hotel's " +

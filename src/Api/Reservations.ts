@@ -1,6 +1,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
+import { RULES } from "../Domain/Discovery.js"
 import {
   CompletionRequest,
   CompletionResponse,
@@ -73,7 +74,9 @@ export class ReservationsGroup extends HttpApiGroup.make("reservations")
         OpenApi.Description,
         "Identified by the guest link's X-Reservation-Token. Requires the guest's details, accept_terms true for the current " +
           "terms_version and expected_total (the total the guest saw). In one transaction the stay is re-priced live: " +
-          "409 availability_changed or 409 price_changed (with details.new_total; completing again with it succeeds). " +
+          "409 availability_changed (details.rooms[] gives each room request that can no longer be had and its reason, " +
+          "with min_stay or max_stay; nothing is booked, quote again) or 409 price_changed (with details.new_total; " +
+          `completing again with it succeeds). ${RULES.hotelSystems} ${RULES.unavailable} ` +
           "On success the status is GUEST_COMPLETED and the PMS status PENDING; completing twice answers the same reservation. " +
           "The hotel takes a limited number of completions per client address and hour (BOOKING_LIMIT_PER_HOUR, counted across " +
           "all instances): beyond it, 429 rate_limited with Retry-After, the seconds until one more is accepted."

@@ -3,6 +3,7 @@ import { RestrictionReason } from "./Channel.js"
 import { RoomTypeId } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
+import { describeReasons } from "./Quote.js"
 
 /** An integer from min to max in the URL's text; the document shows it as the integer it is. */
 export const urlCount = (min: number, max: number): Schema.Schema<number, string> =>
@@ -40,8 +41,8 @@ export const RoomTypeAvailability = Schema.Struct({
     description: "At least one room is free, the hotel allows this stay (reason null) and the occupancy fits"
   }),
   reason: Schema.NullOr(Schema.Literal(...RestrictionReason.literals, "sold_out")).annotations({
-    description: "Why this stay cannot be booked in this room type, the first that applies: stop_sell, closed_to_arrival, " +
-      "closed_to_departure, min_stay, max_stay (the hotel's restrictions), sold_out; null when it can"
+    description: "Why this stay cannot be booked in this room type, null when it can; else the first that applies: " +
+      describeReasons([...RestrictionReason.literals, "sold_out"])
   }),
   min_stay: Schema.optional(Schema.Int).annotations({ description: "With reason min_stay: the fewest nights a stay arriving on checkin may have" }),
   max_stay: Schema.optional(Schema.Int).annotations({ description: "With reason max_stay: the most nights a stay arriving on checkin may have" })

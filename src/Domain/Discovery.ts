@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import type { Hotel, RoomType } from "./Hotel.js"
 import { QUOTE_EXPIRY_RULE } from "./Lifetimes.js"
+import { describeReasons, UnavailabilityReason } from "./Quote.js"
 
 export const API_VERSION = "1.1.0"
 export const API_NAME = "Hôtel Belle Rive Booking API"
@@ -68,8 +69,18 @@ export const RULES = {
   infant: "One infant under 2 may be added to a room beyond standard occupancy; a baby cot is free and on request.",
   times: "Check-in is from 14:00 and check-out is by 12:00; both are strict. Early arrival and late departure are separate requests, never included automatically.",
   prices: "Prices, promotions and tourist tax are dynamic. Take the official total only from a live quote's package_offers; never calculate, infer or cache it.",
+  hotelSystems: "Rooms, restrictions (closed dates, minimum and maximum stays) and prices follow the hotel's own systems, " +
+    "which sell on other channels too and may change them at any moment: every quote, availability and calendar answer is " +
+    "live and holds no room, so quote again rather than reuse an earlier answer. Until the guest completes, a stay may stop " +
+    "being bookable or change price: completion and change_stay then answer 409 availability_changed " +
+    "(error.details.rooms[].reason) or 409 price_changed (error.details.new_total, which the guest may accept).",
+  unavailable: "Why a stay cannot be booked, in a quote's unavailable_rooms[].reason, an availability room type's reason, a " +
+    "calendar day's reason and a 409 availability_changed's error.details.rooms[].reason, the first that applies: " +
+    `${describeReasons(UnavailabilityReason.literals)}. Restrictions are per room type and date: another room type may still ` +
+    "be bookable; tell the user why and offer what the reason allows rather than the same stay.",
   touristTax: "Tourist tax depends on stay dates and guest ages and is computed by the quote engine.",
-  calendar: "Use the calendar (GET /v1/calendar, MCP price_calendar) to choose dates, then quote: only a quote's total is official.",
+  calendar: "Use the calendar (GET /v1/calendar, MCP price_calendar) to choose dates, then quote: only a quote's total is official. " +
+    "A day whose reason is min_stay can be had for longer: ask again with nights set to its min_stay.",
   flow: "Recommended flow: GET /v1/hotel, GET /v1/room-types, GET /v1/calendar to choose dates when they are open, POST /v1/quotes (also for one room), use package_offers as the authoritative total, then POST /v1/reservation-intents and present continue_url to the user as a clickable next step.",
   quoteExpiry: QUOTE_EXPIRY_RULE,
   groupBooking: "A quote with reservable false cannot be reserved online. When not_reservable.reason is group_booking (more rooms than one reservation may hold), give the user the hotel's contact from not_reservable.contact instead of creating an intent.",

@@ -8,7 +8,7 @@ import { addDays, daysBetween, LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency } from "./Money.js"
 import { fitsRoom, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { type PricingInput, priceStay, type RoomLine, validateRooms } from "./Pricing.js"
-import { ChildAge, ChildrenAges, type PackageOffer, PromoCodeInput, type RoomUnavailability } from "./Quote.js"
+import { ChildAge, ChildrenAges, describeReasons, type PackageOffer, PromoCodeInput, type RoomUnavailability } from "./Quote.js"
 import { type Stay, validateStay } from "./Stay.js"
 
 /** The most arrival dates one calendar answers: two months. */
@@ -83,8 +83,10 @@ export const CalendarDay = Schema.Struct({
   package_code: Schema.NullOr(PackageCode).annotations({ description: "The package of the lowest total, as a quote names it" }),
   rate_code: Schema.NullOr(RateCode),
   reason: Schema.NullOr(NoOfferReason).annotations({
-    description: "Why nothing can be offered; null when available. The hotel's restrictions (stop_sell, closed_to_arrival, " +
-      "closed_to_departure, min_stay, max_stay) come before sold_out; without room_type_id, the first fitting room type's reason"
+    description: "Why nothing can be offered; null when available. past, beyond_booking_window or stay_too_long: the arrival " +
+      "date or nights cannot be booked online; no_eligible_rate: no rate plan can be booked for this arrival; else the first " +
+      "that applies (without room_type_id, for the first fitting room type): " +
+      describeReasons([...RestrictionReason.literals, "sold_out"])
   }),
   min_stay: Schema.optional(Schema.Int).annotations({ description: "With reason min_stay: the fewest nights a stay arriving that day may have" }),
   max_stay: Schema.optional(Schema.Int).annotations({ description: "With reason max_stay: the most nights a stay arriving that day may have" })

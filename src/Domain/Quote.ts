@@ -104,7 +104,7 @@ export const PackageOffer = Schema.Struct({
 }).annotations({ identifier: "PackageOffer" })
 export type PackageOffer = typeof PackageOffer.Type
 
-export const UnavailabilityReason = Schema.Literal(
+const REASONS = [
   "stop_sell",
   "closed_to_arrival",
   "closed_to_departure",
@@ -113,12 +113,35 @@ export const UnavailabilityReason = Schema.Literal(
   "sold_out",
   "rate_not_eligible",
   "no_common_rate_plan"
-).annotations({
-  description: "Why this room request cannot be had, the first that applies: stop_sell (the hotel closed a night of the stay), " +
-    "closed_to_arrival (no check-in that date), closed_to_departure (no check-out that date), min_stay / max_stay (a stay " +
-    "arriving that date is at least / at most that many nights: see min_stay, max_stay), sold_out (too few rooms free on a " +
-    "night), rate_not_eligible (the plan asked cannot be booked so close to check-in), no_common_rate_plan (the rooms ask " +
-    "for different plans)"
+] as const
+type Reason = typeof REASONS[number]
+
+/**
+ * Why a room request cannot be had, in order of precedence (DESIGN §12.4), each with what it means
+ * and what a client or agent does about it: the one text the schemas, the agent rules, the MCP
+ * tools and the OpenAPI descriptions give. The first five are the hotel's restrictions, set in its
+ * own systems per room type and date.
+ */
+export const UNAVAILABILITY_REASONS: { readonly [R in Reason]: string } = {
+  stop_sell: "the hotel has closed this room type on a night of the stay: offer other dates or another room type",
+  closed_to_arrival: "the hotel takes no arrival on the check-in date in this room type: offer another arrival date or room type",
+  closed_to_departure: "the hotel takes no departure on the check-out date in this room type: offer another departure date or room type",
+  min_stay: "a stay arriving on the check-in date must last at least the number of nights given as min_stay: offer a " +
+    "stay of that many nights or more, or another arrival date",
+  max_stay: "a stay arriving on the check-in date may last at most the number of nights given as max_stay: offer a stay " +
+    "of at most that many nights, or another arrival date",
+  sold_out: "too few rooms of this type are free on a night of the stay: offer other dates or another room type",
+  rate_not_eligible: "the rate plan asked cannot be booked for these dates, e.g. too close to check-in: quote without " +
+    "rate_code, or with another plan",
+  no_common_rate_plan: "the rooms ask for different rate plans and one plan must cover every room: quote them on one plan"
+}
+
+/** Some of the reasons, each with its meaning and what to do, for a description. */
+export const describeReasons = (reasons: ReadonlyArray<Reason>): string =>
+  reasons.map((reason) => `${reason} (${UNAVAILABILITY_REASONS[reason]})`).join("; ")
+
+export const UnavailabilityReason = Schema.Literal(...REASONS).annotations({
+  description: `Why this room request cannot be had, the first that applies: ${describeReasons(REASONS)}`
 })
 export type UnavailabilityReason = typeof UnavailabilityReason.Type
 

@@ -84,6 +84,13 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
       expect(availability.inputSchema.properties).toMatchObject({ adults: { type: "integer" }, children: { type: "integer" } })
       expect(tool("get_hotel").annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, title: "Hotel facts and policies" })
       expect(tool("list_room_types").description).toContain(RULES.occupancy)
+
+      // why a stay cannot be had, and that the hotel's own systems may change it, where an agent meets a reason
+      for (const name of ["quote_stay", "check_availability", "price_calendar"]) {
+        expect(tool(name).description, name).toContain(RULES.unavailable)
+        expect(tool(name).description, name).toContain(RULES.hotelSystems)
+      }
+      expect(JSON.stringify(tools)).not.toContain("/internal")
     }))
 
   it.scoped("price_calendar answers what GET /v1/calendar answers, children_ages an array, and refuses as it refuses", () =>

@@ -7,6 +7,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { promisify } from "node:util"
+import { UNAVAILABILITY_REASONS, UnavailabilityReason } from "../../src/Domain/Quote.js"
 import { makeTestClock } from "../support/clock.js"
 import { request, TestApp } from "../support/TestApp.js"
 
@@ -53,6 +54,31 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(schemas.ChangeNotAllowed.examples[0].error).toMatchObject({ code: "change_not_allowed", details: { reason: "deadline_passed" } })
       expect(schemas.PriceChanged.examples[0].error.code).toBe("price_changed")
       expect(schemas.AvailabilityChanged.examples[0].error.details.rooms[0].reason).toBe("sold_out")
+    }))
+
+  it.effect("explains each unavailable reason and what to do where a reason is answered, and never the hotel's own interface", () =>
+    Effect.gen(function*() {
+      const spec = yield* fetchSpec
+      const operations = {
+        "POST /v1/quotes": spec.paths["/v1/quotes"].post,
+        "GET /v1/availability": spec.paths["/v1/availability"].get,
+        "GET /v1/calendar": spec.paths["/v1/calendar"].get,
+        "POST /v1/reservation-complete": spec.paths["/v1/reservation-complete"].post,
+        "POST /v1/reservation-manage": spec.paths["/v1/reservation-manage"].post
+      }
+      for (const [name, operation] of Object.entries(operations)) {
+        for (const reason of UnavailabilityReason.literals) {
+          expect(operation.description, name).toContain(`${reason} (${UNAVAILABILITY_REASONS[reason]})`)
+        }
+      }
+      for (const name of ["POST /v1/quotes", "GET /v1/availability", "GET /v1/calendar", "POST /v1/reservation-complete"] as const) {
+        expect(operations[name].description, name).toContain("follow the hotel's own systems")
+      }
+      expect(operations["GET /v1/calendar"].description).toContain("ask again with nights set to its min_stay")
+      expect(operations["POST /v1/reservation-complete"].description).toContain("details.rooms[] gives each room request")
+      const { schemas } = spec.components
+      expect(schemas.RoomUnavailability.properties.min_stay.description).toContain("fewest nights")
+      expect(JSON.stringify(spec)).not.toContain("/internal")
     }))
 
   it.effect("documents our Error body, never the framework's", () =>

@@ -5,6 +5,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import { DatabasePing } from "../../src/Layers/Persistence/Database.js"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
 import { type Cents, MAX_AMOUNT } from "../../src/Domain/Money.js"
+import { UNAVAILABILITY_REASONS, UnavailabilityReason } from "../../src/Domain/Quote.js"
 import { makeTestClock } from "../support/clock.js"
 import { demoHotel } from "../support/hotel.js"
 import { apiClient, request, TestApp } from "../support/TestApp.js"
@@ -58,6 +59,29 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         for (const fact of [...facts, "promo_code", "invalid_promo_code", "quote_change", "change_stay"]) {
           expect(rules).toContain(fact)
         }
+      }))
+
+    it.effect("GET /v1 explains every unavailable reason and what to offer instead, and that the hotel's systems may change a stay", () =>
+      Effect.gen(function*() {
+        const client = yield* apiClient
+        const rules = (yield* client.discovery.index()).agent_rules.join("\n")
+        for (const reason of UnavailabilityReason.literals) {
+          expect(rules).toContain(`${reason} (${UNAVAILABILITY_REASONS[reason]})`)
+        }
+        for (const advice of [
+          "stop_sell (the hotel has closed this room type on a night of the stay: offer other dates or another room type)",
+          "closed_to_arrival (the hotel takes no arrival on the check-in date in this room type: offer another arrival date",
+          "closed_to_departure (the hotel takes no departure on the check-out date in this room type: offer another departure date",
+          "min_stay (a stay arriving on the check-in date must last at least the number of nights given as min_stay: offer a stay of that many nights",
+          "max_stay (a stay arriving on the check-in date may last at most the number of nights given as max_stay",
+          "error.details.rooms[].reason",
+          "ask again with nights set to its min_stay",
+          "follow the hotel's own systems",
+          "409 availability_changed",
+          "409 price_changed"
+        ]) expect(rules).toContain(advice)
+        // the hotel's own interface is not the public's business
+        expect(rules).not.toContain("/internal")
       }))
 
     it.effect("GET /v1/health answers ok", () =>
@@ -222,6 +246,8 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
         expect(text).toContain("optionally with a promo_code")
         expect(text).toContain("6. `POST /v1/reservation-intents` (MCP tool `create_reservation_intent`)")
         expect(text).toContain("**cancellation**: ")
+        expect(text).toContain("- Why a stay cannot be booked, in a quote's unavailable_rooms[].reason")
+        expect(text).not.toContain("/internal")
       }))
 
     it.effect("GET /docs/ is an API reference that loads nothing from the internet", () =>

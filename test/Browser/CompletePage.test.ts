@@ -3,9 +3,12 @@ import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Page } from "playwright-core"
 import { GUEST_PAGE_CSP } from "../../src/Api/GuestPages.js"
-import { baseUrl, layerWithChromium, onPage, onTestServer } from "../support/browser.js"
+import type { AriUpdate } from "../../src/Domain/Channel.js"
+import type { RoomTypeId } from "../../src/Domain/Ids.js"
+import type { Language } from "../../src/Domain/Language.js"
+import { axeViolations, baseUrl, layerWithChromium, onPage, onTestServer } from "../support/browser.js"
 import { daysFromToday } from "../support/clock.js"
-import { completeWith, pendingReservation, quote } from "../support/flow.js"
+import { completeWith, hotelSets, pendingReservation, quote } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
 import { englishLeftovers, ui } from "../support/wording.js"
 import { request, TestApp } from "../support/TestApp.js"
@@ -37,6 +40,13 @@ const openPage = <A>(url: string, use: (page: Page) => Promise<A>) =>
     await page.goto(url)
     return use(page)
   })
+
+/** The guests' names on each language's page: not English words left over. */
+const GUESTS: Record<Language, { first_name: string; last_name: string; email: string; phone: string }> = {
+  en: { first_name: "Jane", last_name: "Doe", email: "jane.doe@example.com", phone: "+44 20 7946 0000" },
+  fr: { first_name: "Jeanne", last_name: "Dupont", email: "jeanne.dupont@example.com", phone: "+33 6 12 34 56 78" },
+  ru: { first_name: "Иван", last_name: "Petrov", email: "ivan@example.com", phone: "+7 912 345 67 89" }
+}
 
 // the tests compile without the DOM library: what they read of page elements, typed by hand
 type Labelled = { readonly labels: { readonly length: number } | null }
@@ -206,6 +216,77 @@ layerWithChromium(TestApp())("guest-completion page", (it) => {
         total: rub(now)
       })
     }))
+
+  it.effect("a restriction the hotel set after the quote is said at Confirm, in the reservation's language; nothing is booked; axe clean", () =>
+    Effect.gen(function*() {
+      const nights = (language: Language, n: number) =>
+        ui(language, "nights", new Intl.PluralRules(language).select(n)).replace("{n}", String(n))
+      const cases: ReadonlyArray<{
+        readonly language: Language
+        readonly days: number
+        /** What the hotel sets on the arrival date, for double rooms. */
+        readonly restriction: Omit<AriUpdate, "room_type_id" | "from" | "to">
+        readonly why: string
+      }> = [
+        {
+          language: "en",
+          days: 70,
+          restriction: { closed_to_arrival: true },
+          why: ui("en", "reason_closed_to_arrival")
+        },
+        {
+          language: "fr",
+          days: 74,
+          restriction: { min_stay: 3 },
+          why: ui("fr", "reason_min_stay").replace("{nights}", nights("fr", 3))
+        },
+        {
+          // 5 takes Russian's "many" form: 5 ночей
+          language: "ru",
+          days: 78,
+          restriction: { min_stay: 5 },
+          why: ui("ru", "reason_min_stay").replace("{nights}", nights("ru", 5))
+        }
+      ]
+      for (const { days, language, restriction, why } of cases) {
+        const [checkin, checkout] = [daysFromToday(days), daysFromToday(days + 2)]
+        const mine = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }], "FLEX", language)
+        yield* hotelSets({ room_type_id: "double" as RoomTypeId, from: checkin, to: checkin, ...restriction })
+        const guest = GUESTS[language]
+        const shown = yield* openPage(yield* onTestServer(mine.intent.continue_url), async (page) => {
+          await page.locator("#guest-form").waitFor()
+          await fillRequired(page, guest)
+          await page.locator("[name=accept_terms]").check()
+          await page.locator("#submit").click()
+          await page.locator("#availability-changed").waitFor()
+          await page.locator("#form-message:focus").waitFor()
+          return {
+            title: await page.locator("#availability-changed").textContent(),
+            message: await page.locator("#form-message").textContent(),
+            role: await page.getAttribute("#form-message", "role"),
+            focused: await page.evaluate<string>("document.activeElement.id"),
+            submit: await page.locator("#submit").isVisible(),
+            axe: await axeViolations(page),
+            leftovers: language === "en"
+              ? []
+              : englishLeftovers(await page.locator("body").innerText(), language, [guest.first_name, guest.last_name])
+          }
+        })
+        const room = demoHotel.room_types.find((r) => r.id === "double")!.name[language]
+        expect(shown, language).toEqual({
+          title: ui(language, "availTitle"),
+          message: expect.stringContaining(`${room} — ${why}`),
+          role: "alert",
+          focused: "form-message",
+          submit: false,
+          axe: [],
+          leftovers: []
+        })
+        expect(shown.message, language).toContain(ui(language, "availText"))
+        const now = yield* request(HttpClientRequest.get("/v1/reservation-public").pipe(HttpClientRequest.setHeader("x-reservation-token", mine.token)))
+        expect(now.body.status, language).toBe("PENDING_GUEST")
+      }
+    }), 120_000)
 })
 
 layerWithChromium(TestApp({ config: { bookingLimitPerHour: 1 } }))(

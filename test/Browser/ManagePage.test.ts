@@ -4,7 +4,7 @@ import { Effect, Runtime } from "effect"
 import * as fs from "node:fs"
 import type { Page } from "playwright-core"
 import { GUEST_PAGE_CSP } from "../../src/Api/GuestPages.js"
-import type { ReservationId } from "../../src/Domain/Ids.js"
+import type { ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
 import {
   axeViolations,
@@ -19,7 +19,7 @@ import {
   screenshot
 } from "../support/browser.js"
 import { daysFromToday } from "../support/clock.js"
-import { completeWith, guest, pendingReservation, post } from "../support/flow.js"
+import { completeWith, guest, hotelSets, pendingReservation, post } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
 import { manageLinkOf } from "../support/manageLink.js"
 import { mailingTestApp } from "../support/MailingTestApp.js"
@@ -563,6 +563,31 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 
       expect(shown.type).toContain(demoHotel.room_types.find((r) => r.id === "double")!.name.ru)
       const view = yield* manage(stay.token, { action: "quote_change", checkin: daysFromToday(90), checkout: daysFromToday(92), rooms: [{ room_type_id: "double", quantity: 1, adults: 2, children_ages: [] }] })
       expect(view.body.difference).toBe(0)
+    }), 60_000)
+
+  it.effect("new dates the hotel's own systems restrict: the price asked says which room and why (a minimum stay, its nights), in French; axe clean", () =>
+    Effect.gen(function*() {
+      const stay = yield* completedStay("fr", 100)
+      // the hotel asks 4 nights of a deluxe stay arriving that day, as its channel manager would say
+      yield* hotelSets({ room_type_id: "deluxe" as RoomTypeId, from: daysFromToday(100), to: daysFromToday(100), min_stay: 4 })
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        await page.goto(stay.url)
+        await page.locator("#change-form").waitFor()
+        await page.locator("#change-type-0").selectOption("deluxe")
+        await page.locator("#change-quote").click()
+        await page.locator("#change-unavailable:focus").waitFor()
+        return {
+          title: await text(page, "#change-unavailable"),
+          text: await text(page, "#change-result"),
+          confirm: await page.locator("#change-confirm").count(),
+          axe: await axeViolations(page),
+          leftovers: englishLeftovers(await pageWords(page), "fr", [guest.first_name, guest.last_name, await text(page, "#reservation-number")])
+        }
+      })
+      expect(shown).toMatchObject({ title: ui("fr", "changeUnavailableTitle"), confirm: 0, axe: [], leftovers: [] })
+      const nights = ui("fr", "nights", "other").replace("{n}", "4")
+      expect(shown.text).toContain(`${demoHotel.room_types.find((r) => r.id === "deluxe")!.name.fr} — ${ui("fr", "changeReason_min_stay").replace("{nights}", nights)}`)
+      expect(shown.text).toContain(ui("fr", "changeUnavailableText"))
     }), 60_000)
 
   it.effect("cancelled from another window while the page is open: the change is refused (change_not_allowed), the page shows the cancelled reservation and says why", () =>

@@ -1,8 +1,10 @@
 import { HttpClientRequest } from "@effect/platform"
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import type { AriUpdate } from "../../src/Domain/Channel.js"
 import type { ReservationId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
+import { Channel } from "../../src/Services/Channel.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { request } from "./TestApp.js"
 
@@ -22,6 +24,12 @@ export interface RoomAsk {
 /** A live quote for the stay: its body. */
 export const quote = (checkin: string, checkout: string, rooms: ReadonlyArray<RoomAsk>) =>
   Effect.map(post("/v1/quotes", { checkin, checkout, rooms }), (r) => r.body)
+
+let messages = 0
+/** The hotel's own systems change what may be sold now, as its channel manager's message would. */
+export const hotelSets = (...updates: ReadonlyArray<AriUpdate>) =>
+  Effect.flatMap(Channel, (channel) =>
+    channel.applyMessage({ message_id: `test-message-${++messages}`, as_of: new Date().toISOString(), updates }))
 
 export const tokenOf = (continueUrl: string) => new URL(continueUrl).hash.replace("#token=", "")
 
