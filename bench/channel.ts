@@ -84,17 +84,19 @@ export const runChannelBench = async (env: Record<string, string> = {}) => {
     }
   }
 
-  // a message of 1,000 updates (334 dates of every room type: one room fewer to sell) while guests complete
+  // a message of 1,000 updates (334 dates of every room type: one room fewer to sell) while guests
+  // complete, each round on nights of its own within those dates
   const terms = await termsVersion(stored.base, (await prepare(stored.base, { checkin: isoDate(2), checkout: isoDate(3), room_type_id: "twin" })).token)
   const messageRows: Array<Array<string>> = []
   for (let round = 0; round < ROUNDS; round++) {
-    const stays = Array.from({ length: 200 }, (_, i) => ({
-      checkin: isoDate(60 + i + round * 200),
-      checkout: isoDate(61 + i + round * 200),
+    const perRound = Math.floor(334 / ROUNDS)
+    const stays = Array.from({ length: perRound }, (_, i) => ({
+      checkin: isoDate(60 + i + round * perRound),
+      checkout: isoDate(61 + i + round * perRound),
       room_type_id: roomTypes[i % roomTypes.length]!.id
     }))
     const pending = await pool(stays, 10, (stay) => prepare(stored.base, stay))
-    const [message] = messagesFor(`busy-${round}`, 60 + round * 200, 334, (room) => ({ rooms_to_sell: room.inventory - 1 })).slice(0, 1)
+    const [message] = messagesFor(`busy-${round}`, 60, 334, (room) => ({ rooms_to_sell: room.inventory - 1 - round }))
     const completions = pool(pending, 20, (p) => complete(stored.base, terms, p))
     await new Promise((resolve) => setTimeout(resolve, 200))
     const started = performance.now()

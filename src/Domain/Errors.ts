@@ -130,9 +130,15 @@ export class InvalidPromoCode extends Schema.TaggedError<InvalidPromoCode>()("In
 /** One bad field of a channel message, by its path (`updates[3].min_stay`). */
 export const MessageIssue = Schema.Struct({ path: Schema.String, message: Schema.String }).annotations({ identifier: "MessageIssue" })
 
+/** The issues an error message names; `error.details.issues` has them all. */
+const MAX_LISTED_ISSUES = 5
+
 /** Bad fields as one line of text, each named by its path. */
-export const listIssues = (issues: ReadonlyArray<typeof MessageIssue.Type>): string =>
-  issues.map(({ message, path }) => `${path}: ${message}`).join("; ")
+export const listIssues = (issues: ReadonlyArray<typeof MessageIssue.Type>): string => {
+  // a message of 1,000 bad updates would repeat itself for 50 KB: the first few, and where the rest are
+  const shown = issues.slice(0, MAX_LISTED_ISSUES).map(({ message, path }) => `${path}: ${message}`).join("; ")
+  return issues.length > MAX_LISTED_ISSUES ? `${shown}; and ${issues.length - MAX_LISTED_ISSUES} more in error.details.issues` : shown
+}
 
 /** A channel message breaks a bound (400 `invalid_request`, `error.details.issues`): nothing of it was applied. */
 export class InvalidMessage extends Schema.TaggedError<InvalidMessage>()("InvalidMessage", {

@@ -22,6 +22,7 @@ import {
   stayRestriction,
   taken
 } from "../../src/Domain/Channel.js"
+import { listIssues } from "../../src/Domain/Errors.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
 import type { Cents } from "../../src/Domain/Money.js"
@@ -661,5 +662,16 @@ describe("inventoryNight", () => {
       base_rate: 15050,
       base_rate_source: "message"
     })
+  })
+})
+
+describe("listIssues", () => {
+  it("names the first 5 issues and says where the rest are: a message of 1,000 bad updates stays a short line", () => {
+    const issues = Array.from({ length: 1000 }, (_, i) => ({ path: `updates[${i}].to`, message: "must not be after 2028-04-09" }))
+    const line = listIssues(issues)
+    expect(line).toBe(
+      issues.slice(0, 5).map((issue) => `${issue.path}: ${issue.message}`).join("; ") + "; and 995 more in error.details.issues"
+    )
+    expect(listIssues(issues.slice(0, 5))).not.toMatch(/more/)
   })
 })
