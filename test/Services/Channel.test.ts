@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, HashMap, Layer, Logger, Option, Schema } from "effect"
 import { AriMessage, emptyNight, type InventoryNight } from "../../src/Domain/Channel.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import { daysBetween, type LocalDate } from "../../src/Domain/LocalDate.js"
@@ -272,7 +272,14 @@ layer(ServicesInMemory().pipe(Layer.provide(clock.layer)), { excludeTestServices
   it.effect("a figure below what was booked here since its as_of: nothing cancelled, free 0, oversold in the view", () =>
     Effect.gen(function*() {
       yield* completed("2027-03-22", "2027-03-23", 2)
-      yield* send([{ from: "2027-03-22", to: "2027-03-22", rooms_to_sell: 1 }], 60_000)
+      const warnings: Array<string> = []
+      const capture = Logger.make(({ annotations, logLevel, message }) => {
+        if (logLevel._tag === "Warning") warnings.push(`${String(message)} ${String(HashMap.get(annotations, "channel.oversold").pipe(Option.getOrUndefined))}`)
+      })
+      yield* send([{ from: "2027-03-22", to: "2027-03-22", rooms_to_sell: 1 }], 60_000).pipe(
+        Effect.provide(Logger.replace(Logger.defaultLogger, capture))
+      )
+      expect(warnings).toEqual(["channel: the hotel's rooms_to_sell is below what this service booked since its as_of deluxe 2027-03-22"])
       expect(yield* view("2027-03-22")).toMatchObject({ booked_here: 2, rooms_to_sell: 1, booked_here_since: 2, free: 0, oversold: true })
     }))
 
