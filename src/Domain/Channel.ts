@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import type { MessageIssue as MessageIssueSchema } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { RoomTypeId } from "./Ids.js"
-import { addDays, daysBetween, formatInstant, LocalDate, nightsOf } from "./LocalDate.js"
+import { addDays, daysBetween, formatInstant, fromEpochDay, LocalDate, nightsOf, toEpochDay } from "./LocalDate.js"
 import { Amount, type Cents, Currency } from "./Money.js"
 import { Text } from "./Text.js"
 
@@ -409,6 +409,7 @@ export const messageRanges = (
  * value with the latest `as_of` wins, an equal one included (so a message repeated under a new id
  * changes nothing, and a later update of the same message wins over an earlier one); an older one
  * is stale and leaves the cell alone. `null` is a value like any other, with its `as_of`.
+ * Checked: `messageIssues` found nothing, so its dates lie within the booking window.
  */
 export const applyMessage = (
   hotel: HotelDefinition,
@@ -416,44 +417,71 @@ export const applyMessage = (
   message: AriMessage
 ): MessageOutcome => {
   const asOf = Date.parse(message.as_of)
-  const touched = new Map<string, { room_type_id: RoomTypeId; night: LocalDate; cells: ChannelCells; roomsToSellWritten: boolean }>()
-  // the update that last set a night's stay bounds, to name it when they end crossed
-  const boundsSetBy = new Map<string, number>()
-  let applied = 0
-  let stale = 0
-  message.updates.forEach((update, index) => {
-    const settings = settingsOf(update, index)
-    if (settings.length === 0) return
-    for (const roomTypeId of updateRoomTypes(hotel, update)) {
-      for (const night of nightsOf(update.from, addDays(update.to, 1))) {
-        const key = `${roomTypeId}\u0000${night}`
-        let entry = touched.get(key)
-        if (entry === undefined) {
-          touched.set(key, entry = { room_type_id: roomTypeId, night, cells: current(roomTypeId, night).cells, roomsToSellWritten: false })
-        }
-        for (const { field, value } of settings) {
-          const cell = entry.cells[field]
-          if (cell.as_of !== null && cell.as_of > asOf) {
-            stale++
-            continue
-          }
-          applied++
-          entry.cells = { ...entry.cells, [field]: { value, as_of: asOf } }
-          if (field === "rooms_to_sell") entry.roomsToSellWritten = true
-          if (field === "min_stay" || field === "max_stay") boundsSetBy.set(key, index)
+  const types = hotel.room_types.map((room) => room.id)
+  const active = message.updates.map((update, index) => ({ update, settings: settingsOf(update, index) }))
+    .filter(({ settings }) => settings.length > 0)
+  if (active.length === 0) return { nights: [], applied: 0, stale: 0, issues: [] }
+  // A message may cover every field of every room type's every date 1,000 times over (10 million
+  // cells): per field, one slot per room type and date holds the last update that set it and how
+  // many updates did, written without allocating. Every update shares the message's as_of, so the
+  // last one wins and each one is applied or stale as the stored cell's as_of says.
+  const first = Math.min(...active.map(({ update }) => toEpochDay(update.from)))
+  const span = Math.max(...active.map(({ update }) => toEpochDay(update.to))) - first + 1
+  const slots = types.length * span
+  const setBy = CHANNEL_FIELDS.map(() => new Int32Array(slots).fill(-1))
+  const hits = CHANNEL_FIELDS.map(() => new Int32Array(slots))
+  for (const { settings, update } of active) {
+    const typeIndexes = update.room_type_id === undefined ? types.map((_, t) => t) : [types.indexOf(update.room_type_id)]
+    const from = toEpochDay(update.from) - first
+    const to = toEpochDay(update.to) - first
+    for (const { field, index } of settings) {
+      const f = CHANNEL_FIELDS.indexOf(field)
+      for (const t of typeIndexes) {
+        for (let day = from; day <= to; day++) {
+          setBy[f]![t * span + day] = index
+          hits[f]![t * span + day]!++
         }
       }
     }
-  })
-  const nights = [...touched.values()]
+  }
+  const nights: Array<TouchedNight> = []
   const issues: Array<MessageIssue> = []
-  for (const [key, index] of boundsSetBy) {
-    const { cells, night, room_type_id } = touched.get(key)!
-    const min = cells.min_stay.value
-    const max = cells.max_stay.value
-    const path = `updates[${index}].${message.updates[index]!.min_stay !== undefined ? "min_stay" : "max_stay"}`
-    if (min !== null && max !== null && min > max && !issues.some((issue) => issue.path === path)) {
-      issues.push({ path, message: `${room_type_id} on ${night} would have min_stay ${min} above max_stay ${max}` })
+  let applied = 0
+  let stale = 0
+  for (let t = 0; t < types.length; t++) {
+    for (let day = 0; day < span; day++) {
+      const slot = t * span + day
+      if (setBy.every((fieldSetBy) => fieldSetBy[slot] === -1)) continue
+      const roomTypeId = types[t]!
+      const night = fromEpochDay(first + day)
+      const stored = current(roomTypeId, night).cells
+      const cells: Record<ChannelField, Cell<unknown>> = { ...stored }
+      let roomsToSellWritten = false
+      CHANNEL_FIELDS.forEach((field, f) => {
+        const by = setBy[f]![slot]!
+        if (by === -1) return
+        const asOfStored = stored[field].as_of
+        if (asOfStored !== null && asOfStored > asOf) {
+          stale += hits[f]![slot]!
+          return
+        }
+        applied += hits[f]![slot]!
+        cells[field] = { value: message.updates[by]![field], as_of: asOf }
+        if (field === "rooms_to_sell") roomsToSellWritten = true
+      })
+      const after = cells as ChannelCells
+      nights.push({ room_type_id: roomTypeId, night, cells: after, roomsToSellWritten })
+      const min = after.min_stay.value
+      const max = after.max_stay.value
+      if (min !== null && max !== null && min > max) {
+        // named by the update that last set this night's stay bounds
+        const index = Math.max(setBy[CHANNEL_FIELDS.indexOf("min_stay")]![slot]!, setBy[CHANNEL_FIELDS.indexOf("max_stay")]![slot]!)
+        if (index === -1) continue
+        const path = `updates[${index}].${message.updates[index]!.min_stay !== undefined ? "min_stay" : "max_stay"}`
+        if (!issues.some((issue) => issue.path === path)) {
+          issues.push({ path, message: `${roomTypeId} on ${night} would have min_stay ${min} above max_stay ${max}` })
+        }
+      }
     }
   }
   return { nights, applied, stale, issues }
