@@ -30,6 +30,9 @@ const invalid = (issues: ReadonlyArray<MessageIssue>) =>
     issues
   })
 
+/** The oversold nights a WARN names; the inventory view shows them all. */
+const MAX_LOGGED_NIGHTS = 20
+
 /** Rooms taken since, per room type and night. */
 const heldLookup = (rows: ReadonlyArray<HeldRooms>) => {
   const counts = new Map(rows.map((row) => [`${row.room_type_id}\u0000${row.night}`, row.rooms]))
@@ -56,7 +59,7 @@ export class Channel extends Effect.Service<Channel>()("Channel", {
         const now = yield* Clock.currentTimeMillis
         const issues = messageIssues(hotel, yield* catalog.today(hotel), now, message)
         if (issues.length > 0) return yield* invalid(issues)
-        const answer = yield* atomically(Effect.gen(function*() {
+        const result = yield* atomically(Effect.gen(function*() {
           const known = yield* messages.claim(message.message_id, new Date(now))
           if (Option.isSome(known)) return { answer: known.value, oversold: [] }
           const states = nightLookup(yield* inventory.lockRangesAlone(messageRanges(hotel, message)))
@@ -89,19 +92,22 @@ export class Channel extends Effect.Service<Channel>()("Channel", {
           )
           return { answer, oversold }
         }))
-        if (answer.oversold.length > 0) {
-          // nothing is cancelled: the hotel sold elsewhere what was booked here; the inventory view shows it
+        const { answer, oversold } = result
+        if (oversold.length > 0) {
+          // nothing is cancelled: the hotel sold elsewhere what was booked here; the inventory view shows
+          // every night, the log the first ones (one line, however many nights a message touched)
+          const named = oversold.slice(0, MAX_LOGGED_NIGHTS).map((night) => `${night.room_type_id} ${night.night}`).join(", ")
           yield* Effect.logWarning("channel: the hotel's rooms_to_sell is below what this service booked since its as_of").pipe(
             Effect.annotateLogs({
               "channel.message_id": message.message_id,
-              "channel.oversold": answer.oversold.map((night) => `${night.room_type_id} ${night.night}`).join(", ")
+              "channel.oversold": oversold.length > MAX_LOGGED_NIGHTS ? `${named} and ${oversold.length - MAX_LOGGED_NIGHTS} more` : named
             })
           )
         }
         yield* Effect.logInfo("channel: message applied").pipe(
-          Effect.annotateLogs({ "channel.message_id": message.message_id, applied: answer.answer.applied, stale: answer.answer.stale })
+          Effect.annotateLogs({ "channel.message_id": message.message_id, applied: answer.applied, stale: answer.stale })
         )
-        return answer.answer
+        return answer
       }),
 
       /** `GET /internal/v1/inventory`: per room type and night, what this service believes it may sell, and why. */

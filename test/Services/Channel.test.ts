@@ -281,6 +281,13 @@ layer(ServicesInMemory().pipe(Layer.provide(clock.layer)), { excludeTestServices
       )
       expect(warnings).toEqual(["channel: the hotel's rooms_to_sell is below what this service booked since its as_of deluxe 2027-03-22"])
       expect(yield* view("2027-03-22")).toMatchObject({ booked_here: 2, rooms_to_sell: 1, booked_here_since: 2, free: 0, oversold: true })
+      // 22 nights oversold at once: one line naming the first 20
+      yield* completed("2027-05-01", "2027-05-23", 2)
+      yield* send([{ from: "2027-05-01", to: "2027-05-22", rooms_to_sell: 1 }], 60_000).pipe(
+        Effect.provide(Logger.replace(Logger.defaultLogger, capture))
+      )
+      const first20 = Array.from({ length: 20 }, (_, i) => `deluxe 2027-05-${String(i + 1).padStart(2, "0")}`).join(", ")
+      expect(warnings[1]).toBe(`channel: the hotel's rooms_to_sell is below what this service booked since its as_of ${first20} and 2 more`)
     }))
 
   it.effect("cancellations after as_of: one the figure counted gives nothing back; one taken since leaves the count", () =>
