@@ -3,13 +3,13 @@ import { groupBooking, groupBookingMessage } from "./BookingLimits.js"
 import { AvailabilityChanged, type ChangeRefusalReason, ValidationError } from "./Errors.js"
 import type { HotelDefinition, PromoCodeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
-import { LocalDate } from "./LocalDate.js"
+import { addDays, LocalDate, nightsOf } from "./LocalDate.js"
 import { Amount, type Cents, cents, Currency, MAX_AMOUNT } from "./Money.js"
-import { type NightLookup, nightLookup, released, type StoredNight } from "./Channel.js"
+import { type NightLookup, nightLookup, type StoredNight } from "./Channel.js"
 import { lineTotals, type PricingInput, priceStay, type RoomLine, roomsByType, validateRooms } from "./Pricing.js"
 import { appliedPromoCode, findPromoCode } from "./PromoCodes.js"
 import { MultiRoomQuoteRequest, OfferPrice, type PackageOffer, type QuotedRoom, QuoteStay } from "./Quote.js"
-import { changedRoom, nightsTakenAt, ReservedPackage, type ReservationRecord, ReservedRoom } from "./Reservation.js"
+import { changedRoom, ReservedPackage, type ReservationRecord, ReservedRoom } from "./Reservation.js"
 import { reservationView } from "./ReservationViews.js"
 import type { Stay } from "./Stay.js"
 
@@ -175,16 +175,62 @@ export const isCurrentStay = (r: ReservationRecord, stay: Stay, lines: ReadonlyA
       room.children_ages.length === line.children_ages.length && room.children_ages.every((age, j) => age === line.children_ages[j])
   })
 
-/** Each room type's night without the reservation's own rooms: they are the guest's to keep or give back. */
+/**
+ * Each room type's night as the reservation's own guest sees it: its own rooms are theirs to keep or
+ * give back. They leave `booked`, and they go back to what the hotel's figure leaves: taken before
+ * the figure, the figure counted them; taken since, `booked_here_since` did; either way the guest
+ * finds them free again under the figure (`rooms_to_sell − booked_since + own`).
+ */
 export const withoutOwnRooms = (rows: ReadonlyArray<StoredNight>, r: ReservationRecord): NightLookup => {
   const nights = nightLookup(rows)
   const own = roomsByType(r.rooms)
-  const takenAt = Date.parse(nightsTakenAt(r))
   return (roomTypeId, night) => {
     const mine = r.checkin <= night && night < r.checkout ? own.get(roomTypeId) ?? 0 : 0
     const state = nights(roomTypeId, night)
-    return mine === 0 ? state : released(state, Math.min(mine, state.booked), takenAt)
+    if (mine === 0) return state
+    const figure = state.cells.rooms_to_sell
+    return {
+      ...state,
+      booked: state.booked - mine,
+      cells: figure.value === null ? state.cells : { ...state.cells, rooms_to_sell: { ...figure, value: figure.value + mine } }
+    }
   }
+}
+
+/** Rooms of a type taken (more than 0) or given back (less than 0) on every night from `checkin` up to `checkout`. */
+export interface NightsChange {
+  readonly roomTypeId: RoomTypeId
+  readonly checkin: LocalDate
+  readonly checkout: LocalDate
+  readonly rooms: number
+}
+
+/**
+ * What a stay change takes and gives back, night by night: nights the old and the new stay share
+ * keep their rooms (only the difference moves), so a kept night is never given back and taken again,
+ * which would count it as taken since the hotel's figure and need a room the figure may not have.
+ */
+export const nightsChanges = (r: ReservationRecord, stay: Stay, lines: ReadonlyArray<RoomLine>): ReadonlyArray<NightsChange> => {
+  const held = roomsByType(r.rooms)
+  const wanted = roomsByType(lines)
+  const types = [...new Set([...held.keys(), ...wanted.keys()])]
+  const from = r.checkin < stay.checkin ? r.checkin : stay.checkin
+  const until = r.checkout > stay.checkout ? r.checkout : stay.checkout
+  return types.flatMap((roomTypeId) => {
+    const changes: Array<NightsChange> = []
+    for (const night of nightsOf(from, until)) {
+      const before = r.checkin <= night && night < r.checkout ? held.get(roomTypeId) ?? 0 : 0
+      const after = stay.checkin <= night && night < stay.checkout ? wanted.get(roomTypeId) ?? 0 : 0
+      const last = changes[changes.length - 1]
+      // consecutive nights of the same difference make one range
+      if (last !== undefined && last.checkout === night && last.rooms === after - before) {
+        changes[changes.length - 1] = { ...last, checkout: addDays(night, 1) }
+      } else if (after !== before) {
+        changes.push({ roomTypeId, checkin: night, checkout: addDays(night, 1), rooms: after - before })
+      }
+    }
+    return changes
+  })
 }
 
 export interface PricedChange {

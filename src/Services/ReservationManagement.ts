@@ -25,7 +25,7 @@ import type { HotelDefinition } from "../Domain/Hotel.js"
 import { manageLinkExpiresAt } from "../Domain/Lifetimes.js"
 import { localInstant } from "../Domain/LocalDate.js"
 import { pmsStatusAfterChange } from "../Domain/Pms.js"
-import { nightsTakenAt, type ReservationRecord } from "../Domain/Reservation.js"
+import { nightsFirstTakenAt, type ReservationRecord } from "../Domain/Reservation.js"
 import {
   changedRecord,
   changeLines,
@@ -33,6 +33,7 @@ import {
   changeRefusal,
   type ChangeStayAction,
   isCurrentStay,
+  nightsChanges,
   priceChange,
   type QuoteChangeAction,
   withoutOwnRooms
@@ -113,7 +114,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         const rooms = roomsByType(reservation.rooms)
         // the same lock order as completions (room type, then night): the two never deadlock
         yield* inventory.lockNights([...rooms.keys()], reservation.checkin, reservation.checkout)
-        const takenAt = new Date(nightsTakenAt(reservation))
+        const takenAt = new Date(nightsFirstTakenAt(reservation))
         for (const [roomTypeId, count] of rooms) yield* inventory.release(roomTypeId, count, reservation.checkin, reservation.checkout, takenAt)
         yield* repo.cancel(id, new Date(now).toISOString(), pmsStatusAfterChange(reservation.pms_status))
         yield* outbox.enqueue([{ kind: "cancellation_email", reservation_id: id }, { kind: "pms_cancel", reservation_id: id }])
@@ -183,10 +184,14 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
             rooms: priced.rooms.map(({ room_index, room_type_id }) => ({ room_index, room_type_id, reason: "price_changed" }))
           })
         }
-        const takenAt = new Date(nightsTakenAt(reservation))
+        // stamped once its nights are locked, as a completion is; what it gives back, as first taken
+        const firstTakenAt = new Date(nightsFirstTakenAt(reservation))
         const now = new Date(yield* Clock.currentTimeMillis)
-        for (const [roomTypeId, rooms] of held) yield* inventory.release(roomTypeId, rooms, reservation.checkin, reservation.checkout, takenAt)
-        for (const [roomTypeId, rooms] of wanted) yield* inventory.take(roomTypeId, rooms, stay.checkin, stay.checkout, now)
+        for (const { checkin, checkout, rooms, roomTypeId } of nightsChanges(reservation, stay, lines)) {
+          yield* rooms > 0
+            ? inventory.take(roomTypeId, rooms, checkin, checkout, now)
+            : inventory.release(roomTypeId, -rooms, checkin, checkout, firstTakenAt)
+        }
         yield* repo.changeStay(id, {
           checkin: stay.checkin,
           checkout: stay.checkout,

@@ -166,7 +166,8 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         guest_link_expires_at: new Date(linkExpires).toISOString(),
         created_at: new Date(now).toISOString(),
         completed_at: null,
-        nights_taken_at: null
+        nights_taken_at: null,
+        nights_first_taken_at: null
       }
       yield* atomically(Effect.zipRight(repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires))))
       yield* Tracing.annotate({ "reservation.id": id, "quote.id": quote.quote_id })

@@ -4,10 +4,12 @@ import {
   CHANNEL_FIELDS,
   type ChannelCells,
   type ChannelField,
+  countsAsTakenSince,
   emptyNight,
   noCells,
+  released,
   type StoredNight,
-  countsAsTakenSince
+  taken
 } from "../../Domain/Channel.js"
 import { RoomTypeId } from "../../Domain/Ids.js"
 import { LocalDate, nightsOf } from "../../Domain/LocalDate.js"
@@ -272,15 +274,12 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
             const next = new Map(rows)
             for (const night of nightsOf(checkin, checkout)) {
               const row = nightOf(rows, roomTypeId, night)
-              const counted = row.cells.rooms_to_sell.as_of !== null &&
-                (rooms > 0 || countsAsTakenSince(takenAt.getTime(), row.cells.rooms_to_sell.as_of))
-              const booked = row.booked + rooms
-              const since = Math.min(booked, Math.max(0, row.booked_since + (counted ? rooms : 0)))
+              const { booked, booked_since } = rooms > 0 ? taken(row, rooms) : released(row, -rooms, takenAt.getTime())
               const toSell = row.cells.rooms_to_sell.value
-              if (booked > (inventory[roomTypeId] ?? 0) || booked < 0 || (rooms > 0 && toSell !== null && since > toSell)) {
+              if (booked > (inventory[roomTypeId] ?? 0) || booked < 0 || (rooms > 0 && toSell !== null && booked_since > toSell)) {
                 return Effect.dieMessage(`holding ${rooms} more ${roomTypeId} would overbook or free rooms never taken`)
               }
-              next.set(key(roomTypeId, night), { ...row, booked, booked_since: since })
+              next.set(key(roomTypeId, night), { ...row, booked, booked_since })
             }
             return Ref.set(state, next)
           })

@@ -81,7 +81,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
       const columns = sql.unsafe(
         `id, number, status, pms_status, language, quote_id, checkin, checkout, rooms::text, offer::text,
          line_totals::text, guest::text, terms_version, client::text, promo_code, guest_link_expires_at, created_at,
-         completed_at, nights_taken_at`
+         completed_at, nights_taken_at, nights_first_taken_at`
       )
       const parse = (rows: ReadonlyArray<Record<string, unknown>>) =>
         Effect.forEach(rows, (row) => {
@@ -126,6 +126,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
               guest = ${JSON.stringify(c.guest)}::jsonb, terms_version = ${c.terms_version},
               offer = ${JSON.stringify(c.offer)}::jsonb, line_totals = ${JSON.stringify(c.line_totals)}::jsonb,
               completed_at = ${c.completed_at}::timestamptz, nights_taken_at = ${c.nights_taken_at}::timestamptz,
+              nights_first_taken_at = ${c.nights_taken_at}::timestamptz,
               promo_code = ${c.promo_code}, updated_at = now()
             WHERE id = ${id} AND status = 'PENDING_GUEST'`.pipe(
             Effect.asVoid,
@@ -217,7 +218,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
               guest_link_expires_at: utc(r.guest_link_expires_at),
               created_at: utc(r.created_at),
               completed_at: r.completed_at === null ? null : utc(r.completed_at),
-              nights_taken_at: r.nights_taken_at === null ? null : utc(r.nights_taken_at)
+              nights_taken_at: r.nights_taken_at === null ? null : utc(r.nights_taken_at),
+              nights_first_taken_at: r.nights_first_taken_at === null ? null : utc(r.nights_first_taken_at)
             })]
         ))
       return {
@@ -228,7 +230,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
         complete: (id, c) =>
           Effect.flatMap(find(id), (current) =>
             Option.isSome(current) && current.value.status === "PENDING_GUEST"
-              ? save({ ...current.value, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+              ? save({ ...current.value, ...c, nights_first_taken_at: c.nights_taken_at, status: "GUEST_COMPLETED", pms_status: "PENDING" })
               : Effect.void),
         updateGuest: (id, guest) => update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, guest } : r),
         changeStay: (id, change) =>

@@ -22,7 +22,8 @@ const pending = (id: string): ReservationRecord => ({
   guest_link_expires_at: "2026-12-02T10:00:00+01:00",
   created_at: "2026-12-01T10:00:00+01:00",
   completed_at: null,
-  nights_taken_at: null
+  nights_taken_at: null,
+  nights_first_taken_at: null
 })
 
 /** What the guest's completion writes; a reservation number is one reservation's. */

@@ -24,10 +24,13 @@ export default Effect.gen(function*() {
       ADD COLUMN max_stay_as_of timestamptz,
       ADD COLUMN base_rate integer CHECK (base_rate > 0),
       ADD COLUMN base_rate_as_of timestamptz`
-  // When a reservation took the nights it holds: its completion, or its last stay change. A message
-  // counts the rooms taken after its as_of from it.
-  yield* sql`ALTER TABLE reservations ADD COLUMN nights_taken_at timestamptz`
-  yield* sql`UPDATE reservations SET nights_taken_at = completed_at WHERE completed_at IS NOT NULL`
+  // When a reservation took the nights it holds, as two bounds (a stay change takes only the nights
+  // it adds): the latest, its completion or last stay change, from which a message counts its rooms
+  // as taken since (counting a kept night too many only waits for the next message); the first, its
+  // completion, by which a release tells whether its rooms were counted as taken since (giving back
+  // too few, likewise). Either way no room is sold twice.
+  yield* sql`ALTER TABLE reservations ADD COLUMN nights_taken_at timestamptz, ADD COLUMN nights_first_taken_at timestamptz`
+  yield* sql`UPDATE reservations SET nights_taken_at = completed_at, nights_first_taken_at = completed_at WHERE completed_at IS NOT NULL`
   // A message's answer by its id: the same id again answers it and changes nothing.
   yield* sql`
     CREATE TABLE channel_messages (
