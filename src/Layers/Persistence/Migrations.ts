@@ -13,6 +13,25 @@ const STARTUP_LOCK = 7_240_001
 
 const runMigrations = Migrator.make({})
 
+/**
+ * Inside a transaction: the schema brought up to `loader`'s last migration, under the start-up lock.
+ * `db:import` loads a file into the schema it was exported from, then brings it up to date.
+ */
+export const migrateSchema = (loader: Migrator.Loader) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`SELECT pg_advisory_xact_lock(${STARTUP_LOCK})`
+    // the Migrator probes for its table with a failing query, which would abort this transaction
+    yield* sql`
+      CREATE TABLE IF NOT EXISTS effect_sql_migrations (
+        migration_id integer PRIMARY KEY,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        name text NOT NULL
+      )`
+    const applied = yield* runMigrations({ loader })
+    if (applied.length > 0) yield* Effect.logInfo(`migrations applied: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)
+  })
+
 /** Brings the schema up to date and imports `HOTEL_FILE` into an empty database (or one whose hotel is in an older format). */
 export const MigrationsLive = Layer.effectDiscard(
   Effect.gen(function*() {
@@ -20,16 +39,7 @@ export const MigrationsLive = Layer.effectDiscard(
     const repo = yield* HotelRepo
     const { hotelFile } = yield* AppConfig
     yield* Effect.gen(function*() {
-      yield* sql`SELECT pg_advisory_xact_lock(${STARTUP_LOCK})`
-      // the Migrator probes for its table with a failing query, which would abort this transaction
-      yield* sql`
-        CREATE TABLE IF NOT EXISTS effect_sql_migrations (
-          migration_id integer PRIMARY KEY,
-          created_at timestamptz NOT NULL DEFAULT now(),
-          name text NOT NULL
-        )`
-      const applied = yield* runMigrations({ loader: migrations })
-      if (applied.length > 0) yield* Effect.logInfo(`migrations applied: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)
+      yield* migrateSchema(migrations)
       if (yield* repo.needsImport) {
         yield* repo.replace(yield* readHotelFile(hotelFile))
         yield* Effect.logInfo(`hotel imported from ${hotelFile}`)

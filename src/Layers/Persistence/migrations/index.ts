@@ -11,8 +11,8 @@ import m0009 from "./0009_promo_codes.js"
 import m0010 from "./0010_channel.js"
 import m0011 from "./0011_reservation_feed.js"
 
-/** Every migration, in order; a new one is a new file and a new line here. */
-export const migrations = Migrator.fromRecord({
+/** Every migration by its id, in order; a new one is a new file and a new line here. */
+export const migrationFiles = {
   "0001_hotel_and_inventory": m0001,
   "0002_quotes": m0002,
   "0003_reservations": m0003,
@@ -24,4 +24,6 @@ export const migrations = Migrator.fromRecord({
   "0009_promo_codes": m0009,
   "0010_channel": m0010,
   "0011_reservation_feed": m0011
-})
+}
+
+export const migrations = Migrator.fromRecord(migrationFiles)
