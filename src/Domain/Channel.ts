@@ -311,20 +311,9 @@ export const restrictionMessage = (roomTypeId: RoomTypeId, restriction: Restrict
 /** The nights a read must cover to price and check stays from `checkin` to `checkout`: the check-out date too (closed to departure). */
 export const readUntil = (checkout: LocalDate): LocalDate => addDays(checkout, 1)
 
-/** What a message sets, decoded: its updates with their index, the instant as epoch ms. */
-interface Setting {
-  readonly index: number
-  readonly field: ChannelField
-  readonly value: unknown
-}
-
-/** The fields an update carries (present, `null` included), in field order. */
-const settingsOf = (update: AriUpdate, index: number): ReadonlyArray<Setting> =>
-  CHANNEL_FIELDS.flatMap((field) => Object.hasOwn(update, field) ? [{ index, field, value: update[field] }] : [])
-
-/** The room types an update names: one, or every one of the hotel. */
-export const updateRoomTypes = (hotel: HotelDefinition, update: AriUpdate): ReadonlyArray<RoomTypeId> =>
-  update.room_type_id === undefined ? hotel.room_types.map((r) => r.id) : [update.room_type_id]
+/** The positions in `CHANNEL_FIELDS` of the fields an update carries (present, `null` included). */
+const fieldsOf = (update: AriUpdate): ReadonlyArray<number> =>
+  CHANNEL_FIELDS.flatMap((field, f) => Object.hasOwn(update, field) ? [f] : [])
 
 /** The issues of a message that the schema cannot see: they depend on the hotel and on today. */
 export const messageIssues = (
@@ -418,8 +407,8 @@ export const applyMessage = (
 ): MessageOutcome => {
   const asOf = Date.parse(message.as_of)
   const types = hotel.room_types.map((room) => room.id)
-  const active = message.updates.map((update, index) => ({ update, settings: settingsOf(update, index) }))
-    .filter(({ settings }) => settings.length > 0)
+  const active = message.updates.map((update, index) => ({ update, index, fields: fieldsOf(update) }))
+    .filter(({ fields }) => fields.length > 0)
   if (active.length === 0) return { nights: [], applied: 0, stale: 0, issues: [] }
   // A message may cover every field of every room type's every date 1,000 times over (10 million
   // cells): per field, one slot per room type and date holds the last update that set it and how
@@ -430,12 +419,11 @@ export const applyMessage = (
   const slots = types.length * span
   const setBy = CHANNEL_FIELDS.map(() => new Int32Array(slots).fill(-1))
   const hits = CHANNEL_FIELDS.map(() => new Int32Array(slots))
-  for (const { settings, update } of active) {
+  for (const { fields, index, update } of active) {
     const typeIndexes = update.room_type_id === undefined ? types.map((_, t) => t) : [types.indexOf(update.room_type_id)]
     const from = toEpochDay(update.from) - first
     const to = toEpochDay(update.to) - first
-    for (const { field, index } of settings) {
-      const f = CHANNEL_FIELDS.indexOf(field)
+    for (const f of fields) {
       for (const t of typeIndexes) {
         for (let day = from; day <= to; day++) {
           setBy[f]![t * span + day] = index

@@ -122,14 +122,14 @@ export const validateRooms = (
   return Either.void
 }
 
-/** Lines that break a restriction of the hotel or find too few rooms; when no plan is offered, the lines that explain why. */
-const unavailability = (
-  { hotel, nights, rooms, stay }: PricingInput,
-  eligible: ReadonlyArray<RatePlanDefinition>,
-  offered: ReadonlyArray<RatePlanDefinition>
+/** The room lines a stay cannot have, whatever the plan: a restriction of the hotel, or too few rooms free on a night. */
+export const roomsNotToBeHad = (
+  { hotel, nights, rooms, stay }: Pick<PricingInput, "hotel" | "nights" | "rooms"> & {
+    readonly stay: Pick<Stay, "checkin" | "checkout">
+  }
 ): Array<RoomUnavailability> => {
   const requested = roomsByType(rooms)
-  const soldOut = rooms.flatMap((line, i): Array<RoomUnavailability> => {
+  return rooms.flatMap((line, i): Array<RoomUnavailability> => {
     const restriction = stayRestriction(nights, line.room_type_id, stay.checkin, stay.checkout)
     if (restriction !== undefined) {
       return [{
@@ -150,6 +150,16 @@ const unavailability = (
       message: `only ${free} ${room.id} rooms are free for these dates, ${wanted} requested`
     }]
   })
+}
+
+/** Lines that cannot be had; when no plan is offered, the lines that explain why. */
+const unavailability = (
+  input: PricingInput,
+  eligible: ReadonlyArray<RatePlanDefinition>,
+  offered: ReadonlyArray<RatePlanDefinition>
+): Array<RoomUnavailability> => {
+  const { hotel, rooms, stay } = input
+  const soldOut = roomsNotToBeHad(input)
   if (offered.length > 0) return soldOut
   const issue = (i: number, line: RoomLine, reason: RoomUnavailability["reason"], message: string): RoomUnavailability => ({
     room_index: i,

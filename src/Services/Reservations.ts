@@ -15,8 +15,8 @@ import type { HotelDefinition, PromoCodeDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { guestLinkExpiresAt, manageLinkExpiresAt } from "../Domain/Lifetimes.js"
 import { formatInstant, localInstant } from "../Domain/LocalDate.js"
-import { freeDuringStay, nightLookup, readUntil, restrictionMessage, stayRestriction } from "../Domain/Channel.js"
-import { lineTotals, priceStay, roomsByType } from "../Domain/Pricing.js"
+import { nightLookup, readUntil } from "../Domain/Channel.js"
+import { lineTotals, priceStay, roomsByType, roomsNotToBeHad } from "../Domain/Pricing.js"
 import type { ClientInfo } from "../Domain/Quote.js"
 import type { Cents } from "../Domain/Money.js"
 import type {
@@ -122,16 +122,9 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           `it has no package ${request.package_code}; its packages are ${quote.package_offers.map((o) => o.package_code).join(", ")}`
         )
       }
-      const { checkin, checkout } = quote.stay
-      const nights = nightLookup(yield* inventory.nights(checkin, readUntil(checkout)))
-      for (const [roomTypeId, wanted] of roomsByType(quote.rooms)) {
-        const restriction = stayRestriction(nights, roomTypeId, checkin, checkout)
-        if (restriction !== undefined) return yield* notReservable(`${restrictionMessage(roomTypeId, restriction)}; quote again`)
-        const rooms = hotel.room_types.find((r) => r.id === roomTypeId)?.inventory ?? 0
-        if (wanted > freeDuringStay(rooms, nights, roomTypeId, checkin, checkout)) {
-          return yield* notReservable(`${roomTypeId} rooms are no longer available`)
-        }
-      }
+      const nights = nightLookup(yield* inventory.nights(quote.stay.checkin, readUntil(quote.stay.checkout)))
+      const [lost] = roomsNotToBeHad({ hotel, nights, rooms: quote.rooms, stay: quote.stay })
+      if (lost !== undefined) return yield* notReservable(`${lost.message}; quote again`)
       const now = yield* Clock.currentTimeMillis
       const checkIn = localInstant(quote.stay.checkin, hotel.check_in, hotel.timezone).getTime()
       const linkExpires = guestLinkExpiresAt(now, checkIn)
