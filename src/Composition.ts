@@ -18,6 +18,7 @@ import { AppSecret } from "./Layers/Platform/AppSecret.js"
 import { TracingLive, untracedWithoutCollector } from "./Layers/Platform/Tracing.js"
 import { Channel } from "./Services/Channel.js"
 import { Documents } from "./Services/Documents.js"
+import { DatabaseOutage } from "./Services/DatabaseOutage.js"
 import { Health } from "./Services/Health.js"
 import { HotelCatalog } from "./Services/HotelCatalog.js"
 import { Housekeeping } from "./Services/Housekeeping.js"
@@ -54,6 +55,7 @@ export const Services = Layer.mergeAll(
   Idempotency.Default,
   Documents.Default,
   Health.Default,
+  DatabaseOutage.Default,
   RateLimiter.Default
 )
 
@@ -82,7 +84,7 @@ export const RepositoriesLive = Repositories.pipe(Layer.provideMerge(DatabaseLiv
 export const withOutboxWorker = <E, R>(worker: Layer.Layer<never, E, R>) => worker.pipe(Layer.provideMerge(Services))
 
 /** What runs beside the requests for the life of the service: the outbox worker and the housekeeping sweep. */
-const BackgroundLive = Layer.merge(withOutboxWorker(OutboxWorker.Default), Housekeeping.periodic.pipe(Layer.provide(Housekeeping.Default)))
+const BackgroundLive = withOutboxWorker(Layer.merge(OutboxWorker.Default, Housekeeping.periodic.pipe(Layer.provide(Housekeeping.Default))))
 
 /**
  * Every service on its live infrastructure, which it exposes too (the API's own services, such as

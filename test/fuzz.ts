@@ -60,7 +60,7 @@ const spawnedTarget = (service: Awaited<ReturnType<typeof startService>>, appSec
     Layer.provide(Tokens.Default),
     Layer.provide(TokenRepo.Default),
     Layer.provide(Layer.succeed(AppSecret, Redacted.make(appSecret))),
-    Layer.provideMerge(pgClientLayer(Redacted.make(service.databaseUrl), 2))
+    Layer.provideMerge(pgClientLayer(Redacted.make(service.databaseUrl), { maxConnections: 2 }))
   )
 
 /** HTTP calls of the fuzzer's states go to the service. */

@@ -3,7 +3,7 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import { API_DESCRIPTION, API_NAME, API_VERSION } from "../Domain/Discovery.js"
 import { CalendarGroup } from "./Calendar.js"
 import { DiscoveryGroup } from "./Discovery.js"
-import { NotFoundBody, RateLimitedBody } from "./Errors.js"
+import { NotFoundBody, RateLimitedBody, ServiceUnavailableBody } from "./Errors.js"
 import { HotelGroup } from "./Hotel.js"
 import { ManageGroup } from "./Manage.js"
 import { QuotesGroup } from "./Quotes.js"
@@ -48,6 +48,7 @@ export class Api extends HttpApi.make("hotel-booking-api")
   .addError(PayloadTooLargeBody)
   .addError(RateLimitedBody)
   .addError(HeadersTooLargeBody)
+  .addError(ServiceUnavailableBody)
   .addError(InternalErrorBody)
   .annotateContext(OpenApi.annotations({
     title: API_NAME,

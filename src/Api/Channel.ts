@@ -18,7 +18,7 @@ import {
 import { API_VERSION } from "../Domain/Discovery.js"
 import { FeedPage, FeedQuery, MAX_FEED_LIMIT } from "../Domain/ReservationFeed.js"
 import { withoutFrameworkErrors } from "./Api.js"
-import { InvalidMessageBody, InvalidTokenBody, NotFoundBody, RateLimitedBody, ValidationErrorBody } from "./Errors.js"
+import { InvalidMessageBody, InvalidTokenBody, NotFoundBody, RateLimitedBody, ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
 import { ForbiddenBody, InternalErrorBody, MessageTooLargeBody, MissingBearerBody } from "./TransportErrors.js"
 
 /*
@@ -111,6 +111,7 @@ export class ChannelApi extends HttpApi.make("hotel-channel-api")
   .add(ChannelGroup)
   .addError(NotFoundBody)
   .addError(RateLimitedBody)
+  .addError(ServiceUnavailableBody)
   .addError(InternalErrorBody)
   .annotateContext(OpenApi.annotations({
     title: "Hôtel Belle Rive channel interface",

@@ -142,8 +142,17 @@ export const NotFoundBody = errorBody(NotFound, 404, "No such resource. error.co
 export const ServiceUnavailableBody = errorBody(
   ServiceUnavailable,
   503,
-  "A dependency does not answer; retry later. error.code: unavailable",
-  () => "unavailable"
+  "A dependency (the database) does not answer, or did not within its deadline; nothing was changed. Retry after the " +
+    "Retry-After header's seconds (also details.retry_after_seconds). error.code: unavailable",
+  () => "unavailable",
+  (e) => ({ retry_after_seconds: e.retry_after_seconds }),
+  {
+    error: {
+      code: "unavailable",
+      message: "the database is unavailable just now: nothing was changed; retry in 2 s",
+      details: { retry_after_seconds: 2 }
+    }
+  }
 )
 
 export const InvalidTokenBody = errorBody(

@@ -1,25 +1,43 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 import { Availability, AvailabilityQuery } from "../Domain/Availability.js"
 import { RULES } from "../Domain/Discovery.js"
+import { DatabaseDown } from "../Domain/Errors.js"
 import { Hotel, RoomTypes, RoomTypesQuery } from "../Domain/Hotel.js"
-import { ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
+import { ValidationErrorBody } from "./Errors.js"
 
 export const HealthStatus = Schema.Struct({
   status: Schema.Literal("ok"),
   database: Schema.Literal("ok")
 }).annotations({ identifier: "Health" })
 
+/** The health check's 503: the same shape as its 200, so a load balancer reads one document. */
+const HealthDegraded = Schema.transform(
+  Schema.Struct({ status: Schema.Literal("degraded"), database: Schema.Literal("unavailable") }),
+  Schema.typeSchema(DatabaseDown),
+  {
+    strict: true,
+    decode: () => new DatabaseDown({ message: "the database does not answer" }, true),
+    encode: () => ({ status: "degraded" as const, database: "unavailable" as const })
+  }
+).annotations({ identifier: "HealthDegraded", description: "The database does not answer within a second." })
+  .annotations(HttpApiSchema.annotations({ status: 503 }))
+
 /** Endpoints 3 to 6: the hotel's read-only facts and live availability. */
 export class HotelGroup extends HttpApiGroup.make("hotel")
   .add(
     HttpApiEndpoint.get("health", "/v1/health")
       .addSuccess(HealthStatus)
-      .addError(ServiceUnavailableBody)
+      .addError(HealthDegraded)
       .annotate(OpenApi.Summary, "API is online")
-      .annotate(OpenApi.Description, "200 when the API and its database answer; 503 when the database is down.")
+      .annotate(
+        OpenApi.Description,
+        "200 when the API and its database answer (busy or not: the check has a connection of its own); " +
+          "503 { status: degraded, database: unavailable } when the database does not answer within a second."
+      )
   )
   .add(
     HttpApiEndpoint.get("hotel", "/v1/hotel")

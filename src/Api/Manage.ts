@@ -13,7 +13,6 @@ import {
   ChangeNotAllowedBody,
   PriceChangedBody,
   RateLimitedBody,
-  ServiceUnavailableBody,
   ValidationErrorBody
 } from "./Errors.js"
 import { ReservationTokenAuth } from "./ReservationToken.js"
@@ -76,7 +75,6 @@ export class ManageGroup extends HttpApiGroup.make("manage")
         description: "The confirmation PDF in the reservation's language (Content-Disposition gives its file name)"
       }))
       .addError(AlreadyCancelledBody)
-      .addError(ServiceUnavailableBody)
       .annotate(OpenApi.Summary, "The confirmation PDF of a completed reservation (manage link token)")
   )
   .middleware(ReservationTokenAuth)

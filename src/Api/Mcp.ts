@@ -37,6 +37,7 @@ import { CalendarParams, MAX_CALENDAR_DATES, PriceCalendar } from "../Domain/Pri
 import { AnalyticsHeaders, type ClientInfo, clientInfo, MultiRoomQuoteRequest, MultiRoomQuoteResponse } from "../Domain/Quote.js"
 import { IdempotencyKey, IntentRequest, IntentResponse } from "../Domain/Reservation.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
+import { DatabaseOutage } from "../Services/DatabaseOutage.js"
 import { HotelCatalog } from "../Services/HotelCatalog.js"
 import { Inventory } from "../Services/Inventory.js"
 import { PriceCalendar as PriceCalendarService } from "../Services/PriceCalendar.js"
@@ -52,6 +53,7 @@ import {
   NotFoundBody,
   QuoteExpiredBody,
   QuoteNotReservableBody,
+  ServiceUnavailableBody,
   ValidationErrorBody
 } from "./Errors.js"
 import { refusal as refusalOf } from "./McpMessage.js"
@@ -208,6 +210,7 @@ const ToolErrorBody = Schema.Union(
   GroupBookingRequiredBody,
   IdempotencyKeyReusedBody,
   IdempotencyInProgressBody,
+  ServiceUnavailableBody,
   InternalErrorBody
 )
 const encodeToolError = Schema.encodeUnknown(ToolErrorBody)
@@ -254,6 +257,10 @@ const inputSchema = (ast: SchemaAST.AST): object => {
 const registerTools = Effect.gen(function*() {
   const server = yield* McpServer.McpServer
   const toolkit = yield* BookingTools
+  const outage = yield* DatabaseOutage
+  // the database failing under a tool is `unavailable`, as REST answers it, not an internal error
+  const defectBody = (defect: unknown) =>
+    Effect.flatMap(outage.unavailable(defect), (answer) => toErrorBody(Option.getOrElse(answer, () => defect)))
   for (const tool of Object.values(toolkit.tools) as ReadonlyArray<Tool.Any>) {
     const title = Option.getOrUndefined(Context.getOption(tool.annotations, Tool.Title))
     yield* server.addTool({
@@ -274,7 +281,7 @@ const registerTools = Effect.gen(function*() {
         toolkit.handle(tool.name as keyof typeof toolkit.tools, payload as never).pipe(
           Effect.map(({ encodedResult }) => toolResult(false, encodedResult)),
           Effect.catchAll((error) => Effect.map(toErrorBody(error), (body) => toolResult(true, body))),
-          Effect.catchAllDefect((defect) => Effect.map(toErrorBody(defect), (body) => toolResult(true, body)))
+          Effect.catchAllDefect((defect) => Effect.map(defectBody(defect), (body) => toolResult(true, body)))
         )
     })
   }

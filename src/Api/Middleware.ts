@@ -7,12 +7,14 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Multipart from "@effect/platform/Multipart"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Cause, Effect, Layer, Option } from "effect"
-import { InvalidMessage, listIssues, NotFound, ValidationError } from "../Domain/Errors.js"
+import { InvalidMessage, listIssues, NotFound, ServiceUnavailable, ValidationError } from "../Domain/Errors.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
+import { DatabaseOutage } from "../Services/DatabaseOutage.js"
 import { ARI_PATH, MAX_ARI_BODY_BYTES } from "./Channel.js"
 import { isPreflight, preflight } from "./Cors.js"
 import { describeIssues, pathIssues } from "./Errors.js"
 import { type BodyLimits, withBoundedBody } from "./RequestBody.js"
+import { withResponseHeader } from "./ResponseHeaders.js"
 import { pathOf } from "./RequestObservation.js"
 import { InternalError, PayloadTooLarge } from "./TransportErrors.js"
 
@@ -56,6 +58,16 @@ const unexpectedFault = (what: string, cause: Cause.Cause<unknown>) =>
     Effect.zipRight(Effect.fail(new InternalError({ message: "An unexpected error occurred. It has been logged." })))
   )
 
+/**
+ * A failure of the database under the request (refused, gone, past its deadline) is answered 503
+ * with `Retry-After` (DatabaseOutage); any other defect is our fault.
+ */
+const answerDefect = (outage: DatabaseOutage, defect: unknown) =>
+  Effect.gen(function*() {
+    const answer = yield* outage.unavailable(defect)
+    return yield* Option.isSome(answer) ? Effect.fail(answer.value) : unexpectedFault("unexpected fault", Cause.die(defect))
+  })
+
 const bodyLimits = (maxBytes: number): BodyLimits => ({
   maxBytes,
   tooLarge: new PayloadTooLarge({ message: `the request body is larger than ${maxBytes} bytes` }),
@@ -86,7 +98,9 @@ const boundBody = (limitsOf: (request: HttpServerRequest.HttpServerRequest) => B
  * A channel message may be larger than any other body, and only while the channel interface is
  * served: otherwise its path is unknown like any other.
  */
-export const ErrorsAsBodiesLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ channelToken }) => {
+export const ErrorsAsBodiesLive = Layer.unwrapEffect(Effect.gen(function*() {
+  const { channelToken } = yield* AppConfig
+  const outage = yield* DatabaseOutage
   const limitsOf = Option.isNone(channelToken)
     ? () => usualBody
     : (request: HttpServerRequest.HttpServerRequest) =>
@@ -103,8 +117,9 @@ export const ErrorsAsBodiesLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ ch
       // the framework raises an unreadable body as a defect
       Effect.catchAllDefect((defect) => {
         const error = toDomainError(defect)
-        return error !== defect ? Effect.fail(error) : unexpectedFault("unexpected fault", Cause.die(defect))
-      })
+        return error !== defect ? Effect.fail(error) : answerDefect(outage, defect)
+      }),
+      Effect.tapError((e) => e instanceof ServiceUnavailable ? withResponseHeader("retry-after", String(e.retry_after_seconds)) : Effect.void)
     ) as HttpApp.Default
   )
 }))

@@ -27,8 +27,14 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   message: Schema.String
 }) {}
 
-/** A dependency (the database) does not answer. */
+/** A dependency (the database, the PDF drawing) does not answer: retry after `retry_after_seconds` (1 to 30). */
 export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()("ServiceUnavailable", {
+  message: Schema.String,
+  retry_after_seconds: Schema.Int
+}) {}
+
+/** The health check: the database does not answer within a second. */
+export class DatabaseDown extends Schema.TaggedError<DatabaseDown>()("DatabaseDown", {
   message: Schema.String
 }) {}
 

@@ -42,7 +42,7 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
         Effect.catchTag("PdfWorkerError", (error) =>
           Effect.zipRight(
             Effect.logError("the confirmation PDF was not drawn", error),
-            new ServiceUnavailable({ message: "the confirmation PDF could not be drawn just now: try again in a moment" })
+            new ServiceUnavailable({ message: "the confirmation PDF could not be drawn just now: try again in a moment", retry_after_seconds: 5 })
           ))
       )
 

@@ -1,18 +1,15 @@
 import { Effect } from "effect"
-import { ServiceUnavailable } from "../Domain/Errors.js"
+import { DatabaseDown } from "../Domain/Errors.js"
 import { DatabasePing } from "../Layers/Persistence/Database.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
-/** Whether the service can answer: the database must take a query within two seconds. */
+/** Whether the service can answer: the database must take a query within a second (DatabasePing). */
 export class Health extends Effect.Service<Health>()("Health", {
   effect: Effect.gen(function*() {
     const ping = yield* DatabasePing
     return {
       check: Tracing.fn("Health.check")(function*() {
-        yield* ping.pipe(
-          Effect.timeout("2 seconds"),
-          Effect.catchAll(() => new ServiceUnavailable({ message: "the database does not answer" }))
-        )
+        yield* ping.pipe(Effect.mapError((e) => new DatabaseDown({ message: e.message })))
         return { status: "ok" as const, database: "ok" as const }
       })
     }

@@ -1,4 +1,4 @@
-import { Clock, Duration, Effect } from "effect"
+import { type Cause, Clock, Duration, Effect, Exit, Option } from "effect"
 import { type HotelDefinition, hotelView, roomTypeView } from "../Domain/Hotel.js"
 import { Language } from "../Domain/Language.js"
 import { todayIn } from "../Domain/LocalDate.js"
@@ -11,25 +11,45 @@ import * as Tracing from "../Layers/Platform/Tracing.js"
  */
 export const HOTEL_DEFINITION_TTL = "5 seconds"
 const TTL_MS = Duration.toMillis(HOTEL_DEFINITION_TTL)
+/** How soon a reload that failed is tried again. */
+const RETRY_MS = 1000
 
 /** The hotel's facts, policies and room types, from the imported definition. */
 export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog", {
   effect: Effect.gen(function*() {
     const repo = yield* HotelRepo
     // Read on every request: a fresh copy is one clock read, far cheaper than Effect.cachedWithTTL.
-    // One reload at a time; the others wait for it.
+    // One reload at a time. While it runs, the others answer from the copy they have, and wait
+    // for it only when there is none; so no request waits behind another's wait for the database.
     let cached: { readonly hotel: HotelDefinition; readonly until: number } | undefined
+    // a reload that failed with no copy to fall back on: the requests queued behind it get its
+    // answer at once, not a wait of their own
+    let failed: { readonly cause: Cause.Cause<never>; readonly until: number } | undefined
     const reloading = yield* Effect.makeSemaphore(1)
-    const reload = reloading.withPermits(1)(Effect.gen(function*() {
+    const reload = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       if (cached !== undefined && now < cached.until) return cached.hotel
-      const hotel = yield* repo.load.pipe(Effect.orDieWith((e) => new Error(`hotel definition missing: ${e.message}`)))
-      cached = { hotel, until: now + TTL_MS }
-      return hotel
-    }))
+      if (failed !== undefined && now < failed.until) return yield* Effect.failCause(failed.cause)
+      const loaded = yield* Effect.exit(repo.load.pipe(Effect.orDieWith((e) => new Error(`hotel definition missing: ${e.message}`))))
+      if (Exit.isSuccess(loaded)) {
+        cached = { hotel: loaded.value, until: now + TTL_MS }
+        failed = undefined
+        return loaded.value
+      }
+      // the database failing: the copy it had is still the hotel, tried again a second later
+      if (cached !== undefined) {
+        cached = { hotel: cached.hotel, until: now + RETRY_MS }
+        return cached.hotel
+      }
+      failed = { cause: loaded.cause, until: now + RETRY_MS }
+      return yield* Effect.failCause(loaded.cause)
+    })
     const definition = Tracing.fn("HotelCatalog.definition")(function*() {
       const now = yield* Clock.currentTimeMillis
-      return cached !== undefined && now < cached.until ? cached.hotel : yield* reload
+      if (cached !== undefined && now < cached.until) return cached.hotel
+      const stale = cached?.hotel
+      const reloaded = yield* reloading.withPermitsIfAvailable(1)(reload)
+      return Option.isSome(reloaded) ? reloaded.value : stale ?? (yield* reloading.withPermits(1)(reload))
     })
     // the views of a definition are made once, not per request; a reloaded definition gets its own
     const memoized = <A>(view: (hotel: HotelDefinition) => A) => {

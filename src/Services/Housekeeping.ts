@@ -2,6 +2,7 @@ import { Clock, Effect, Layer, Schedule } from "effect"
 import { completionWindowStart } from "../Domain/BookingLimits.js"
 import { channelMessageIdCutoff, pendingErasureCutoff, quotePurgeCutoff } from "../Domain/Lifetimes.js"
 import { HousekeepingRepo } from "../Layers/Persistence/HousekeepingRepo.js"
+import { DatabaseOutage } from "./DatabaseOutage.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 
@@ -46,12 +47,14 @@ export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping",
 }) {
   /** A sweep a minute after start, then every 10 minutes, for the life of the service; a failed one is logged and the next one runs. */
   static readonly periodic = Layer.scopedDiscard(
-    Effect.flatMap(Housekeeping, ({ sweep }) =>
+    Effect.flatMap(Effect.zip(Housekeeping, DatabaseOutage), ([{ sweep }, outage]) =>
       sweep().pipe(
         Effect.tap((counts) =>
           Object.values(counts).some((n) => n > 0) ? Effect.logInfo("housekeeping", counts) : Effect.void
         ),
-        Effect.catchAllCause((cause) => Effect.logWarning("housekeeping sweep failed; the next one runs as planned", cause)),
+        Effect.catchAllCause((cause) =>
+          outage.logUnlessDatabase(cause, Effect.logWarning("housekeeping sweep failed; the next one runs as planned", cause))
+        ),
         Effect.repeat(Schedule.spaced("10 minutes")),
         Effect.delay("1 minute"),
         Effect.forkScoped

@@ -2,6 +2,7 @@ import { Cause, Effect, Fiber, FiberSet, Layer, Option, Queue, Random, Ref, Stre
 import { type ClaimedJob, defaultOutboxWorkerOptions, type JobChannel, jobChannel, type OutboxWorkerOptions, retryDelayMs } from "../Domain/Outbox.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
+import { DatabaseOutage } from "./DatabaseOutage.js"
 import { Deliveries, isRetryable } from "./Deliveries.js"
 
 /** Failures in a row after which a channel counts as having been down (a mail server, the PMS). */
@@ -13,6 +14,7 @@ const run = (options: OutboxWorkerOptions) =>
   Effect.gen(function*() {
     const outbox = yield* OutboxRepo
     const deliveries = yield* Deliveries
+    const outage = yield* DatabaseOutage
     // wake-ups collapse into one: a commit, a finished delivery, or a channel back up
     const wake = yield* Queue.sliding<void>(1)
     const signal = wake.offer(undefined)
@@ -68,7 +70,11 @@ const run = (options: OutboxWorkerOptions) =>
           )
         }),
         // its bookkeeping failing too (the database down): the lease runs out and the job is taken again
-        Effect.catchAllDefect((defect) => Effect.logError("outbox: job left to its lease", defect)),
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : outage.logUnlessDatabase(cause, Effect.logError("outbox: job left to its lease", cause))
+        ),
         Effect.onInterrupt(() => outbox.release(job)),
         Effect.annotateLogs({ "job.id": job.id, "job.kind": job.kind, "reservation.number": job.reservation_number ?? "", attempt: job.attempt })
       )
@@ -99,14 +105,19 @@ const run = (options: OutboxWorkerOptions) =>
 
     yield* outbox.wakeUps.pipe(
       Stream.runForEach(() => signal),
-      Effect.catchAllCause((cause) => Effect.logWarning("outbox: no wake-ups from the database, polling meanwhile", cause)),
+      Effect.catchAllCause((cause) =>
+        outage.logUnlessDatabase(cause, Effect.logWarning("outbox: no wake-ups from the database, polling meanwhile", cause))
+      ),
       Effect.zipRight(Effect.sleep(options.pollMs)),
       Effect.forever,
       Effect.forkScoped
     )
     const loop = yield* tick.pipe(
       Effect.catchAllCause((cause) =>
-        Effect.zipRight(Effect.logError("outbox: worker loop failed, again shortly", cause), Effect.sleep(options.pollMs))
+        Effect.zipRight(
+          outage.logUnlessDatabase(cause, Effect.logError("outbox: worker loop failed, again shortly", cause)),
+          Effect.sleep(options.pollMs)
+        )
       ),
       Effect.forever,
       Effect.forkScoped

@@ -1,7 +1,7 @@
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { SqlError } from "@effect/sql/SqlError"
+import { DatabaseUnreachable } from "../../src/Layers/Persistence/DatabaseFaults.js"
 import { DatabasePing } from "../../src/Layers/Persistence/Database.js"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
 import { type Cents, MAX_AMOUNT } from "../../src/Domain/Money.js"
@@ -263,14 +263,14 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
 )
 
 describe("health", () => {
-  it.effect("is 503 unavailable when the database does not answer", () =>
+  it.effect("is 503 degraded when the database does not answer", () =>
     Effect.gen(function*() {
       const { body, status } = yield* get("/v1/health")
       expect(status).toBe(503)
-      expect(body.error.code).toBe("unavailable")
+      expect(body).toEqual({ status: "degraded", database: "unavailable" })
     }).pipe(
       Effect.provide(
-        TestApp({ ping: Layer.succeed(DatabasePing, Effect.fail(new SqlError({ cause: "connection refused", message: "down" }))) })
+        TestApp({ ping: Layer.succeed(DatabasePing, Effect.fail(new DatabaseUnreachable({ message: "connection refused" }))) })
           .pipe(Layer.provide(clock.layer))
       )
     ))

@@ -5,7 +5,7 @@ import { Effect, Exit, Layer, Redacted, Runtime, Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { pgClientLayer } from "../../src/Layers/Persistence/Database.js"
+import { pgClientLayer, type PoolOptions } from "../../src/Layers/Persistence/Database.js"
 import { embeddedPostgres } from "../../src/Layers/Persistence/EmbeddedPostgres.js"
 
 /**
@@ -57,7 +57,11 @@ export const testDatabaseUrl = Effect.gen(function*() {
   return Redacted.make(url.toString())
 })
 
-/** A pool on a test database. */
-export const poolOn = (url: Redacted.Redacted) => pgClientLayer(url, 10)
+/**
+ * A pool on a test database. Its deadlines are longer than the service's default: two cores under
+ * the whole suite may run a statement slowly, and only the fault tests are about deadlines.
+ */
+export const poolOn = (url: Redacted.Redacted, options: PoolOptions = {}) =>
+  pgClientLayer(url, { maxConnections: 10, timeoutMs: 30_000, ...options })
 
 export const TestDatabase = Layer.unwrapScoped(Effect.map(testDatabaseUrl, poolOn))

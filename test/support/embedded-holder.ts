@@ -15,5 +15,5 @@ Effect.gen(function*() {
     yield* sql`INSERT INTO kept VALUES (${value!})`
     process.stdout.write("READY\n")
     return yield* Effect.never
-  }).pipe(Effect.provide(pgClientLayer(url, 2)))
+  }).pipe(Effect.provide(pgClientLayer(url, { maxConnections: 2 })))
 }).pipe(Effect.scoped, Effect.runPromise)

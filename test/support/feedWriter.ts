@@ -20,4 +20,4 @@ Effect.gen(function*() {
     process.stdout.write("HOLDING\n")
     return yield* Effect.never
   }))
-}).pipe(Effect.provide(instanceOn(pgClientLayer(Redacted.make(url), 2), { hotelFile, clock: Layer.empty })), Effect.runPromise)
+}).pipe(Effect.provide(instanceOn(pgClientLayer(Redacted.make(url), { maxConnections: 2 }), { hotelFile, clock: Layer.empty })), Effect.runPromise)

@@ -64,6 +64,7 @@ export const exportTo = (file: string) =>
     const sql = yield* SqlClient.SqlClient
     const snapshot = yield* Effect.gen(function*() {
       yield* sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`
+      yield* sql`SET LOCAL statement_timeout = 0` // a large table is read in one statement
       const [at] = yield* sql<{ now: string }>`SELECT to_json(now())#>>'{}' AS now`
       const schema = yield* currentSchema
       const rows = yield* Effect.forEach(yield* serviceTables, (table) =>

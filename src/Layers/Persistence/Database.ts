@@ -1,9 +1,10 @@
 import { SqlClient } from "@effect/sql"
-import type { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer, Option, type Redacted } from "effect"
+import { SqlError } from "@effect/sql/SqlError"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import pg from "pg"
 import { AppConfig } from "../Platform/AppConfig.js"
+import { DatabaseUnreachable, messageOf } from "./DatabaseFaults.js"
 import { embeddedDatabase } from "./EmbeddedPostgres.js"
 
 /** Connections per instance, whichever PostgreSQL serves it. */
@@ -12,23 +13,90 @@ const POOL_SIZE = 20
 const DATE_OID = 1082
 const TIMESTAMPTZ_OID = 1184
 
-export const pgClientLayer = (url: Redacted.Redacted, maxConnections = POOL_SIZE) =>
-  PgClient.layer({
-    url,
-    maxConnections,
-    connectTimeout: "5 seconds",
-    // a `date` stays the string `YYYY-MM-DD`: stay dates are local dates, never shifted to UTC;
-    // an instant is an ISO string in UTC, formatted with the hotel's offset where it is shown
-    types: {
-      getTypeParser: ((oid: number, format?: "text" | "binary") => {
-        if (oid === DATE_OID) return (value: string) => value
-        if (oid === TIMESTAMPTZ_OID) {
-          const parse = pg.types.getTypeParser(oid, "text")
-          return (value: string) => (parse(value) as Date).toISOString()
-        }
-        return pg.types.getTypeParser(oid, format)
-      }) as typeof pg.types.getTypeParser
+/** `DATABASE_TIMEOUT_MS`'s default: the longest a request waits for the database. */
+export const DEFAULT_DATABASE_TIMEOUT_MS = 5000
+
+// a `date` stays the string `YYYY-MM-DD`: stay dates are local dates, never shifted to UTC;
+// an instant is an ISO string in UTC, formatted with the hotel's offset where it is shown
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === DATE_OID) return (value: string) => value
+    if (oid === TIMESTAMPTZ_OID) {
+      const parse = pg.types.getTypeParser(oid, "text")
+      return (value: string) => (parse(value) as Date).toISOString()
     }
+    return pg.types.getTypeParser(oid, format)
+  }) as typeof pg.types.getTypeParser
+}
+
+/**
+ * A connection its server ended (FATAL: killed by `pg_terminate_backend`, a shutdown) is never
+ * handed out again. The statement under way hears of it before the connection closes, and the
+ * pool would take such a connection back as sound: the next request, a retry, would fail on it.
+ * Marked unusable first (the pool drops what is not `_queryable` when it is released).
+ */
+class EndsOnFatal extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super(config)
+    const client = this as unknown as { connection: NodeJS.EventEmitter; _queryable: boolean }
+    client.connection.on("errorMessage", (message: { severity?: string }) => {
+      if (message.severity === "FATAL") client._queryable = false
+    })
+  }
+}
+
+interface PgPoolOptions {
+  readonly maxConnections: number
+  readonly timeoutMs: number
+  readonly applicationName: string
+}
+
+/**
+ * A pool whose every wait is bounded by `timeoutMs`: a connection (a new one, or a turn when all
+ * are busy), and, on the server, every statement and every lock (PostgreSQL cancels it and the
+ * transaction rolls back whole). Settings of the connection, so they cost no round trip.
+ */
+const makePool = (url: Redacted.Redacted, options: PgPoolOptions) => {
+  const pool = new pg.Pool({
+    connectionString: Redacted.value(url),
+    max: options.maxConnections,
+    connectionTimeoutMillis: options.timeoutMs,
+    statement_timeout: options.timeoutMs,
+    lock_timeout: options.timeoutMs,
+    application_name: options.applicationName,
+    Client: EndsOnFatal as unknown as new() => pg.ClientBase,
+    types
+  })
+  pool.on("error", () => {}) // an idle connection the server closed: the pool drops it and makes another when needed
+  return pool
+}
+
+export interface PoolOptions {
+  readonly maxConnections?: number
+  /** Bounds the wait for a connection, every statement and every lock (`DATABASE_TIMEOUT_MS`). */
+  readonly timeoutMs?: number
+}
+
+/** The service's pool on `url`: connected (or failed) before it is used. */
+export const pgClientLayer = (url: Redacted.Redacted, { maxConnections = POOL_SIZE, timeoutMs = DEFAULT_DATABASE_TIMEOUT_MS }: PoolOptions = {}) =>
+  PgClient.layerFromPool({
+    acquire: Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          const pool = makePool(url, { maxConnections, timeoutMs, applicationName: "hotel-booking-api" })
+          try {
+            await pool.query("SELECT 1")
+            return pool
+          } catch (error) {
+            await pool.end()
+            throw error
+          }
+        },
+        catch: (cause) => new SqlError({ cause, message: `PgClient: failed to connect: ${messageOf(cause)}` })
+      }),
+      (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+    ),
+    types
   })
 
 /**
@@ -54,17 +122,40 @@ const warnIfSuperuser = Effect.gen(function*() {
 export const DatabaseLive = Layer.unwrapScoped(
   Effect.gen(function*() {
     const config = yield* AppConfig
+    const options = { timeoutMs: config.databaseTimeoutMs }
     return Option.isSome(config.databaseUrl)
-      ? pgClientLayer(config.databaseUrl.value).pipe(Layer.tap((context) => Effect.provide(warnIfSuperuser, context)))
-      : pgClientLayer(yield* embeddedDatabase(config.dataDir))
+      ? pgClientLayer(config.databaseUrl.value, options).pipe(Layer.tap((context) => Effect.provide(warnIfSuperuser, context)))
+      : pgClientLayer(yield* embeddedDatabase(config.dataDir), options)
   })
 )
 
-/** Answers whether the database takes queries. */
-export class DatabasePing extends Context.Tag("DatabasePing")<DatabasePing, Effect.Effect<void, SqlError>>() {
-  static readonly Default = Layer.effect(
+/** How long a ping may take, connecting included: a load balancer's health check waits no longer. */
+const PING_TIMEOUT_MS = 1000
+
+/**
+ * Answers whether the database takes queries, within a second. On connections of its own (at most
+ * two, made when needed), never the pool's: with every pooled connection busy, the health check
+ * still tells a busy instance (200) from one whose database is gone (503).
+ */
+export class DatabasePing extends Context.Tag("DatabasePing")<DatabasePing, Effect.Effect<void, DatabaseUnreachable>>() {
+  static readonly Default = Layer.scoped(
     DatabasePing,
-    Effect.map(SqlClient.SqlClient, (sql) => Effect.asVoid(sql`SELECT 1`))
+    Effect.gen(function*() {
+      const { config } = yield* PgClient.PgClient
+      const pool = yield* Effect.acquireRelease(
+        Effect.sync(() =>
+          makePool(config.url!, { maxConnections: 2, timeoutMs: PING_TIMEOUT_MS, applicationName: "hotel-booking-api health" })
+        ),
+        (pool) => Effect.promise(() => pool.end())
+      )
+      return Effect.tryPromise({
+        try: () => pool.query("SELECT 1"),
+        catch: (cause) => new DatabaseUnreachable({ message: messageOf(cause) })
+      }).pipe(
+        Effect.timeoutFail({ duration: PING_TIMEOUT_MS, onTimeout: () => new DatabaseUnreachable({ message: "no answer within a second" }) }),
+        Effect.asVoid
+      )
+    })
   )
   static readonly InMemory = Layer.succeed(DatabasePing, Effect.void)
 }

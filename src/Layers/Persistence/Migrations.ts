@@ -20,6 +20,10 @@ const runMigrations = Migrator.make({})
 export const migrateSchema = (loader: Migrator.Loader) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // no request deadline here: an instance starting beside one that migrates waits for it, and a
+    // migration of a large table may take longer than any request should
+    yield* sql`SET LOCAL statement_timeout = 0`
+    yield* sql`SET LOCAL lock_timeout = 0`
     yield* sql`SELECT pg_advisory_xact_lock(${STARTUP_LOCK})`
     // the Migrator probes for its table with a failing query, which would abort this transaction
     yield* sql`

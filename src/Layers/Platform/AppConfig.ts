@@ -64,6 +64,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly host: string
   readonly publicBaseUrl: string
   readonly databaseUrl: Option.Option<Redacted.Redacted>
+  /** The longest wait for the database: a connection, a statement, a lock (DESIGN §11). */
+  readonly databaseTimeoutMs: number
   readonly dataDir: string
   readonly smtpUrl: Option.Option<Redacted.Redacted>
   readonly mailFrom: string
@@ -109,6 +111,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       host,
       publicBaseUrl,
       databaseUrl: yield* optionalSecret("DATABASE_URL"),
+      databaseTimeoutMs: yield* wholeNumber("DATABASE_TIMEOUT_MS", "milliseconds", 100, 60_000).pipe(Config.withDefault(5000)),
       dataDir,
       smtpUrl: yield* optionalSecret("SMTP_URL"),
       mailFrom: yield* Config.string("MAIL_FROM").pipe(Config.withDefault("Hôtel Belle Rive <reservations@belle-rive-nice.example>")),

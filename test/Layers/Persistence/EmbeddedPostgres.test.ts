@@ -20,7 +20,7 @@ const asRoot = process.getuid?.() === 0
 const query = <A>(dataDir: string, statement: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
   Effect.gen(function*() {
     const url = yield* embeddedPostgres(dataDir)
-    return yield* Effect.flatMap(SqlClient.SqlClient, statement).pipe(Effect.provide(pgClientLayer(url, 4)))
+    return yield* Effect.flatMap(SqlClient.SqlClient, statement).pipe(Effect.provide(pgClientLayer(url, { maxConnections: 4 })))
   }).pipe(Effect.scoped)
 
 const keptValues = (dataDir: string) =>

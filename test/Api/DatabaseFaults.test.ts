@@ -1,0 +1,236 @@
+import { NodeContext } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Layer, Logger, Redacted, Scope } from "effect"
+import * as path from "node:path"
+import pg from "pg"
+import { HttpLive } from "../../src/Api/Http.js"
+import { Repositories, Services } from "../../src/Composition.js"
+import { pgClientLayer } from "../../src/Layers/Persistence/Database.js"
+import { embeddedPostgres } from "../../src/Layers/Persistence/EmbeddedPostgres.js"
+import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
+import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
+import { daysFromToday } from "../support/clock.js"
+import { temporaryDataDir, testDatabaseUrl } from "../support/database.js"
+import { completeWith, get, pendingReservation, post } from "../support/flow.js"
+import { TestServer } from "../support/TestApp.js"
+
+/*
+ * DESIGN §11: the database failing under requests. Each test owns the database it breaks: a
+ * PostgreSQL server of its own that it stops and starts, or a database of its own whose tables it
+ * locks and whose connections it kills. The bounds below are generous: they tell a deadline kept
+ * (about a second here) from none (the lock held for ever), not a speed.
+ */
+
+/** The deadline of the app under test (`DATABASE_TIMEOUT_MS`). */
+const TIMEOUT_MS = 1000
+const hotelFile = path.resolve("data/hotel.json")
+
+interface LogLine {
+  readonly level: string
+  readonly message: string
+  readonly hasCause: boolean
+}
+
+/** The whole API on `url`, as production runs it but for its deadline, with every log line kept in `logs`. */
+const appOn = (url: Redacted.Redacted, logs: Array<LogLine>) =>
+  HttpLive.pipe(
+    Layer.provideMerge(Services.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(pgClientLayer(url, { maxConnections: 4, timeoutMs: TIMEOUT_MS })))),
+    Layer.provideMerge(Layer.mergeAll(
+      AppConfig.InMemory({ hotelFile, databaseTimeoutMs: TIMEOUT_MS, publicBaseUrl: "http://hotel.test" }),
+      NodeContext.layer,
+      AppSecret.InMemory
+    )),
+    Layer.provideMerge(TestServer),
+    Layer.provide(Logger.replace(
+      Logger.defaultLogger,
+      Logger.make(({ cause, logLevel, message }) => {
+        logs.push({ level: logLevel.label, message: String(Array.isArray(message) ? message[0] : message), hasCause: cause._tag !== "Empty" })
+      })
+    ))
+  )
+
+/** A stay a month ahead, and the quote request for it. */
+const checkin = daysFromToday(30)
+const checkout = daysFromToday(32)
+const quoteBody = { checkin, checkout, rooms: [{ room_type_id: "double", adults: 2 }] }
+
+/** Sends the request and measures how long its answer took. */
+const timed = <A, E, R>(request: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const started = Date.now()
+    const answer = yield* request
+    return { ...answer, ms: Date.now() - started }
+  })
+
+const expectUnavailable = (answer: { status: number; headers: Record<string, string>; body: any }) => {
+  expect(answer.status).toBe(503)
+  expect(answer.body.error.code).toBe("unavailable")
+  const retryAfter = Number(answer.headers["retry-after"])
+  expect(retryAfter).toBeGreaterThanOrEqual(1)
+  expect(retryAfter).toBeLessThanOrEqual(30)
+  expect(answer.body.error.details.retry_after_seconds).toBe(retryAfter)
+}
+
+/** A client of its own on the database, outside the service's pool: the operator's psql. */
+const operator = (url: Redacted.Redacted) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const client = new pg.Client({ connectionString: Redacted.value(url) })
+      client.on("error", () => {}) // its server stopped under it
+      await client.connect()
+      return client
+    }),
+    (client) => Effect.promise(() => client.end().catch(() => undefined))
+  )
+
+describe("a database restart", () => {
+  it.scopedLive("answers 503 with Retry-After meanwhile, logs it once, serves what needs no database, and recovers by itself", () =>
+    Effect.gen(function*() {
+      const dataDir = yield* temporaryDataDir
+      // the server, in a scope of its own: closing it is `pg_ctl stop -m fast`
+      let serverScope = yield* Scope.make()
+      const superuser = yield* embeddedPostgres(dataDir).pipe(Scope.extend(serverScope))
+      yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE faults`).pipe(
+        Effect.provide(pgClientLayer(superuser, { maxConnections: 1 }))
+      )
+      const url = new URL(Redacted.value(superuser))
+      url.pathname = "/faults"
+      const logs: Array<LogLine> = []
+      yield* Effect.provide(Effect.gen(function*() {
+      expect((yield* post("/v1/quotes", quoteBody)).status).toBe(200)
+      expect((yield* get("/v1/hotel")).status).toBe(200)
+
+      yield* Scope.close(serverScope, Exit.void)
+      serverScope = yield* Scope.make()
+      // through the hotel definition's 5 s in memory, as the 8 s restart did
+      const during = []
+      const outageEnds = Date.now() + 6000
+      while (Date.now() < outageEnds) {
+        during.push(yield* timed(post("/v1/quotes", quoteBody)))
+        yield* Effect.sleep("200 millis")
+      }
+      for (const answer of during) {
+        expectUnavailable(answer)
+        expect(answer.ms).toBeLessThan(TIMEOUT_MS + 4000)
+      }
+      for (const page of ["/v1/hotel", "/v1/room-types", "/llms.txt", "/v1", "/openapi.json"]) {
+        expect((yield* get(page)).status, page).toBe(200)
+      }
+      const health = yield* timed(get("/v1/health"))
+      expect(health.status).toBe(503)
+      expect(health.body).toEqual({ status: "degraded", database: "unavailable" })
+      expect(health.ms).toBeLessThan(3000)
+
+      const said = logs.filter((line) => line.message.startsWith("database unavailable"))
+      expect(said).toHaveLength(1)
+      expect(said[0]!.hasCause).toBe(false)
+      expect(logs.filter((line) => line.level === "ERROR" && line !== said[0])).toEqual([])
+
+      yield* embeddedPostgres(dataDir).pipe(Scope.extend(serverScope)) // started again, until the app has stopped
+      const back = yield* post("/v1/quotes", quoteBody)
+      expect(back.status).toBe(200)
+      expect((yield* get("/v1/health")).status).toBe(200)
+      }), appOn(Redacted.make(url.toString()), logs)).pipe(Effect.ensuring(Scope.close(serverScope, Exit.void)))
+    }), 90_000)
+})
+
+describe("a lock held by someone else", () => {
+  it.scopedLive("bounds every wait: 503 with Retry-After, health still 200, and a completion that timed out took nothing and succeeds when repeated", () =>
+    Effect.gen(function*() {
+      const url = yield* testDatabaseUrl
+      const logs: Array<LogLine> = []
+      yield* Effect.provide(Effect.gen(function*() {
+      const pending = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
+      const inventory = yield* operator(url)
+      const nights = () =>
+        Effect.promise(() => inventory.query("SELECT sum(booked)::int AS booked FROM inventory_nights")).pipe(Effect.map((r) => r.rows[0].booked))
+      const bookedBefore = yield* nights()
+
+      const locker = yield* operator(url)
+      yield* Effect.promise(() => locker.query("BEGIN; LOCK TABLE inventory_nights IN ACCESS EXCLUSIVE MODE"))
+      // more requests than the pool has connections: the last ones wait for a connection, then for the lock
+      const answers = yield* Effect.all(
+        [
+          ...Array.from({ length: 6 }, () => timed(post("/v1/quotes", quoteBody))),
+          timed(completeWith(pending.token, pending.total))
+        ],
+        { concurrency: "unbounded" }
+      )
+      const health = yield* timed(get("/v1/health"))
+      yield* Effect.promise(() => locker.query("ROLLBACK"))
+
+      for (const answer of answers) {
+        expectUnavailable(answer)
+        expect(answer.ms).toBeLessThan(2 * TIMEOUT_MS + 4000)
+      }
+      expect(health.status).toBe(200)
+      expect(health.ms).toBeLessThan(3000)
+      // the completion took no room and queued nothing
+      expect(yield* nights()).toBe(bookedBefore)
+      const jobs = yield* Effect.promise(() => inventory.query("SELECT count(*)::int AS n FROM outbox_jobs"))
+      expect(jobs.rows[0].n).toBe(0)
+      expect(logs.filter((line) => line.level === "ERROR")).toEqual([])
+
+      const repeated = yield* completeWith(pending.token, pending.total)
+      expect(repeated.status).toBe(200)
+      expect(yield* nights()).toBe(bookedBefore + 2)
+      }), appOn(url, logs))
+    }), 60_000)
+})
+
+describe("a connection killed mid-transaction", () => {
+  it.scopedLive("answers 503, leaves nothing half-done, and the retry (same Idempotency-Key) is right", () =>
+    Effect.gen(function*() {
+      const url = yield* testDatabaseUrl
+      yield* Effect.provide(Effect.gen(function*() {
+      const admin = yield* operator(url)
+      const database = new URL(Redacted.value(url)).pathname.slice(1)
+      /** Kills the service's connection waiting on a lock, as a failover or an operator would. */
+      const killWaiter = Effect.promise(async () => {
+        for (;;) {
+          const { rows } = await admin.query(
+            "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+            [database]
+          )
+          if (rows.length > 0) return admin.query("SELECT pg_terminate_backend($1)", [rows[0].pid])
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+      })
+      const underKill = <A, E, R>(request: Effect.Effect<A, E, R>, table: string) =>
+        Effect.gen(function*() {
+          const locker = yield* operator(url)
+          yield* Effect.promise(() => locker.query(`BEGIN; LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`))
+          const [answer] = yield* Effect.all([request, killWaiter], { concurrency: "unbounded" })
+          yield* Effect.promise(() => locker.query("ROLLBACK"))
+          return answer
+        }).pipe(Effect.scoped)
+
+      // a completion: killed while waiting for the nights
+      const pending = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
+      expectUnavailable(yield* underKill(completeWith(pending.token, pending.total), "inventory_nights"))
+      const state = yield* Effect.promise(() =>
+        admin.query(
+          `SELECT r.status, (SELECT count(*)::int FROM outbox_jobs) AS jobs, (SELECT coalesce(sum(booked), 0)::int FROM inventory_nights) AS booked,
+                  (SELECT count(*)::int FROM reservation_tokens WHERE purpose = 'manage') AS manage_tokens
+           FROM reservations r`
+        )
+      )
+      expect(state.rows).toEqual([{ status: "PENDING_GUEST", jobs: 0, booked: 0, manage_tokens: 0 }])
+      const done = yield* completeWith(pending.token, pending.total)
+      expect(done.status).toBe(200)
+
+      // an intent with an Idempotency-Key: killed while it reads the quote; the retry makes it once
+      const quoted = yield* post("/v1/quotes", quoteBody)
+      const intent = { quote_id: quoted.body.quote_id, package_code: quoted.body.package_offers[0].package_code }
+      const key = { "idempotency-key": "killed-intent-1" }
+      expectUnavailable(yield* underKill(post("/v1/reservation-intents", intent, key), "quotes"))
+      const retried = yield* post("/v1/reservation-intents", intent, key)
+      expect(retried.status).toBe(200)
+      const replayed = yield* post("/v1/reservation-intents", intent, key)
+      expect(replayed.body.reservation_id).toBe(retried.body.reservation_id)
+      const intents = yield* Effect.promise(() => admin.query("SELECT count(*)::int AS n FROM reservations WHERE quote_id = $1", [intent.quote_id]))
+      expect(intents.rows[0].n).toBe(1)
+      }), appOn(url, []))
+    }), 60_000)
+})
