@@ -89,6 +89,7 @@ export const RULES = {
   initiationOnly: "A reservation intent only initiates a reservation: it is not guest-completed until the guest finishes the secure form at continue_url and the API reports status GUEST_COMPLETED. Never present it as confirmed before that.",
   noDirectBooking: "The public API never creates reservations in the hotel's inventory system or PMS directly; no payment or payment guarantee is required.",
   stayChanges: "To change a completed reservation's dates or rooms, never cancel and book again: the guest's manage link (from the confirmation email) offers it, and with that link's token POST /v1/reservation-manage {action: quote_change, checkin, checkout, rooms} prices the new stay live on the same rate plan (the reservation's own rooms count as free) and answers new_total and difference; then {action: change_stay, …, expected_total: new_total} makes it in one step, keeping the reservation number and manage link. Fewer rooms cancel part of the stay. Possible while allowed_actions lists change_stay: a refundable rate, before the current stay's free-cancellation deadline; otherwise 409 change_not_allowed says why.",
+  retries: "503 unavailable means the hotel's database did not answer in time and nothing was changed: wait error.details.retry_after_seconds (the Retry-After header) and repeat the same request, with the same Idempotency-Key for an intent; tell the user only if it keeps failing.",
   dates: "Dates are YYYY-MM-DD in the hotel's local time (Europe/Paris); every error has a stable error.code."
 } as const
 

@@ -36,12 +36,14 @@ export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog",
         failed = undefined
         return loaded.value
       }
-      // the database failing: the copy it had is still the hotel, tried again a second later
+      // the database failing: the copy it had is still the hotel, read again a second after the
+      // failure (which may have taken the whole deadline)
+      const retryAt = (yield* Clock.currentTimeMillis) + RETRY_MS
       if (cached !== undefined) {
-        cached = { hotel: cached.hotel, until: now + RETRY_MS }
+        cached = { hotel: cached.hotel, until: retryAt }
         return cached.hotel
       }
-      failed = { cause: loaded.cause, until: now + RETRY_MS }
+      failed = { cause: loaded.cause, until: retryAt }
       return yield* Effect.failCause(loaded.cause)
     })
     const definition = Tracing.fn("HotelCatalog.definition")(function*() {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, TestClock } from "effect"
+import { SqlError } from "@effect/sql/SqlError"
+import { type Context, type Duration, Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
 import { HotelCatalog } from "../../src/Services/HotelCatalog.js"
 import { demoHotel } from "../support/hotel.js"
@@ -30,4 +31,57 @@ describe("HotelCatalog", () => {
       expect(names.map((h) => h.name)).toEqual(Array(10).fill("Renamed"))
       expect(repo.loads()).toBe(2)
     }).pipe(Effect.provide(TestCatalog)))
+
+  it.effect("answers from the copy it has while the database fails, and reads again a second later", () =>
+    Effect.gen(function*() {
+      const catalog = yield* HotelCatalog
+      const repo = (yield* HotelRepo) as unknown as FailingRepo
+      expect((yield* catalog.definition()).name).toBe(demoHotel.name)
+      repo.fail(true)
+      yield* TestClock.adjust("5 seconds")
+      expect((yield* catalog.definition()).name).toBe(demoHotel.name)
+      expect((yield* catalog.definition()).name).toBe(demoHotel.name)
+      expect(repo.loads()).toBe(2) // the failed read is not repeated by every request
+      repo.fail(false)
+      yield* repo.replace({ ...demoHotel, name: "Renamed" })
+      yield* TestClock.adjust("1 second")
+      expect((yield* catalog.definition()).name).toBe("Renamed")
+    }).pipe(Effect.provide(FailingCatalog)))
+
+  it.effect("with no copy yet, the callers waiting behind a read that fails get its failure, not a wait of their own", () =>
+    Effect.gen(function*() {
+      const catalog = yield* HotelCatalog
+      const repo = (yield* HotelRepo) as unknown as FailingRepo
+      repo.fail(true, "5 seconds")
+      const callers = yield* Effect.fork(Effect.all(Array.from({ length: 5 }, () => Effect.exit(catalog.definition())), { concurrency: "unbounded" }))
+      yield* Effect.yieldNow()
+      yield* TestClock.adjust("5 seconds") // the one read's deadline
+      const exits = yield* Fiber.join(callers)
+      expect(exits.every(Exit.isFailure)).toBe(true)
+      expect(repo.loads()).toBe(1)
+    }).pipe(Effect.provide(FailingCatalog)))
 })
+
+/** The demo hotel in memory, whose reads can be made to fail as a database gone would (after a wait, as a deadline). */
+interface FailingRepo extends Context.Tag.Service<HotelRepo> {
+  readonly loads: () => number
+  readonly fail: (failing: boolean, after?: Duration.DurationInput) => void
+}
+const FailingCatalog = HotelCatalog.Default.pipe(Layer.provideMerge(Layer.effect(
+  HotelRepo,
+  Effect.map(HotelRepo, (repo) => {
+    let loads = 0
+    let failing = false
+    let wait: Duration.DurationInput = 0
+    const gone = Effect.die(new SqlError({ cause: new Error("connect ECONNREFUSED 127.0.0.1:5432"), message: "Failed to acquire connection" }))
+    return {
+      ...repo,
+      load: Effect.suspend(() => (loads++, failing ? Effect.zipRight(Effect.sleep(wait), gone) : repo.load)),
+      loads: () => loads,
+      fail: (value: boolean, after: Duration.DurationInput = 0) => {
+        failing = value
+        wait = after
+      }
+    }
+  })
+).pipe(Layer.provideMerge(HotelRepo.InMemory(demoHotel)))))

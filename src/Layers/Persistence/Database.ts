@@ -140,22 +140,23 @@ const PING_TIMEOUT_MS = 1000
 export class DatabasePing extends Context.Tag("DatabasePing")<DatabasePing, Effect.Effect<void, DatabaseUnreachable>>() {
   static readonly Default = Layer.scoped(
     DatabasePing,
-    Effect.gen(function*() {
-      const { config } = yield* PgClient.PgClient
-      const pool = yield* Effect.acquireRelease(
-        Effect.sync(() =>
-          makePool(config.url!, { maxConnections: 2, timeoutMs: PING_TIMEOUT_MS, applicationName: "hotel-booking-api health" })
+    Effect.flatMap(PgClient.PgClient, ({ config }) =>
+      Effect.map(
+        Effect.acquireRelease(
+          Effect.sync(() =>
+            makePool(config.url!, { maxConnections: 2, timeoutMs: PING_TIMEOUT_MS, applicationName: "hotel-booking-api health" })
+          ),
+          (pool) => Effect.promise(() => pool.end())
         ),
-        (pool) => Effect.promise(() => pool.end())
-      )
-      return Effect.tryPromise({
-        try: () => pool.query("SELECT 1"),
-        catch: (cause) => new DatabaseUnreachable({ message: messageOf(cause) })
-      }).pipe(
-        Effect.timeoutFail({ duration: PING_TIMEOUT_MS, onTimeout: () => new DatabaseUnreachable({ message: "no answer within a second" }) }),
-        Effect.asVoid
-      )
-    })
+        (pool) =>
+          Effect.tryPromise({
+            try: () => pool.query("SELECT 1"),
+            catch: (cause) => new DatabaseUnreachable({ message: messageOf(cause) })
+          }).pipe(
+            Effect.timeoutFail({ duration: PING_TIMEOUT_MS, onTimeout: () => new DatabaseUnreachable({ message: "no answer within a second" }) }),
+            Effect.asVoid
+          )
+      ))
   )
   static readonly InMemory = Layer.succeed(DatabasePing, Effect.void)
 }
