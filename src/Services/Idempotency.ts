@@ -34,15 +34,18 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
       /**
        * Runs `create` once per key; its resource id is remembered and every response, the first
        * and the replays, is rendered from it by `render`. A failure forgets the key, so a retry runs again.
+       * `create` calls `remember` in the transaction that makes the resource: the key is done exactly
+       * when the resource exists, so the database failing between the two cannot leave a made
+       * resource whose key a later retry would take over and make again.
        */
       run: Tracing.fn("Idempotency.run")(function*<A, E1, E2, R1, R2>(
         scope: string,
         key: string | undefined,
         body: unknown,
-        create: Effect.Effect<string, E1, R1>,
+        create: (remember: (resourceId: string) => Effect.Effect<void>) => Effect.Effect<string, E1, R1>,
         render: (resourceId: string) => Effect.Effect<A, E2, R2>
       ) {
-        if (key === undefined) return { response: yield* Effect.flatMap(create, render), replayed: false } as Outcome<A>
+        if (key === undefined) return { response: yield* Effect.flatMap(create(() => Effect.void), render), replayed: false } as Outcome<A>
         const requestHash = createHash("sha256").update(canonical(body)).digest("hex")
         const now = yield* Clock.currentTimeMillis
         const held = yield* repo.claim({
@@ -64,8 +67,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
           }
           return { response: yield* render(held.value.resource_id), replayed: true } as Outcome<A>
         }
-        const resourceId = yield* create.pipe(Effect.tapErrorCause(() => repo.release(scope, key)))
-        yield* repo.finish(scope, key, resourceId)
+        const resourceId = yield* create((id) => repo.finish(scope, key, id)).pipe(Effect.tapErrorCause(() => repo.release(scope, key)))
         return { response: yield* render(resourceId), replayed: false } as Outcome<A>
       })
     }

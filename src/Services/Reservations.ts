@@ -102,7 +102,11 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       return response
     })
 
-    const createIntent = Tracing.fn("Reservations.createIntent")(function*(request: IntentRequest, client: ClientInfo) {
+    const createIntent = Tracing.fn("Reservations.createIntent")(function*(
+      request: IntentRequest,
+      client: ClientInfo,
+      remember: (id: ReservationId) => Effect.Effect<void>
+    ) {
       const { response: quote } = yield* quotes.findValid(request.quote_id)
       const hotel = yield* catalog.definition()
       const group = groupBooking(hotel, quote.rooms)
@@ -162,7 +166,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         nights_taken_at: null,
         nights_first_taken_at: null
       }
-      yield* atomically(Effect.zipRight(repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires))))
+      yield* atomically(Effect.all([repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires)), remember(id)], { discard: true }))
       yield* Tracing.annotate({ "reservation.id": id, "quote.id": quote.quote_id })
       return id
     })
@@ -328,7 +332,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
             "reservation-intents",
             idempotencyKey,
             request,
-            createIntent(request, client),
+            (remember) => createIntent(request, client, remember),
             (id) => intentResponse(id as ReservationId)
           )
         }

@@ -98,39 +98,39 @@ describe("a database restart", () => {
       url.pathname = "/faults"
       const logs: Array<LogLine> = []
       yield* Effect.provide(Effect.gen(function*() {
-      expect((yield* post("/v1/quotes", quoteBody)).status).toBe(200)
-      expect((yield* get("/v1/hotel")).status).toBe(200)
+        expect((yield* post("/v1/quotes", quoteBody)).status).toBe(200)
+        expect((yield* get("/v1/hotel")).status).toBe(200)
 
-      yield* Scope.close(serverScope, Exit.void)
-      serverScope = yield* Scope.make()
-      // through the hotel definition's 5 s in memory, as the 8 s restart did
-      const during = []
-      const outageEnds = Date.now() + 6000
-      while (Date.now() < outageEnds) {
-        during.push(yield* timed(post("/v1/quotes", quoteBody)))
-        yield* Effect.sleep("200 millis")
-      }
-      for (const answer of during) {
-        expectUnavailable(answer)
-        expect(answer.ms).toBeLessThan(TIMEOUT_MS + 4000)
-      }
-      for (const page of ["/v1/hotel", "/v1/room-types", "/llms.txt", "/v1", "/openapi.json"]) {
-        expect((yield* get(page)).status, page).toBe(200)
-      }
-      const health = yield* timed(get("/v1/health"))
-      expect(health.status).toBe(503)
-      expect(health.body).toEqual({ status: "degraded", database: "unavailable" })
-      expect(health.ms).toBeLessThan(3000)
+        yield* Scope.close(serverScope, Exit.void)
+        serverScope = yield* Scope.make()
+        // through the hotel definition's 5 s in memory, as the 8 s restart did
+        const during = []
+        const outageEnds = Date.now() + 6000
+        while (Date.now() < outageEnds) {
+          during.push(yield* timed(post("/v1/quotes", quoteBody)))
+          yield* Effect.sleep("200 millis")
+        }
+        for (const answer of during) {
+          expectUnavailable(answer)
+          expect(answer.ms).toBeLessThan(TIMEOUT_MS + 4000)
+        }
+        for (const page of ["/v1/hotel", "/v1/room-types", "/llms.txt", "/v1", "/openapi.json"]) {
+          expect((yield* get(page)).status, page).toBe(200)
+        }
+        const health = yield* timed(get("/v1/health"))
+        expect(health.status).toBe(503)
+        expect(health.body).toEqual({ status: "degraded", database: "unavailable" })
+        expect(health.ms).toBeLessThan(3000)
 
-      const said = logs.filter((line) => line.message.startsWith("database unavailable"))
-      expect(said).toHaveLength(1)
-      expect(said[0]!.hasCause).toBe(false)
-      expect(logs.filter((line) => line.level === "ERROR" && line !== said[0])).toEqual([])
+        const said = logs.filter((line) => line.message.startsWith("database unavailable"))
+        expect(said).toHaveLength(1)
+        expect(said[0]!.hasCause).toBe(false)
+        expect(logs.filter((line) => line.level === "ERROR" && line !== said[0])).toEqual([])
 
-      yield* embeddedPostgres(dataDir).pipe(Scope.extend(serverScope)) // started again, until the app has stopped
-      const back = yield* post("/v1/quotes", quoteBody)
-      expect(back.status).toBe(200)
-      expect((yield* get("/v1/health")).status).toBe(200)
+        yield* embeddedPostgres(dataDir).pipe(Scope.extend(serverScope)) // started again, until the app has stopped
+        const back = yield* post("/v1/quotes", quoteBody)
+        expect(back.status).toBe(200)
+        expect((yield* get("/v1/health")).status).toBe(200)
       }), appOn(Redacted.make(url.toString()), logs)).pipe(Effect.ensuring(Scope.close(serverScope, Exit.void)))
     }), 90_000)
 })
@@ -141,40 +141,40 @@ describe("a lock held by someone else", () => {
       const url = yield* testDatabaseUrl
       const logs: Array<LogLine> = []
       yield* Effect.provide(Effect.gen(function*() {
-      const pending = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
-      const inventory = yield* operator(url)
-      const nights = () =>
-        Effect.promise(() => inventory.query("SELECT sum(booked)::int AS booked FROM inventory_nights")).pipe(Effect.map((r) => r.rows[0].booked))
-      const bookedBefore = yield* nights()
+        const pending = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
+        const inventory = yield* operator(url)
+        const nights = () =>
+          Effect.promise(() => inventory.query("SELECT sum(booked)::int AS booked FROM inventory_nights")).pipe(Effect.map((r) => r.rows[0].booked))
+        const bookedBefore = yield* nights()
 
-      const locker = yield* operator(url)
-      yield* Effect.promise(() => locker.query("BEGIN; LOCK TABLE inventory_nights IN ACCESS EXCLUSIVE MODE"))
-      // more requests than the pool has connections: the last ones wait for a connection, then for the lock
-      const answers = yield* Effect.all(
-        [
-          ...Array.from({ length: 6 }, () => timed(post("/v1/quotes", quoteBody))),
-          timed(completeWith(pending.token, pending.total))
-        ],
-        { concurrency: "unbounded" }
-      )
-      const health = yield* timed(get("/v1/health"))
-      yield* Effect.promise(() => locker.query("ROLLBACK"))
+        const locker = yield* operator(url)
+        yield* Effect.promise(() => locker.query("BEGIN; LOCK TABLE inventory_nights IN ACCESS EXCLUSIVE MODE"))
+        // more requests than the pool has connections: the last ones wait for a connection, then for the lock
+        const answers = yield* Effect.all(
+          [
+            ...Array.from({ length: 6 }, () => timed(post("/v1/quotes", quoteBody))),
+            timed(completeWith(pending.token, pending.total))
+          ],
+          { concurrency: "unbounded" }
+        )
+        const health = yield* timed(get("/v1/health"))
+        yield* Effect.promise(() => locker.query("ROLLBACK"))
 
-      for (const answer of answers) {
-        expectUnavailable(answer)
-        expect(answer.ms).toBeLessThan(2 * TIMEOUT_MS + 4000)
-      }
-      expect(health.status).toBe(200)
-      expect(health.ms).toBeLessThan(3000)
-      // the completion took no room and queued nothing
-      expect(yield* nights()).toBe(bookedBefore)
-      const jobs = yield* Effect.promise(() => inventory.query("SELECT count(*)::int AS n FROM outbox_jobs"))
-      expect(jobs.rows[0].n).toBe(0)
-      expect(logs.filter((line) => line.level === "ERROR")).toEqual([])
+        for (const answer of answers) {
+          expectUnavailable(answer)
+          expect(answer.ms).toBeLessThan(2 * TIMEOUT_MS + 4000)
+        }
+        expect(health.status).toBe(200)
+        expect(health.ms).toBeLessThan(3000)
+        // the completion took no room and queued nothing
+        expect(yield* nights()).toBe(bookedBefore)
+        const jobs = yield* Effect.promise(() => inventory.query("SELECT count(*)::int AS n FROM outbox_jobs"))
+        expect(jobs.rows[0].n).toBe(0)
+        expect(logs.filter((line) => line.level === "ERROR")).toEqual([])
 
-      const repeated = yield* completeWith(pending.token, pending.total)
-      expect(repeated.status).toBe(200)
-      expect(yield* nights()).toBe(bookedBefore + 2)
+        const repeated = yield* completeWith(pending.token, pending.total)
+        expect(repeated.status).toBe(200)
+        expect(yield* nights()).toBe(bookedBefore + 2)
       }), appOn(url, logs))
     }), 60_000)
 })
@@ -184,53 +184,77 @@ describe("a connection killed mid-transaction", () => {
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       yield* Effect.provide(Effect.gen(function*() {
-      const admin = yield* operator(url)
-      const database = new URL(Redacted.value(url)).pathname.slice(1)
-      /** Kills the service's connection waiting on a lock, as a failover or an operator would. */
-      const killWaiter = Effect.promise(async () => {
-        for (;;) {
-          const { rows } = await admin.query(
-            "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
-            [database]
+        const admin = yield* operator(url)
+        const database = new URL(Redacted.value(url)).pathname.slice(1)
+        /** Kills the service's connection waiting on a lock, as a failover or an operator would. */
+        const killWaiter = Effect.promise(async () => {
+          for (;;) {
+            const { rows } = await admin.query(
+              "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+              [database]
+            )
+            if (rows.length > 0) return admin.query("SELECT pg_terminate_backend($1)", [rows[0].pid])
+            await new Promise((resolve) => setTimeout(resolve, 20))
+          }
+        })
+        const underKill = <A, E, R>(request: Effect.Effect<A, E, R>, table: string) =>
+          Effect.gen(function*() {
+            const locker = yield* operator(url)
+            yield* Effect.promise(() => locker.query(`BEGIN; LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`))
+            const [answer] = yield* Effect.all([request, killWaiter], { concurrency: "unbounded" })
+            yield* Effect.promise(() => locker.query("ROLLBACK"))
+            return answer
+          }).pipe(Effect.scoped)
+
+        // a completion: killed while waiting for the nights
+        const pending = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
+        expectUnavailable(yield* underKill(completeWith(pending.token, pending.total), "inventory_nights"))
+        const state = yield* Effect.promise(() =>
+          admin.query(
+            `SELECT r.status, (SELECT count(*)::int FROM outbox_jobs) AS jobs, (SELECT coalesce(sum(booked), 0)::int FROM inventory_nights) AS booked,
+                    (SELECT count(*)::int FROM reservation_tokens WHERE purpose = 'manage') AS manage_tokens
+             FROM reservations r`
           )
-          if (rows.length > 0) return admin.query("SELECT pg_terminate_backend($1)", [rows[0].pid])
-          await new Promise((resolve) => setTimeout(resolve, 20))
-        }
-      })
-      const underKill = <A, E, R>(request: Effect.Effect<A, E, R>, table: string) =>
-        Effect.gen(function*() {
-          const locker = yield* operator(url)
-          yield* Effect.promise(() => locker.query(`BEGIN; LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`))
-          const [answer] = yield* Effect.all([request, killWaiter], { concurrency: "unbounded" })
-          yield* Effect.promise(() => locker.query("ROLLBACK"))
-          return answer
-        }).pipe(Effect.scoped)
-
-      // a completion: killed while waiting for the nights
-      const pending = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
-      expectUnavailable(yield* underKill(completeWith(pending.token, pending.total), "inventory_nights"))
-      const state = yield* Effect.promise(() =>
-        admin.query(
-          `SELECT r.status, (SELECT count(*)::int FROM outbox_jobs) AS jobs, (SELECT coalesce(sum(booked), 0)::int FROM inventory_nights) AS booked,
-                  (SELECT count(*)::int FROM reservation_tokens WHERE purpose = 'manage') AS manage_tokens
-           FROM reservations r`
         )
-      )
-      expect(state.rows).toEqual([{ status: "PENDING_GUEST", jobs: 0, booked: 0, manage_tokens: 0 }])
-      const done = yield* completeWith(pending.token, pending.total)
-      expect(done.status).toBe(200)
+        expect(state.rows).toEqual([{ status: "PENDING_GUEST", jobs: 0, booked: 0, manage_tokens: 0 }])
+        const done = yield* completeWith(pending.token, pending.total)
+        expect(done.status).toBe(200)
 
-      // an intent with an Idempotency-Key: killed while it reads the quote; the retry makes it once
-      const quoted = yield* post("/v1/quotes", quoteBody)
-      const intent = { quote_id: quoted.body.quote_id, package_code: quoted.body.package_offers[0].package_code }
-      const key = { "idempotency-key": "killed-intent-1" }
-      expectUnavailable(yield* underKill(post("/v1/reservation-intents", intent, key), "quotes"))
-      const retried = yield* post("/v1/reservation-intents", intent, key)
-      expect(retried.status).toBe(200)
-      const replayed = yield* post("/v1/reservation-intents", intent, key)
-      expect(replayed.body.reservation_id).toBe(retried.body.reservation_id)
-      const intents = yield* Effect.promise(() => admin.query("SELECT count(*)::int AS n FROM reservations WHERE quote_id = $1", [intent.quote_id]))
-      expect(intents.rows[0].n).toBe(1)
+        // an intent with an Idempotency-Key: killed while it reads the quote; the retry makes it once
+        const quoted = yield* post("/v1/quotes", quoteBody)
+        const intent = { quote_id: quoted.body.quote_id, package_code: quoted.body.package_offers[0].package_code }
+        const key = { "idempotency-key": "killed-intent-1" }
+        expectUnavailable(yield* underKill(post("/v1/reservation-intents", intent, key), "quotes"))
+        const retried = yield* post("/v1/reservation-intents", intent, key)
+        expect(retried.status).toBe(200)
+        const replayed = yield* post("/v1/reservation-intents", intent, key)
+        expect(replayed.body.reservation_id).toBe(retried.body.reservation_id)
+        const intentsOf = (quoteId: string) =>
+          Effect.promise(() => admin.query("SELECT count(*)::int AS n FROM reservations WHERE quote_id = $1", [quoteId])).pipe(
+            Effect.map((r) => r.rows[0].n)
+          )
+        expect(yield* intentsOf(intent.quote_id)).toBe(1)
+
+        // killed as its key is marked done: that is in the intent's own transaction, so nothing was made
+        // and the retry makes it (were it after the commit, the retry would find the key in progress,
+        // and 30 s later make a second reservation)
+        yield* Effect.promise(() =>
+          admin.query(`
+            CREATE FUNCTION die_when_done() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF NEW.state = 'done' THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF;
+              RETURN NEW;
+            END $$;
+            CREATE TRIGGER die_when_done BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION die_when_done()`)
+        )
+        const another = yield* post("/v1/quotes", quoteBody)
+        const secondIntent = { quote_id: another.body.quote_id, package_code: another.body.package_offers[0].package_code }
+        const secondKey = { "idempotency-key": "killed-intent-2" }
+        expectUnavailable(yield* post("/v1/reservation-intents", secondIntent, secondKey))
+        expect(yield* intentsOf(secondIntent.quote_id)).toBe(0)
+        yield* Effect.promise(() => admin.query("DROP TRIGGER die_when_done ON idempotency_keys"))
+        expect((yield* post("/v1/reservation-intents", secondIntent, secondKey)).status).toBe(200)
+        expect(yield* intentsOf(secondIntent.quote_id)).toBe(1)
       }), appOn(url, []))
     }), 60_000)
 })

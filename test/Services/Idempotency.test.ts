@@ -5,23 +5,25 @@ import { Idempotency } from "../../src/Services/Idempotency.js"
 
 const TestIdempotency = Idempotency.Default.pipe(Layer.provideMerge(IdempotencyRepo.InMemory))
 const render = (id: string) => Effect.succeed(`response for ${id}`)
+/** A create that makes the resource `id`, remembering it as its transaction would. */
+const made = (id: string) => (remember: (resourceId: string) => Effect.Effect<void>) => Effect.as(remember(id), id)
 
 describe("Idempotency", () => {
   it.effect("a repeat while the first runs is told to wait; once done it is replayed", () =>
     Effect.gen(function*() {
       const idempotency = yield* Idempotency
       const gate = yield* Deferred.make<void>()
-      const first = yield* Effect.fork(idempotency.run("s", "k", { a: 1 }, Effect.as(Deferred.await(gate), "r1"), render))
+      const first = yield* Effect.fork(idempotency.run("s", "k", { a: 1 }, (remember) => Effect.zipRight(Deferred.await(gate), made("r1")(remember)), render))
       yield* Effect.yieldNow()
-      const concurrent = yield* idempotency.run("s", "k", { a: 1 }, Effect.succeed("r2"), render).pipe(Effect.flip)
+      const concurrent = yield* idempotency.run("s", "k", { a: 1 }, made("r2"), render).pipe(Effect.flip)
       expect(concurrent._tag).toBe("IdempotencyInProgress")
       yield* Deferred.succeed(gate, undefined)
       expect(yield* Fiber.join(first)).toEqual({ response: "response for r1", replayed: false })
-      expect(yield* idempotency.run("s", "k", { a: 1 }, Effect.succeed("r3"), render)).toEqual({ response: "response for r1", replayed: true })
-      const other = yield* idempotency.run("s", "k", { a: 2 }, Effect.succeed("r4"), render).pipe(Effect.flip)
+      expect(yield* idempotency.run("s", "k", { a: 1 }, made("r3"), render)).toEqual({ response: "response for r1", replayed: true })
+      const other = yield* idempotency.run("s", "k", { a: 2 }, made("r4"), render).pipe(Effect.flip)
       expect(other._tag).toBe("IdempotencyKeyReused")
       // another scope is another key space
-      expect((yield* idempotency.run("t", "k", { a: 2 }, Effect.succeed("r5"), render)).replayed).toBe(false)
+      expect((yield* idempotency.run("t", "k", { a: 2 }, made("r5"), render)).replayed).toBe(false)
     }).pipe(Effect.provide(TestIdempotency)))
 
   it.effect("a failed first request is forgotten: the retry runs again", () =>
@@ -29,18 +31,18 @@ describe("Idempotency", () => {
       const idempotency = yield* Idempotency
       const runs = yield* Ref.make(0)
       const flaky = Effect.flatMap(Ref.updateAndGet(runs, (n) => n + 1), (n) => n === 1 ? Effect.fail("boom" as const) : Effect.succeed(`r${n}`))
-      expect(yield* idempotency.run("s", "k", {}, flaky, render).pipe(Effect.flip)).toBe("boom")
-      expect(yield* idempotency.run("s", "k", {}, flaky, render)).toEqual({ response: "response for r2", replayed: false })
+      expect(yield* idempotency.run("s", "k", {}, (remember) => Effect.tap(flaky, remember), render).pipe(Effect.flip)).toBe("boom")
+      expect(yield* idempotency.run("s", "k", {}, (remember) => Effect.tap(flaky, remember), render)).toEqual({ response: "response for r2", replayed: false })
     }).pipe(Effect.provide(TestIdempotency)))
 
   it.effect("keys are kept 24 hours; an abandoned first request is taken over after 30 seconds", () =>
     Effect.gen(function*() {
       const idempotency = yield* Idempotency
-      yield* idempotency.run("s", "k", {}, Effect.succeed("r1"), render)
+      yield* idempotency.run("s", "k", {}, made("r1"), render)
       yield* TestClock.adjust("23 hours")
-      expect((yield* idempotency.run("s", "k", {}, Effect.succeed("r2"), render)).replayed).toBe(true)
+      expect((yield* idempotency.run("s", "k", {}, made("r2"), render)).replayed).toBe(true)
       yield* TestClock.adjust("1 hour")
-      expect(yield* idempotency.run("s", "k", { other: true }, Effect.succeed("r3"), render)).toEqual({ response: "response for r3", replayed: false })
+      expect(yield* idempotency.run("s", "k", { other: true }, made("r3"), render)).toEqual({ response: "response for r3", replayed: false })
 
       // a first request whose process died holds the key until its lock lapses, for the same request only
       const repo = yield* IdempotencyRepo
