@@ -4,6 +4,7 @@ import { HttpLive } from "./Api/Http.js"
 import { redactSecretHeaders } from "./Api/RequestObservation.js"
 import { DrainLive, nodeServerLayer } from "./Api/Server.js"
 import { ServicesLive } from "./Composition.js"
+import { DatabaseSupervision } from "./Layers/Persistence/Database.js"
 import { AppConfig } from "./Layers/Platform/AppConfig.js"
 import { runEntry } from "./Layers/Platform/Entry.js"
 import { LoggingLive } from "./Layers/Platform/Logging.js"
@@ -14,10 +15,12 @@ const ServerLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ host, port }) => 
 // the services (database, outbox worker) still run, and the database stops last.
 const Main = DrainLive.pipe(
   Layer.provide(HttpLive.pipe(HttpServer.withLogAddress, Layer.provideMerge(ServerLive))),
-  Layer.provide(ServicesLive),
+  Layer.provideMerge(ServicesLive),
   redactSecretHeaders,
   // the log format, for everything from the start on
   Layer.provide(LoggingLive.pipe(Layer.provide(AppConfig.Default)))
 )
 
-runEntry(Layer.launch(Main))
+// Serves until a signal stops it, or until the embedded database cannot be kept up: then it stops
+// as on SIGTERM and exits 1 with the reason, so that its own supervisor acts.
+runEntry(Effect.flatMap(DatabaseSupervision, ({ givenUp }) => givenUp).pipe(Effect.provide(Main)))

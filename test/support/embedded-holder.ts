@@ -1,5 +1,7 @@
 // A service stand-in for the crash tests: starts the embedded PostgreSQL on the folder given, stores
-// the value given, prints READY and holds the server until it is killed.
+// the value given, prints READY and holds the server until it is killed (SIGTERM: its scope closes,
+// as the service's does).
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { pgClientLayer } from "../../src/Layers/Persistence/Database.js"
@@ -16,4 +18,4 @@ Effect.gen(function*() {
     process.stdout.write("READY\n")
     return yield* Effect.never
   }).pipe(Effect.provide(pgClientLayer(url, { maxConnections: 2 })))
-}).pipe(Effect.scoped, Effect.runPromise)
+}).pipe(Effect.scoped, NodeRuntime.runMain)

@@ -5,7 +5,7 @@ import { Context, Effect, Layer, Option, Redacted } from "effect"
 import pg from "pg"
 import { AppConfig } from "../Platform/AppConfig.js"
 import { DatabaseUnreachable, messageOf } from "./DatabaseFaults.js"
-import { embeddedDatabase } from "./EmbeddedPostgres.js"
+import { embeddedDatabase, type EmbeddedDatabaseError } from "./EmbeddedPostgres.js"
 
 /** Connections per instance, whichever PostgreSQL serves it. */
 const POOL_SIZE = 20
@@ -116,6 +116,16 @@ const warnIfSuperuser = Effect.gen(function*() {
 })
 
 /**
+ * Fails when the database cannot be kept up: the embedded server died too often to be started
+ * again. Never for `DATABASE_URL`, whose server its operator restarts. The entry point stops the
+ * service on it, so that the service's own supervisor acts.
+ */
+export class DatabaseSupervision extends Context.Tag("DatabaseSupervision")<
+  DatabaseSupervision,
+  { readonly givenUp: Effect.Effect<never, EmbeddedDatabaseError> }
+>() {}
+
+/**
  * The one SQL client: `DATABASE_URL` when set (as given), else the embedded database in
  * `DATA_DIR` (as a role of the service's own that is not a superuser).
  */
@@ -123,9 +133,14 @@ export const DatabaseLive = Layer.unwrapScoped(
   Effect.gen(function*() {
     const config = yield* AppConfig
     const options = { timeoutMs: config.databaseTimeoutMs }
-    return Option.isSome(config.databaseUrl)
-      ? pgClientLayer(config.databaseUrl.value, options).pipe(Layer.tap((context) => Effect.provide(warnIfSuperuser, context)))
-      : pgClientLayer(yield* embeddedDatabase(config.dataDir), options)
+    if (Option.isSome(config.databaseUrl)) {
+      return pgClientLayer(config.databaseUrl.value, options).pipe(
+        Layer.tap((context) => Effect.provide(warnIfSuperuser, context)),
+        Layer.merge(Layer.succeed(DatabaseSupervision, { givenUp: Effect.never }))
+      )
+    }
+    const { givenUp, url } = yield* embeddedDatabase(config.dataDir)
+    return pgClientLayer(url, options).pipe(Layer.merge(Layer.succeed(DatabaseSupervision, { givenUp })))
   })
 )
 

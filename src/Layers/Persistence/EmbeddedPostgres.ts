@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Data, Effect, Redacted } from "effect"
+import { Data, Deferred, Effect, Either, Redacted } from "effect"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -233,31 +233,37 @@ const serverSettings = (socketDir: string) => [
   `wal_level=minimal`
 ].flatMap((setting) => ["-c", setting])
 
-const startServer = (postgres: string, pgData: string, socketDir: string, logFile: string, user: ServerUser) =>
-  Effect.acquireRelease(
-    Effect.sync(() => {
-      const log = fs.openSync(logFile, "a", PRIVATE_FILE)
-      try {
-        fs.fchmodSync(log, PRIVATE_FILE) // as an older start may have left it
-        // its own process group: a Ctrl-C or a supervisor's signal to the service's group must not
-        // stop the database under requests still in flight; the service stops it last
-        return spawn(postgres, ["-D", pgData, ...serverSettings(socketDir)], {
-          detached: true,
-          stdio: ["ignore", log, log],
-          uid: user.uid,
-          gid: user.gid,
-          env: serverEnvironment()
-        })
-      } finally {
-        fs.closeSync(log)
-      }
-    }),
-    (child) => stopServer(child)
-  )
+const spawnServer = (postgres: string, pgData: string, socketDir: string, logFile: string, user: ServerUser) => {
+  const log = fs.openSync(logFile, "a", PRIVATE_FILE)
+  try {
+    fs.fchmodSync(log, PRIVATE_FILE) // as an older start may have left it
+    // its own process group: a Ctrl-C or a supervisor's signal to the service's group must not
+    // stop the database under requests still in flight; the service stops it last
+    return spawn(postgres, ["-D", pgData, ...serverSettings(socketDir)], {
+      detached: true,
+      stdio: ["ignore", log, log],
+      uid: user.uid,
+      gid: user.gid,
+      env: serverEnvironment()
+    })
+  } finally {
+    fs.closeSync(log)
+  }
+}
+
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null
+
+const exited = (child: ChildProcess) =>
+  Effect.async<void>((resume) => {
+    if (hasExited(child)) return resume(Effect.void)
+    const onExit = () => resume(Effect.void)
+    child.once("exit", onExit)
+    return Effect.sync(() => child.off("exit", onExit))
+  })
 
 const stopServer = (child: ChildProcess) =>
   Effect.async<void>((resume) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
+    if (hasExited(child)) return resume(Effect.void)
     const killer = setTimeout(() => child.kill("SIGKILL"), 30_000)
     child.once("exit", () => {
       clearTimeout(killer)
@@ -270,14 +276,88 @@ const awaitReady = (child: ChildProcess, pgData: string, logFile: string) =>
   Effect.gen(function*() {
     const until = Date.now() + 60_000
     while (Date.now() < until) {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        return yield* fail(`the embedded PostgreSQL stopped at start (${child.exitCode ?? child.signalCode}):\n${logTail(logFile)}`)
-      }
+      // ready before exited: a server killed once ready (its file still says so) died, it did not fail to start
       const lines = postmasterFile(pgData)
       if (Number(lines?.[0]) === child.pid && lines?.[7]?.trim() === "ready") return
+      if (hasExited(child)) {
+        return yield* fail(`the embedded PostgreSQL stopped at start (${child.exitCode ?? child.signalCode}):\n${logTail(logFile)}`)
+      }
       yield* pause(10)
     }
     return yield* fail(`the embedded PostgreSQL did not start within 60 s:\n${logTail(logFile)}`)
+  })
+
+/** The server process of the moment: a restart replaces it. */
+interface Server {
+  child: ChildProcess
+}
+
+/** Something that kills the server this often (memory, disk, an operator) is beyond a restart: the service's own supervisor must act. */
+const DEATHS_TO_GIVE_UP = 3
+const DEATHS_WINDOW_MS = 60_000
+
+/**
+ * Its backends may outlive a killed server by a few milliseconds and hold its shared memory, which
+ * a new server refuses ("pre-existing shared memory block is still in use"): the start is tried
+ * again until they are gone, for this long.
+ */
+const RESTART_WITHIN_MS = 30_000
+
+const restart = (server: Server, start: () => ChildProcess, pgData: string, logFile: string) =>
+  Effect.gen(function*() {
+    const until = Date.now() + RESTART_WITHIN_MS
+    for (;;) {
+      server.child = start()
+      const ready = yield* Effect.either(awaitReady(server.child, pgData, logFile))
+      if (Either.isRight(ready)) return
+      if (Date.now() >= until) return yield* fail(`the embedded PostgreSQL could not be started again: ${ready.left.message}`)
+      yield* pause(100)
+    }
+  }).pipe(Tracing.withSpan("Database.restartEmbedded", { root: true })) // long after the start's span has ended
+
+/**
+ * Starts the server again, on the same data and socket, each time its process dies (crash recovery
+ * keeps every committed transaction); fails when it has died too often or cannot be started again.
+ */
+const supervise = (server: Server, start: () => ChildProcess, pgData: string, logFile: string) =>
+  Effect.gen(function*() {
+    let deaths: Array<number> = []
+    for (;;) {
+      yield* exited(server.child)
+      const now = Date.now()
+      deaths = [...deaths.filter((at) => now - at < DEATHS_WINDOW_MS), now]
+      const { pid, exitCode, signalCode } = server.child
+      const end = signalCode !== null ? `signal ${signalCode}` : `exit code ${exitCode}`
+      if (deaths.length >= DEATHS_TO_GIVE_UP) {
+        return yield* fail(
+          `the embedded PostgreSQL stopped ${deaths.length} times within a minute, the last (pid ${pid}) by ${end}: ` +
+            `it is not started again, and the service stops so that its supervisor acts (the server's log: ${logFile})`
+        )
+      }
+      yield* Effect.logWarning(`the embedded PostgreSQL (pid ${pid}) stopped (${end}): starting it again on the same data`)
+      yield* restart(server, start, pgData, logFile)
+      yield* Effect.logInfo(`embedded PostgreSQL started again (pid ${server.child.pid}) in ${Date.now() - now} ms`)
+    }
+  })
+
+/**
+ * The server for the scope, supervised (`supervise`) until the scope closes, which stops whichever
+ * process is current then. `givenUp` fails when supervision gives up.
+ */
+const runServer = (start: () => ChildProcess, pgData: string, logFile: string, givenUp?: Deferred.Deferred<never, EmbeddedDatabaseError>) =>
+  Effect.gen(function*() {
+    const server = yield* Effect.acquireRelease(Effect.sync((): Server => ({ child: start() })), (server) => stopServer(server.child))
+    yield* awaitReady(server.child, pgData, logFile)
+    // forked after the finalizer above, so the scope ends the supervision before it stops the server:
+    // our own shutdown is no death
+    yield* Effect.forkScoped(
+      supervise(server, start, pgData, logFile).pipe(
+        Effect.catchAll((error) =>
+          Effect.zipRight(Effect.logError(error.message), givenUp === undefined ? Effect.void : Deferred.fail(givenUp, error))
+        )
+      )
+    )
+    return server.child.pid
   })
 
 const initialise = (initdb: string, pgData: string, user: ServerUser, dataDir: string) =>
@@ -302,10 +382,14 @@ const initialise = (initdb: string, pgData: string, user: ServerUser, dataDir: s
 
 /**
  * The embedded PostgreSQL in `DATA_DIR/postgres`, for the scope: created on the first start,
- * recovered from a killed service's leftover server, stopped (fast shutdown) when the scope
+ * recovered from a killed service's leftover server, started again when it dies (`supervise`;
+ * `givenUp`, when given, fails when it is left down), stopped (fast shutdown) when the scope
  * closes. Answers the URL of its superuser; the service connects as `embeddedDatabase`'s role.
  */
-export const embeddedPostgres = Tracing.fn("Database.startEmbedded")(function*(dataDir: string) {
+export const embeddedPostgres = Tracing.fn("Database.startEmbedded")(function*(
+  dataDir: string,
+  givenUp?: Deferred.Deferred<never, EmbeddedDatabaseError>
+) {
   const { initdb, postgres } = yield* binaries
   fs.mkdirSync(dataDir, { recursive: true })
   yield* claimDataDir(dataDir)
@@ -323,9 +407,8 @@ export const embeddedPostgres = Tracing.fn("Database.startEmbedded")(function*(d
   if (!fs.existsSync(path.join(pgData, "PG_VERSION"))) yield* initialise(initdb, pgData, user, dataDir)
   else yield* stopOrphan(dataDir, pgData)
   const socketDir = yield* socketFolder(pgData, user)
-  const child = yield* startServer(postgres, pgData, socketDir, logFile, user)
-  yield* awaitReady(child, pgData, logFile)
-  yield* Effect.logInfo(`embedded PostgreSQL (pid ${child.pid}) in ${pgData}`)
+  const pid = yield* runServer(() => spawnServer(postgres, pgData, socketDir, logFile, user), pgData, logFile, givenUp)
+  yield* Effect.logInfo(`embedded PostgreSQL (pid ${pid}) in ${pgData}`)
   return Redacted.make(`postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`)
 })
 
@@ -354,5 +437,13 @@ const asApplicationRole = (superuserUrl: Redacted.Redacted) =>
     return Redacted.make(url.toString())
   }).pipe(Effect.provide(PgClient.layer({ url: superuserUrl, maxConnections: 1 })), Tracing.withSpan("Database.applicationRole"))
 
-/** The embedded PostgreSQL for the scope (`embeddedPostgres`), reached as the service's own role: the URL of its database. */
-export const embeddedDatabase = (dataDir: string) => Effect.flatMap(embeddedPostgres(dataDir), asApplicationRole)
+/**
+ * The embedded PostgreSQL for the scope (`embeddedPostgres`), reached as the service's own role:
+ * the URL of its database, and `givenUp`, which fails when its server is left down.
+ */
+export const embeddedDatabase = (dataDir: string) =>
+  Effect.gen(function*() {
+    const givenUp = yield* Deferred.make<never, EmbeddedDatabaseError>()
+    const url = yield* asApplicationRole(yield* embeddedPostgres(dataDir, givenUp))
+    return { url, givenUp: Deferred.await(givenUp) }
+  })

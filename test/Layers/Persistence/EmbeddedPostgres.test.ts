@@ -1,8 +1,9 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { SqlClient } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
-import { execFileSync } from "node:child_process"
+import { Effect, Layer, Option, Redacted, Schedule } from "effect"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -11,9 +12,10 @@ import { embeddedPostgres } from "../../../src/Layers/Persistence/EmbeddedPostgr
 import { MigrationsLive } from "../../../src/Layers/Persistence/Migrations.js"
 import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
 import { temporaryDataDir } from "../../support/database.js"
-import { killHard, startScript } from "../../support/scriptProcess.js"
+import { killHard, ScriptExited, startScript } from "../../support/scriptProcess.js"
 
 const holderScript = fileURLToPath(new URL("../../support/embedded-holder.ts", import.meta.url))
+const mainScript = fileURLToPath(new URL("../../../src/main.ts", import.meta.url))
 const asRoot = process.getuid?.() === 0
 
 /** Runs statements on the embedded server of `dataDir`, started for them and stopped after. */
@@ -29,7 +31,9 @@ const keptValues = (dataDir: string) =>
 /** A service stand-in in a process of its own, holding the server of `dataDir` after storing `value`. */
 const startHolder = (dataDir: string, value: string) => startScript(holderScript, [dataDir, value], "READY")
 
-const postmasterPid = (dataDir: string) => Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0])
+const postmasterLines = (dataDir: string) => fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")
+
+const postmasterPid = (dataDir: string) => Number(postmasterLines(dataDir)[0])
 
 const isAlive = (pid: number) => {
   try {
@@ -39,6 +43,74 @@ const isAlive = (pid: number) => {
     return false
   }
 }
+
+/** Everything a process prints from now on. */
+const outputOf = (child: ChildProcess) => {
+  let output = ""
+  child.stdout!.on("data", (chunk) => (output += chunk))
+  child.stderr!.on("data", (chunk) => (output += chunk))
+  return () => output
+}
+
+/** Its exit code (or signal), once it has exited. */
+const exitOf = (child: ChildProcess) =>
+  Effect.async<number | string>((resume) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.succeed(child.exitCode ?? child.signalCode!))
+    child.once("exit", (code, signal) => resume(Effect.succeed(code ?? signal!)))
+  })
+
+/** Stops a process of the tests as a supervisor stops a service (SIGTERM) when the scope closes, if it still runs. */
+const stopAtEnd = (child: ChildProcess) =>
+  Effect.addFinalizer(() =>
+    Effect.suspend(() => {
+      if (child.exitCode !== null || child.signalCode !== null) return Effect.void
+      child.kill("SIGTERM")
+      return Effect.asVoid(exitOf(child))
+    })
+  )
+
+/** Tries `attempt` every 50 ms until it succeeds; dies after `ms`. */
+const within = <A, E>(ms: number, attempt: Effect.Effect<A, E>) =>
+  attempt.pipe(
+    Effect.retry(Schedule.spaced("50 millis")),
+    Effect.timeoutFail({ duration: ms, onTimeout: () => new Error(`not within ${ms} ms`) }),
+    Effect.orDie
+  )
+
+/** The rows of `kept` on the server that runs now on `dataDir` (held by another process), through its socket, as its superuser. */
+const keptOnRunningServer = (dataDir: string) =>
+  Effect.try(() => postmasterLines(dataDir)[4]!).pipe(
+    Effect.flatMap((socketDir) =>
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ value: string }>`SELECT value FROM kept ORDER BY value`).pipe(
+        Effect.provide(
+          PgClient.layer({ url: Redacted.make(`postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`), maxConnections: 1 })
+        )
+      )
+    ),
+    Effect.map((rows) => rows.map((row) => row.value))
+  )
+
+/** The pid of a ready server on `dataDir` other than `previous`. */
+const readyServerOtherThan = (dataDir: string, previous: number) =>
+  Effect.try(() => postmasterLines(dataDir)).pipe(
+    Effect.filterOrFail((lines) => Number(lines[0]) !== previous && isAlive(Number(lines[0])) && lines[7]?.trim() === "ready"),
+    Effect.map((lines) => Number(lines[0]))
+  )
+
+/** The service as a supervisor runs it, on the embedded database of `dataDir`, once it listens. */
+const startService = (dataDir: string) =>
+  Effect.async<{ readonly child: ChildProcess; readonly output: () => string }, ScriptExited>((resume) => {
+    const { DATABASE_URL: _, ...inherited } = process.env
+    // below Linux's ephemeral ports, where the suite's own connections take theirs
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    const child = spawn(process.execPath, ["--import", "tsx", mainScript], {
+      env: { ...inherited, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_FORMAT: "json" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    const output = outputOf(child)
+    child.stdout!.on("data", () => output().includes("Listening on") && resume(Effect.succeed({ child, output })))
+    child.once("exit", (code) => resume(Effect.fail(new ScriptExited({ message: `the service exited (${code}):\n${output()}` }))))
+  })
 
 describe("embedded PostgreSQL", () => {
   it.live("creates its cluster on the first start and keeps the data across a restart", () =>
@@ -158,4 +230,43 @@ describe("embedded PostgreSQL", () => {
       const error = yield* embeddedPostgres(path.join(locked, "data")).pipe(Effect.scoped, Effect.flip)
       expect(error.message).toContain(`cannot enter ${locked} on the way to DATA_DIR ${path.join(locked, "data")}`)
     }).pipe(Effect.scoped), 60_000)
+
+  it.live("a server killed under the service is started again on the same data, and the scope stops the new one", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
+      const holder = yield* startHolder(dir, "committed before the kill")
+      yield* stopAtEnd(holder)
+      const output = outputOf(holder)
+      const killed = postmasterPid(dir)
+      process.kill(killed, "SIGKILL")
+
+      expect(yield* within(30_000, keptOnRunningServer(dir))).toEqual(["committed before the kill"])
+      const restarted = postmasterPid(dir)
+      expect(restarted).not.toBe(killed)
+      // the holder's log may reach us after the answer of its server
+      yield* within(5_000, Effect.filterOrFail(Effect.sync(output), (text) => text.includes("started again")))
+      expect(output()).toContain(`the embedded PostgreSQL (pid ${killed}) stopped (signal SIGKILL)`)
+      expect(output()).toContain(`embedded PostgreSQL started again (pid ${restarted})`)
+
+      holder.kill("SIGTERM")
+      expect(yield* exitOf(holder)).toBe(0)
+      expect(isAlive(restarted)).toBe(false)
+    }).pipe(Effect.scoped), 60_000)
+
+  it.live("three deaths of its server within a minute stop the service, through its shutdown, with exit code 1 and the reason", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
+      const service = yield* startService(dir)
+      yield* stopAtEnd(service.child)
+      let killed = 0
+      for (let death = 1; death <= 3; death++) {
+        killed = yield* within(30_000, readyServerOtherThan(dir, killed))
+        process.kill(killed, "SIGKILL")
+      }
+
+      expect(yield* exitOf(service.child).pipe(Effect.timeout("30 seconds"))).toBe(1)
+      expect(service.output()).toContain("the embedded PostgreSQL stopped 3 times within a minute")
+      expect(service.output()).toContain("stopped serving") // its graceful shutdown ran
+      expect(fs.existsSync(path.join(dir, "service.pid"))).toBe(false)
+    }).pipe(Effect.scoped), 90_000)
 })
