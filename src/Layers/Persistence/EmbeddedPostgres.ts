@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { Data, Deferred, Effect, Either, Redacted } from "effect"
+import { Data, Deferred, Effect, Either, Option, Redacted } from "effect"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -436,6 +436,23 @@ const asApplicationRole = (superuserUrl: Redacted.Redacted) =>
     url.username = APPLICATION_ROLE
     return Redacted.make(url.toString())
   }).pipe(Effect.provide(PgClient.layer({ url: superuserUrl, maxConnections: 1 })), Tracing.withSpan("Database.applicationRole"))
+
+/**
+ * The embedded database of the service running on `dataDir`, if one is: its server's socket (from
+ * `postmaster.pid`) as the service's own role. How `db:export` reads a snapshot while the service
+ * serves, since that server is the service's alone to start and stop.
+ */
+export const servedEmbeddedDatabase = (dataDir: string): Option.Option<{ readonly url: Redacted.Redacted; readonly service: number }> => {
+  const service = ownerOf(path.join(dataDir, "service.pid"))
+  if (service === undefined || service === process.pid || !isLiveNode(service)) return Option.none()
+  const lines = postmasterFile(path.join(dataDir, "postgres"))
+  const socketDir = lines?.[4]?.trim()
+  if (lines?.[7]?.trim() !== "ready" || !isAlive(Number(lines[0])) || !socketDir) return Option.none()
+  return Option.some({
+    url: Redacted.make(`postgres://${APPLICATION_ROLE}@localhost/postgres?host=${encodeURIComponent(socketDir)}`),
+    service
+  })
+}
 
 /**
  * The embedded PostgreSQL for the scope (`embeddedPostgres`), reached as the service's own role:

@@ -3,7 +3,7 @@ import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, Schedule } from "effect"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -16,6 +16,7 @@ import { killHard, ScriptExited, startScript } from "../../support/scriptProcess
 
 const holderScript = fileURLToPath(new URL("../../support/embedded-holder.ts", import.meta.url))
 const mainScript = fileURLToPath(new URL("../../../src/main.ts", import.meta.url))
+const exportScript = fileURLToPath(new URL("../../../src/bin/db-export.ts", import.meta.url))
 const asRoot = process.getuid?.() === 0
 
 /** Runs statements on the embedded server of `dataDir`, started for them and stopped after. */
@@ -269,4 +270,25 @@ describe("embedded PostgreSQL", () => {
       expect(service.output()).toContain("stopped serving") // its graceful shutdown ran
       expect(fs.existsSync(path.join(dir, "service.pid"))).toBe(false)
     }).pipe(Effect.scoped), 90_000)
+
+  it.live("db:export reads the embedded database of the service running on DATA_DIR, while it serves", () =>
+    Effect.gen(function*() {
+      const dir = yield* temporaryDataDir
+      const service = yield* startService(dir)
+      yield* stopAtEnd(service.child)
+      const file = path.join(dir, "backup.json")
+      const { DATABASE_URL: _, ...inherited } = process.env
+      const exported = spawnSync(process.execPath, ["--import", "tsx", exportScript, file], {
+        env: { ...inherited, DATA_DIR: dir, LOG_FORMAT: "json" },
+        encoding: "utf8"
+      })
+      expect(exported.status, exported.stderr).toBe(0)
+      expect(exported.stdout).toContain(`reading the embedded database of the service running on ${dir} (pid ${service.child.pid})`)
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+      const backup = JSON.parse(fs.readFileSync(file, "utf8"))
+      expect(backup.tables.hotel).toHaveLength(1)
+      expect(backup.tables.room_types.length).toBeGreaterThan(0)
+      expect(service.child.exitCode).toBe(null) // still serving
+    }).pipe(Effect.scoped), 90_000)
 })
+
