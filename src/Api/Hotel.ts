@@ -11,7 +11,9 @@ import { ValidationErrorBody } from "./Errors.js"
 
 export const HealthStatus = Schema.Struct({
   status: Schema.Literal("ok"),
-  database: Schema.Literal("ok")
+  database: Schema.Literal("ok", "busy").annotations({
+    description: "busy: the database answered, or would have, but this instance's event loop lags (it is working hard)"
+  })
 }).annotations({ identifier: "Health" })
 
 /** The health check's 503: the same shape as its 200, so a load balancer reads one document. */
@@ -35,7 +37,8 @@ export class HotelGroup extends HttpApiGroup.make("hotel")
       .annotate(OpenApi.Summary, "API is online")
       .annotate(
         OpenApi.Description,
-        "200 when the API and its database answer (busy or not: the check has a connection of its own); " +
+        "200 when the API and its database answer (the check has connections of its own, so a full pool does not " +
+          "matter), with database busy when only this instance's event loop lags; " +
           "503 { status: degraded, database: unavailable } when the database does not answer within a second."
       )
   )

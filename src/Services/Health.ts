@@ -1,16 +1,58 @@
 import { Effect } from "effect"
+import { performance } from "node:perf_hooks"
 import { DatabaseDown } from "../Domain/Errors.js"
 import { DatabasePing } from "../Layers/Persistence/Database.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
-/** Whether the service can answer: the database must take a query within a second (DatabasePing). */
+/**
+ * How late the event loop may run during a ping before the instance counts as busy: the ping's
+ * answer (or its deadline) waited on this process, not on the database.
+ */
+const BUSY_LAG_MS = 200
+const TICK_MS = 10
+
+/**
+ * `effect`, with the longest the event loop was held while it ran: a timer ticks meanwhile, and one
+ * more turn of timers after it lets a tick that was held record how late it came.
+ */
+const withLoopLag = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const lag = { last: performance.now(), max: 0, timer: undefined as NodeJS.Timeout | undefined }
+      lag.timer = setInterval(() => {
+        const now = performance.now()
+        lag.max = Math.max(lag.max, now - lag.last - TICK_MS)
+        lag.last = now
+      }, TICK_MS)
+      return lag
+    }),
+    (lag) =>
+      Effect.zipWith(Effect.either(effect), nextTimers, (outcome) => ({ outcome, lagMs: lag.max })),
+    (lag) => Effect.sync(() => clearInterval(lag.timer))
+  )
+
+const nextTimers = Effect.async<void>((resume) => {
+  const timer = setTimeout(() => resume(Effect.void), 0)
+  return Effect.sync(() => clearTimeout(timer))
+})
+
+/**
+ * Whether the service can answer: the database must take a query within a second (DatabasePing).
+ * The event loop's delay is measured apart: when the ping was late only because this process was
+ * busy (a flood of calendars), the answer is 200 `database: "busy"`, not a database down, so a load
+ * balancer does not take an instance out of service for work it is doing.
+ */
 export class Health extends Effect.Service<Health>()("Health", {
   effect: Effect.gen(function*() {
     const ping = yield* DatabasePing
     return {
       check: Tracing.fn("Health.check")(function*() {
-        yield* ping.pipe(Effect.mapError((e) => new DatabaseDown({ message: e.message })))
-        return { status: "ok" as const, database: "ok" as const }
+        const { lagMs, outcome } = yield* withLoopLag(ping)
+        const busy = lagMs >= BUSY_LAG_MS
+        if (outcome._tag === "Left" && !(outcome.left.timedOut === true && busy)) {
+          return yield* new DatabaseDown({ message: outcome.left.message })
+        }
+        return { status: "ok" as const, database: busy ? "busy" as const : "ok" as const }
       })
     }
   })

@@ -276,6 +276,44 @@ describe("health", () => {
     ))
 })
 
+/** A ping that keeps this process busy for `ms` (as a flood of calendars would), then ends as `outcome`. */
+const pingAfterBusyLoop = (ms: number, outcome: Effect.Effect<void, DatabaseUnreachable>) =>
+  Layer.succeed(
+    DatabasePing,
+    Effect.zipRight(
+      Effect.sync(() => {
+        const until = Date.now() + ms
+        while (Date.now() < until) {
+          // the event loop is held, as by work in this process
+        }
+      }),
+      outcome
+    )
+  )
+
+describe("health, when this instance is busy", () => {
+  const askHealth = (ping: Layer.Layer<DatabasePing>) =>
+    get("/v1/health").pipe(Effect.provide(TestApp({ ping }).pipe(Layer.provide(clock.layer))))
+
+  it.effect("is 200 busy when the ping was late only because the event loop lagged", () =>
+    Effect.gen(function*() {
+      const lateAnswer = yield* askHealth(pingAfterBusyLoop(1200, Effect.fail(new DatabaseUnreachable({ message: "no answer within a second", timedOut: true }))))
+      expect(lateAnswer.status).toBe(200)
+      expect(lateAnswer.body).toEqual({ status: "ok", database: "busy" })
+      const answered = yield* askHealth(pingAfterBusyLoop(400, Effect.void))
+      expect(answered.body).toEqual({ status: "ok", database: "busy" })
+    }))
+
+  it.effect("is 503 when the database refused, busy loop or not, or did not answer while the loop ran freely", () =>
+    Effect.gen(function*() {
+      const refused = yield* askHealth(pingAfterBusyLoop(400, Effect.fail(new DatabaseUnreachable({ message: "connect ECONNREFUSED" }))))
+      expect(refused.status).toBe(503)
+      const silent = yield* askHealth(pingAfterBusyLoop(0, Effect.fail(new DatabaseUnreachable({ message: "no answer within a second", timedOut: true }))))
+      expect(silent.status).toBe(503)
+      expect(silent.body).toEqual({ status: "degraded", database: "unavailable" })
+    }))
+})
+
 describe("an unexpected fault", () => {
   it.effect("is a 500 internal_error that shows no internals", () =>
     Effect.gen(function*() {

@@ -168,7 +168,7 @@ export class DatabasePing extends Context.Tag("DatabasePing")<DatabasePing, Effe
             try: () => pool.query("SELECT 1"),
             catch: (cause) => new DatabaseUnreachable({ message: messageOf(cause) })
           }).pipe(
-            Effect.timeoutFail({ duration: PING_TIMEOUT_MS, onTimeout: () => new DatabaseUnreachable({ message: "no answer within a second" }) }),
+            Effect.timeoutFail({ duration: PING_TIMEOUT_MS, onTimeout: () => new DatabaseUnreachable({ message: "no answer within a second", timedOut: true }) }),
             Effect.asVoid
           )
       ))

@@ -1,8 +1,11 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { Cause, Data, Option } from "effect"
 
-/** The database did not answer a ping (health, the outage watch). */
-export class DatabaseUnreachable extends Data.TaggedError("DatabaseUnreachable")<{ readonly message: string }> {}
+/** The database did not answer a ping (health, the outage watch): an error, or no answer in time (`timedOut`). */
+export class DatabaseUnreachable extends Data.TaggedError("DatabaseUnreachable")<{
+  readonly message: string
+  readonly timedOut?: boolean
+}> {}
 
 /**
  * A failure of the database under a request, not of the request itself: `unreachable` (refused,
