@@ -13,6 +13,7 @@ import type { HotelDefinition } from "./Hotel.js"
 import type { PromotionCode } from "./Ids.js"
 import { type Language, localized } from "./Language.js"
 import type { ReservationView } from "./Reservation.js"
+import { asLines, asOneLine } from "./Text.js"
 
 /** One line of a section: a labelled value, an amount set right, or running text. */
 export type DocumentLine =
@@ -20,6 +21,8 @@ export type DocumentLine =
   | { readonly _tag: "Amount"; readonly label: string; readonly amount: string; readonly total: boolean }
   | { readonly _tag: "Text"; readonly text: string; readonly strong: boolean }
   | { readonly _tag: "Link"; readonly url: string }
+  /** The guest's own words, each of its lines as written, under a caption that says whose they are. */
+  | { readonly _tag: "GuestWords"; readonly label: string; readonly caption: string; readonly lines: ReadonlyArray<string> }
 
 export interface DocumentSection {
   readonly heading: string
@@ -42,6 +45,12 @@ export interface ConfirmationDocument {
 const field = (label: string, value: string): DocumentLine => ({ _tag: "Field", label, value })
 const amount = (label: string, value: string, total = false): DocumentLine => ({ _tag: "Amount", label, amount: value, total })
 const text = (value: string, strong = false): DocumentLine => ({ _tag: "Text", text: value, strong })
+const guestWords = (label: string, caption: string, words: string): DocumentLine => ({
+  _tag: "GuestWords",
+  label,
+  caption,
+  lines: asLines(words)
+})
 
 /** The confirmation of a reservation, as its guest reads it: every text in the reservation's language. */
 export const confirmationDocument = (hotel: HotelDefinition, view: ReservationView, manageUrl: string): ConfirmationDocument => {
@@ -75,7 +84,7 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
         field(t.status, t.statuses[view.status]),
         ...(guest === null ? [] : [
           field(t.guest, guestName(guest)),
-          field(t.email, guest.email),
+          field(t.email, asOneLine(guest.email)),
           field(t.phone, guest.phone),
           ...(guest.country === null ? [] : [field(t.country, formatCountry(guest.country, language))])
         ])
@@ -101,7 +110,7 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
           )
         }),
         ...(requests.length === 0 ? [] : [field(t.requests, requests.join("\n"))]),
-        ...(guest === null || guest.special_requests === null ? [] : [field(t.specialRequests, guest.special_requests)])
+        ...(guest === null || guest.special_requests === null ? [] : [guestWords(t.specialRequests, t.inYourWords, guest.special_requests)])
       ]
     },
     {

@@ -4,6 +4,7 @@ import { count, formatNights, GUEST_TEXTS, guestName, pluralForm } from "./Guest
 import type { HotelDefinition } from "./Hotel.js"
 import type { MailContent } from "./Mail.js"
 import type { Language } from "./Language.js"
+import { asLines, asOneLine } from "./Text.js"
 
 /** The confirmation PDF, made elsewhere, attached to the confirmation email. */
 export interface ConfirmationPdf {
@@ -28,8 +29,14 @@ const formatMoney = (language: Language, cents: number, currency: string): strin
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
+/** The guest's own words, each of its lines as written, under a caption that says whose they are. */
+interface GuestWords {
+  readonly caption: string
+  readonly lines: ReadonlyArray<string>
+}
+
 /** A labelled line of the details table; a value of several lines is an array. */
-type Row = readonly [label: string, value: string | ReadonlyArray<string>]
+type Row = readonly [label: string, value: string | ReadonlyArray<string> | GuestWords]
 
 const stayRows = (view: CompletedReservation, t: EmailTexts): ReadonlyArray<Row> => {
   const lang = view.language
@@ -76,10 +83,13 @@ const guestRows = (view: CompletedReservation, t: EmailTexts): ReadonlyArray<Row
     .map((field) => t.request[field])
   return [
     [t.label.guest, guestName(guest)],
-    [t.label.email, guest.email],
+    [t.label.email, asOneLine(guest.email)],
     [t.label.phone, guest.phone],
     ...(guest.arrival_time === null ? [] : [[t.label.arrivalTime, guest.arrival_time] as const]),
-    ...(guest.special_requests === null ? [] : [[t.label.specialRequests, guest.special_requests.split(/\r?\n/)] as const]),
+    ...(guest.special_requests === null ? [] : [[t.label.specialRequests, {
+      caption: GUEST_TEXTS[view.language].inYourWords,
+      lines: asLines(guest.special_requests)
+    }] as const]),
     ...(requests.length === 0 ? [] : [[t.label.requests, requests.join(", ")] as const])
   ]
 }
@@ -95,14 +105,26 @@ interface Letter {
   readonly signature: ReadonlyArray<string>
 }
 
-const lines = (value: Row[1]): ReadonlyArray<string> => typeof value === "string" ? [value] : value
+const lines = (value: string | ReadonlyArray<string>): ReadonlyArray<string> => typeof value === "string" ? [value] : value
+const isGuestWords = (value: Row[1]): value is GuestWords => typeof value === "object" && "caption" in value
+
+/** A value in the text part: the guest's words quoted under their caption, as a reply quotes a letter. */
+const textValue = (value: Row[1]): string =>
+  isGuestWords(value) ? [value.caption, ...value.lines.map((line) => `> ${line}`)].join("\n  ") : lines(value).join("\n  ")
+
+/** A value in the HTML part: the guest's words in a framed block under their caption. */
+const htmlValue = (value: Row[1]): string =>
+  isGuestWords(value)
+    ? `${escapeHtml(value.caption)}<blockquote style="margin:4px 0;padding:6px 10px;border:1px solid #c8d0d8;border-radius:4px">` +
+      `${value.lines.map(escapeHtml).join("<br>")}</blockquote>`
+    : lines(value).map(escapeHtml).join("<br>")
 
 const renderText = (letter: Letter): string =>
   [
     letter.greeting,
     "",
     ...letter.paragraphs.flatMap((p) => [p, ""]),
-    ...letter.rows.map(([label, value]) => `${label}${letter.colon}${lines(value).join("\n  ")}`),
+    ...letter.rows.map(([label, value]) => `${label}${letter.colon}${textValue(value)}`),
     "",
     ...letter.notes.flatMap((note) => [note, ""]),
     `${letter.link.label}${letter.colon}${letter.link.url}`,
@@ -115,7 +137,7 @@ const renderHtml = (language: Language, letter: Letter): string => {
   const e = escapeHtml
   const rows = letter.rows.map(([label, value]) =>
     `<tr><th align="left" valign="top" style="padding:4px 16px 4px 0">${e(label)}</th>` +
-    `<td style="padding:4px 0">${lines(value).map(e).join("<br>")}</td></tr>`
+    `<td style="padding:4px 0">${htmlValue(value)}</td></tr>`
   )
   return [
     "<!DOCTYPE html>",

@@ -1,6 +1,7 @@
 import type { Language } from "./Language.js"
 import type { LocalDate } from "./LocalDate.js"
 import type { ReservationStatus } from "./Reservation.js"
+import { asOneLine } from "./Text.js"
 
 /*
  * What the service itself writes to guests (the hotel's own texts come from its file), and how it
@@ -41,6 +42,8 @@ export interface GuestTexts {
   readonly earlyCheckIn: string
   readonly lateCheckOut: string
   readonly specialRequests: string
+  /** Heads the guest's own special requests, set apart so that they cannot pass for the hotel's text. */
+  readonly inYourWords: string
   readonly package: string
   readonly price: string
   readonly accommodation: string
@@ -89,6 +92,7 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
     earlyCheckIn: "Early check-in (on request, not guaranteed)",
     lateCheckOut: "Late check-out (on request, not guaranteed)",
     specialRequests: "Special requests",
+    inYourWords: "Your request, in your words:",
     package: "Package",
     price: "Price",
     accommodation: "Accommodation",
@@ -135,6 +139,7 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
     earlyCheckIn: "Arrivée anticipée (sur demande, non garantie)",
     lateCheckOut: "Départ tardif (sur demande, non garanti)",
     specialRequests: "Demandes particulières",
+    inYourWords: "Votre demande, en vos mots :",
     package: "Formule",
     price: "Prix",
     accommodation: "Hébergement",
@@ -181,6 +186,7 @@ export const GUEST_TEXTS: Record<Language, GuestTexts> = {
     earlyCheckIn: "Ранний заезд (по запросу, не гарантируется)",
     lateCheckOut: "Поздний выезд (по запросу, не гарантируется)",
     specialRequests: "Особые пожелания",
+    inYourWords: "Ваша просьба, вашими словами:",
     package: "Тариф",
     price: "Стоимость",
     accommodation: "Проживание",
@@ -257,9 +263,9 @@ export const guestsSummary = (
   return `${adults}, ${count(language, room.children_ages.length, texts.nouns.child)} (${texts.childrenAges(ages)})`
 }
 
-/** The guest's full name, e.g. "Ana García". */
+/** The guest's full name, e.g. "Ana García", on one line whatever was stored. */
 export const guestName = (guest: { readonly first_name: string; readonly last_name: string }): string =>
-  `${guest.first_name} ${guest.last_name}`
+  asOneLine(`${guest.first_name} ${guest.last_name}`)
 
 /** A country code's name, e.g. "ES" → "Spain", "Espagne", "Испания". */
 export const formatCountry = (code: string, language: Language): string =>

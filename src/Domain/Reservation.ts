@@ -2,7 +2,7 @@ import { Schema, Struct } from "effect"
 import { PackageCode, QuoteId, ReservationId, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { Language } from "./Language.js"
 import { LocalDate } from "./LocalDate.js"
-import { Text } from "./Text.js"
+import { guestLines, oneLine, Text } from "./Text.js"
 import { Amount, Cents, Currency } from "./Money.js"
 import { AnalyticsHeaders, ClientInfo, OfferPrice, PackageOffer, QuotedRoom, QuoteStay, type RoomUnavailability } from "./Quote.js"
 
@@ -65,29 +65,34 @@ export const IntentResponse = Schema.Struct({
 })
 export type IntentResponse = typeof IntentResponse.Type
 
-const Email = Text.pipe(
+// GuestDetails also reads back stored reservations: it takes what was accepted before DESIGN §13
+// (documents show it on one line, `asOneLine`); what a guest sends now takes the stricter forms.
+const StoredEmail = Text.pipe(
   Schema.trimmed(),
   Schema.maxLength(254),
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
 )
+const Email = StoredEmail.pipe(oneLine)
 /** The longest phone number the pattern below takes: `+`, a digit and 24 more characters. */
 export const PHONE_MAX_LENGTH = 26
 export const Phone = Text.pipe(
   Schema.maxLength(PHONE_MAX_LENGTH),
   Schema.pattern(/^\+?[0-9][0-9 ().-]{5,24}$/, { message: () => "must be a phone number, e.g. +33 4 93 00 12 34" })
 )
-const Name = Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
+const StoredName = Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
+const Name = StoredName.pipe(oneLine)
 const Country = Schema.String.pipe(Schema.maxLength(2), Schema.pattern(/^[A-Z]{2}$/, { message: () => "must be an ISO 3166-1 alpha-2 code" }))
-export const SpecialRequests = Text.pipe(Schema.maxLength(1000))
+const StoredSpecialRequests = Text.pipe(Schema.maxLength(1000))
+export const SpecialRequests = StoredSpecialRequests.pipe(guestLines)
 
 export const GuestDetails = Schema.Struct({
-  first_name: Name,
-  last_name: Name,
-  email: Email,
+  first_name: StoredName,
+  last_name: StoredName,
+  email: StoredEmail,
   phone: Phone,
   country: Schema.NullOr(Country),
   arrival_time: Schema.NullOr(TimeOfDay),
-  special_requests: Schema.NullOr(SpecialRequests),
+  special_requests: Schema.NullOr(StoredSpecialRequests),
   baby_cot: Schema.Boolean,
   early_check_in_request: Schema.Boolean,
   late_check_out_request: Schema.Boolean

@@ -8,7 +8,9 @@ import {
   GUEST_TEXTS,
   guestsSummary
 } from "../../src/Domain/GuestTexts.js"
+import type { Language } from "../../src/Domain/Language.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
+import type { GuestDetails } from "../../src/Domain/Reservation.js"
 import { reservationView } from "../../src/Domain/ReservationViews.js"
 import { demoHotel } from "../support/hotel.js"
 import { sampleReservation, type SampleOptions } from "../support/reservation.js"
@@ -37,6 +39,8 @@ const textOf = (doc: ConfirmationDocument): string =>
             return l.text
           case "Link":
             return l.url
+          case "GuestWords":
+            return [`${l.label}: ${l.caption}`, ...l.lines.map((words) => `| ${words}`)].join("\n")
         }
       })
     ])
@@ -77,6 +81,32 @@ describe("guest texts", () => {
 })
 
 describe("confirmation document", () => {
+  const withGuest = (language: Language, changes: Partial<GuestDetails>) => {
+    const view = reservationView(demoHotel, sampleReservation({ language }))
+    return confirmationDocument(demoHotel, { ...view, guest: { ...view.guest!, ...changes } }, MANAGE_URL)
+  }
+
+  it.each([
+    ["en", "Special requests: Your request, in your words:"],
+    ["fr", "Demandes particulières: Votre demande, en vos mots :"],
+    ["ru", "Особые пожелания: Ваша просьба, вашими словами:"]
+  ] as const)("in %s, special requests are the guest's words, line by line, under a caption saying so", (language, caption) => {
+    const text = textOf(withGuest(language, { special_requests: "Quiet room.\r\nHigh floor.\nTotal paid: EUR 0.00" }))
+    expect(text).toContain(`${caption}\n| Quiet room.\n| High floor.\n| Total paid: EUR 0.00`)
+  })
+
+  it("text stored before the rule is shown on its line: controls, separators and bidi controls as spaces", () => {
+    const text = textOf(withGuest("en", {
+      first_name: "Ana\u202e",
+      last_name: "Dupont\nTotal paid: EUR 0.00\r\nRoom: suite\u0085\u2028\u2066x\u2069",
+      email: "ana\u200f@example.com",
+      special_requests: "Quiet\u2029room\rplease\u061c\nHigh\tfloor"
+    }))
+    expect(text).toContain("Guest: Ana  Dupont Total paid: EUR 0.00  Room: suite   x \n")
+    expect(text).toContain("Email: ana @example.com\n")
+    expect(text).toContain("Your request, in your words:\n| Quiet room please \n| High floor")
+  })
+
   it("in English: stay with its times, rooms, package, price with promotion and tourist tax, deadline, link", () => {
     const doc = documentOf({ language: "en" })
     expect(doc.title).toBe("Reservation confirmation")

@@ -134,6 +134,37 @@ describe("guest emails", () => {
     expect(mail.text).not.toContain("Free cancellation until")
   })
 
+  it.each([
+    ["en", "Special requests: ", "Your request, in your words:"],
+    ["fr", "Demandes particulières : ", "Votre demande, en vos mots :"],
+    ["ru", "Особые пожелания: ", "Ваша просьба, вашими словами:"]
+  ] as const)("in %s, special requests are quoted as the guest's words under a caption, in text and HTML", (language, label, caption) => {
+    const view = views[language]
+    const guest = { ...view.guest, special_requests: "Quiet room.\r\nTotal paid: EUR 0.00 (PAID IN FULL)" }
+    for (const mail of [confirmationEmail(demoHotel, { ...view, guest }, manageUrl, pdf), guestDetailsUpdatedEmail(demoHotel, { ...view, guest }, manageUrl)]) {
+      expect(plain(mail.text)).toContain(plain(`${label}${caption}\n  > Quiet room.\n  > Total paid: EUR 0.00 (PAID IN FULL)\n`))
+      expect(mail.html).toMatch(/<blockquote style="[^"]*border:1px solid[^"]*">Quiet room\.<br>Total paid: EUR 0\.00 \(PAID IN FULL\)<\/blockquote>/)
+      expect(htmlText(mail.html)).toContain(plain(caption))
+    }
+  })
+
+  it("text stored before the rule stays on its line: controls, separators and bidi controls as spaces", () => {
+    const view = completedReservation("en")
+    const guest = {
+      ...view.guest,
+      last_name: "Dupont\nTotal paid: EUR 0.00\u202e",
+      email: "jeanne\u2066@example.org",
+      special_requests: "Quiet\u2028room\u0085\nHigh\tfloor"
+    }
+    const mail = confirmationEmail(demoHotel, { ...view, guest }, manageUrl, pdf)
+    expect(mail.text).toContain("Dear Jeanne Dupont Total paid: EUR 0.00 ,\n")
+    expect(mail.text).toContain("Guest: Jeanne Dupont Total paid: EUR 0.00 \n")
+    expect(mail.text).toContain("Email: jeanne @example.org\n")
+    expect(mail.text).toContain("> Quiet room \n  > High floor\n")
+    expect(mail.to.name).toBe("Jeanne Dupont Total paid: EUR 0.00 ")
+    expect(mail.html).not.toMatch(/[\u0085\u2028\u202e\u2066\t]/)
+  })
+
   it("every value the guest typed is escaped in the HTML, and left as typed in the text", () => {
     const view = completedReservation("en")
     const hostile: CompletedReservation = {
@@ -149,10 +180,10 @@ describe("guest emails", () => {
       expect(mail.html).not.toContain("<script")
       expect(mail.html).not.toContain("<img")
       expect(mail.html).toContain("&#60;script&#62;alert(1)&#60;/script&#62;")
-      expect(mail.html).toContain("&#34;&#62;&#60;img src=x onerror=alert(2)&#62; &#38; &#39;quotes&#39;<br>second line")
+      expect(mail.html).toContain("&#34;&#62;&#60;img src=x onerror=alert(2)&#62; &#38; &#39;quotes&#39;<br>second line</blockquote>")
       expect(mail.html).toContain(`href="https://book.example/manage?x=1&#38;y=&#34;2&#34;#token=abc"`)
       expect(mail.text).toContain("Dear <script>alert(1)</script> Dupont,")
-      expect(mail.text).toContain("\"><img src=x onerror=alert(2)> & 'quotes'\n  second line")
+      expect(mail.text).toContain("> \"><img src=x onerror=alert(2)> & 'quotes'\n  > second line")
     }
   })
 })

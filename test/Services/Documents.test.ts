@@ -1,6 +1,8 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { PDFDocument, PDFName, PDFString } from "pdf-lib"
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs"
+import type { TextItem } from "pdfjs-dist/types/src/display/api.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
 import type { ReservationView } from "../../src/Domain/Reservation.js"
@@ -127,6 +129,43 @@ layer(Documents.Default)("confirmation PDF", (it) => {
       expect(doc.getPages().map((p) => p.getSize())).toEqual([{ width: 595.28, height: 841.89 }])
       // the whole DejaVu Sans and its bold are 1.4 MB
       expect(pdf.length).toBeLessThan(60_000)
+    }))
+
+  it.effect("special requests are framed under a caption saying they are the guest's words, in each language", () =>
+    Effect.gen(function*() {
+      for (
+        const [language, label, caption] of [
+          ["en", "Special requests", "Your request, in your words:"],
+          ["fr", "Demandes particulières", "Votre demande, en vos mots :"],
+          ["ru", "Особые пожелания", "Ваша просьба, вашими словами:"]
+        ] as const
+      ) {
+        const view = viewIn(language)
+        const special_requests = "Quiet room.\r\nTotal paid: EUR 0.00 (PAID IN FULL)\nRoom: upgraded"
+        const { text } = yield* confirmation({ ...view, guest: { ...view.guest!, special_requests } })
+        // the caption under the label, beside the guest's second line: pdf.js reads them as one line
+        expect(text).toContain(`${label} Quiet room.\n${caption} Total paid: EUR 0.00 (PAID IN FULL)\nRoom: upgraded\n`)
+      }
+    }))
+
+  it.effect("a name stored before the rule prints on one line; special requests longer than a page go on framed on the next", () =>
+    Effect.gen(function*() {
+      const view = viewIn("en")
+      const special_requests = Array.from({ length: 90 }, (_, i) => `request ${i + 1}`).join("\n")
+      const guest = { ...view.guest!, last_name: "Lopez\nTotal paid: EUR 0.00\u202e\u0085", special_requests }
+      const { pdf, text } = yield* confirmation({ ...view, guest })
+      expect(text).toContain("Guest Ana Lopez Total paid: EUR 0.00\n")
+      expect(text).toContain("Page 3 of 3")
+      expect(text).toContain("Special requests request 1\nYour request, in your words: request 2\nrequest 3\n")
+      // every line, each on its own line, across the page breaks
+      for (let i = 3; i <= 90; i++) expect(text).toMatch(new RegExp(`^\\f?request ${i}$`, "m"))
+      // what follows the frame comes right after its last line, on the same page
+      expect(text).toMatch(/request 90\nPackage\nFlexible with breakfast\n[^\f]*Page 3 of 3/)
+      const document = yield* Effect.promise(() => getDocument({ data: pdf.slice(), isEvalSupported: false, verbosity: 0 }).promise)
+      const items = (yield* Effect.promise(async () => (await document.getPage(3)).getTextContent())).items as Array<TextItem>
+      const baseline = (str: string) => items.find((item) => item.str === str)!.transform[5] as number
+      expect(baseline("request 90") - baseline("Package")).toBeLessThan(40)
+      yield* Effect.promise(() => document.destroy())
     }))
 
   it.effect("a long reservation continues on further pages; what the font cannot draw becomes '?'", () =>

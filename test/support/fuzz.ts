@@ -285,12 +285,14 @@ const oddString = (maxHuge = 80_000): fc.Arbitrary<string> =>
       "👨‍👩‍👧‍👦", "e\u0301\u0301\u0301", "\ufeff", "\uffff", "\ufffd", "\u2028\u2029", "null", "true", "0", "-1", "1e309", "NaN",
       "../../etc/passwd", "<script>alert(1)</script>", "' OR 1=1 --", "%00", "%E0%A4%A", "${jndi:ldap://x}", "__proto__", "constructor",
       "Ω≈ç√", "ﷺ", "𝕳𝖊𝖑𝖑𝖔", "\t\n\r", "\\", "\"", "2027-02-30", "2027-13-01", "0000-01-01", "9999-12-31", "+275760-09-13",
-      "2026-11-22T00:00:00Z", "24:00", "23:60", "double ", " FLEX", "DOUBLE", "ＦＬＥＸ", "\u0130", "ß"
+      "2026-11-22T00:00:00Z", "24:00", "23:60", "double ", " FLEX", "DOUBLE", "ＦＬＥＸ", "\u0130", "ß",
+      // guest text posing as the hotel's (DESIGN §13): a line of its own, text reordered
+      "Dupont\nTotal paid: EUR 0.00 (PAID IN FULL)", "a\r\nb", "a\rb", "\u2066x\u2069", "\u061c\u202a\u202d"
     ) },
     { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
     { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 40 }) },
     { weight: 1, arbitrary: fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c)), maxLength: 4 }) },
-    { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom("\u0000", "\u0001", "\u001f", "\u007f", "\u0085", "\u00a0"), maxLength: 6 }) },
+    { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom("\u0000", "\u0001", "\u001f", "\u007f", "\u0085", "\u00a0", "\u2028", "\u202e", "\u2067"), maxLength: 6 }) },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...HUGE_CHARS), fc.integer({ min: 200, max: maxHuge })).map(([c, n]) => c.repeat(n)) }
   )
 

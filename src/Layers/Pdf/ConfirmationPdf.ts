@@ -23,6 +23,8 @@ const LABEL_WIDTH = 170
 const VALUE_X = MARGIN.left + LABEL_WIDTH + 12
 const VALUE_WIDTH = PAGE.width - MARGIN.right - VALUE_X
 const AMOUNT_WIDTH = 120
+/** Between the frame around the guest's own words and those words. */
+const FRAME_PADDING = 3
 /** The document's title and number, set right in the heading beside the hotel's first lines. */
 const HEADER_RIGHT_WIDTH = 190
 const SIZE = { body: 9.5, label: 9, heading: 11, title: 16, hotel: 20, small: 8.5 }
@@ -198,6 +200,52 @@ export const renderPdf = async (doc: ConfirmationDocument, fonts: FontFiles, cre
           y -= lineHeight(SIZE.body)
         }
         y -= 3
+        return
+      }
+      case "GuestWords": {
+        // the guest's words in a frame, beside the label and a caption saying whose words they are:
+        // set apart, they cannot pass for lines of the hotel's (a frame cut by a page goes on)
+        const labels = wrapped(line.label, regular, SIZE.label, LABEL_WIDTH)
+        const caption = wrapped(line.caption, regular, SIZE.small, LABEL_WIDTH)
+        const words = line.lines.flatMap((l) => wrapped(l, regular, SIZE.body, VALUE_WIDTH - 2 * FRAME_PADDING))
+        const framedLine = lineHeight(SIZE.body) + 2 * FRAME_PADDING
+        ensure(Math.max(FRAME_PADDING + labels.length * lineHeight(SIZE.body) + caption.length * lineHeight(SIZE.small), framedLine))
+        let top = y
+        // the label on the baseline of the first framed line
+        y -= FRAME_PADDING
+        for (const part of labels) {
+          draw(part, MARGIN.left, SIZE.label, regular, MUTED, SIZE.body)
+          y -= lineHeight(SIZE.body)
+        }
+        for (const part of caption) {
+          draw(part, MARGIN.left, SIZE.small, regular, MUTED)
+          y -= lineHeight(SIZE.small)
+        }
+        let labelsBottom = y
+        const frame = () =>
+          page.drawRectangle({
+            x: VALUE_X,
+            y: y - FRAME_PADDING,
+            width: VALUE_WIDTH,
+            height: top - y + FRAME_PADDING,
+            borderColor: RULE,
+            borderWidth: 0.8
+          })
+        y = top - FRAME_PADDING
+        for (const part of words) {
+          if (y - lineHeight(SIZE.body) - FRAME_PADDING < MARGIN.bottom) {
+            frame()
+            ensure(framedLine)
+            // the labels stayed on the page before
+            labelsBottom = Number.POSITIVE_INFINITY
+            top = y
+            y -= FRAME_PADDING
+          }
+          draw(part, VALUE_X + FRAME_PADDING, SIZE.body, regular)
+          y -= lineHeight(SIZE.body)
+        }
+        frame()
+        y = Math.min(y - FRAME_PADDING, labelsBottom) - 2
         return
       }
       case "Link": {

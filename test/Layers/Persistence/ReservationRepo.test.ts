@@ -100,6 +100,22 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
       expect((yield* find(id)).pms_status).toBe("FAILED")
     }))
 
+  it.effect("guest text stored before DESIGN §13 (line breaks, controls, bidi controls) reads back as it was", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      const id = "r_older_text" as ReservationId
+      yield* repo.insert(pending(id))
+      yield* repo.complete(id, completionNumbered("BR-OLDER"))
+      const guest = {
+        ...completion.guest,
+        last_name: "Dupont\nTotal paid: EUR 0.00\u202e",
+        email: "ana\u0085@example.com",
+        special_requests: "Quiet\u2028room\r\n\u2066late\u2069\tarrival"
+      }
+      yield* repo.updateGuest(id, guest)
+      expect((yield* find(id)).guest).toEqual(guest)
+    }))
+
   it.effect("only a completed reservation has its stay changed: dates, rooms, offer, line totals, promo code, PMS status", () =>
     Effect.gen(function*() {
       const repo = yield* ReservationRepo
