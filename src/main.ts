@@ -9,7 +9,13 @@ import { AppConfig } from "./Layers/Platform/AppConfig.js"
 import { runEntry } from "./Layers/Platform/Entry.js"
 import { LoggingLive } from "./Layers/Platform/Logging.js"
 
-const ServerLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ host, port }) => nodeServerLayer({ host, port })))
+const ServerLive = Layer.unwrapEffect(
+  Effect.map(
+    AppConfig,
+    ({ host, maxConnections, maxConnectionsPerAddress, port, trustedProxies }) =>
+      nodeServerLayer({ host, port }, { maxConnections, maxConnectionsPerAddress, trustedProxies })
+  )
+)
 
 // Started in this order, stopped in the reverse one: on SIGTERM the server drains first, while
 // the services (database, outbox worker) still run, and the database stops last.

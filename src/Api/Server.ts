@@ -1,10 +1,12 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Effect, Layer, Schema } from "effect"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { Context, Effect, Layer, Runtime, Schema } from "effect"
+import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import { type ListenOptions, Server as NetServer, type Socket } from "node:net"
 import type { Duplex } from "node:stream"
 import { ValidationError } from "../Domain/Errors.js"
+import { defaultConnectionLimits } from "../Layers/Platform/AppConfig.js"
 import { RequestLog, type RequestLogLine } from "../Layers/Platform/Logging.js"
+import { type ConnectionLimits, limitConnections, type Refusals } from "./Connections.js"
 import { allowCrossOrigin } from "./Cors.js"
 import { ValidationErrorBody } from "./Errors.js"
 import { logResponse } from "./RequestObservation.js"
@@ -47,31 +49,108 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
   socket.destroy(error)
 }
 
+/** The server's own defences (DESIGN §13), each a default in README "Limits". */
+export interface ServerOptions extends ConnectionLimits {
+  /** A client has this long to send its request line and headers… */
+  readonly headersTimeoutMs: number
+  /** …and this long for its whole request (bodies are at most 64 KiB). */
+  readonly requestTimeoutMs: number
+  /**
+   * A connection on which nothing is read or written this long is closed: a client that does not
+   * read its answer holds the answer's memory no longer (1,000 unread `/docs/` answers held 2.2 GB).
+   */
+  readonly writeTimeoutMs: number
+  /** Connections refused (`ConnectionLimits`), reported at once, then at most once every `refusalReportMs`. */
+  readonly reportRefusals: (refusals: Refusals) => void
+  readonly refusalReportMs: number
+}
+
+export const defaultServerOptions: ServerOptions = {
+  ...defaultConnectionLimits,
+  trustedProxies: [],
+  headersTimeoutMs: 15_000,
+  requestTimeoutMs: 30_000,
+  writeTimeoutMs: 30_000,
+  // a server made for a test that looks at no refusal; `nodeServerLayer` logs them
+  reportRefusals: () => {},
+  refusalReportMs: 60_000
+}
+
+/**
+ * An idle keep-alive connection lasts 65 s, longer than a load balancer's usual 60 s, so the
+ * balancer closes it first and never sends a request on a connection this server is closing.
+ */
+const KEEP_ALIVE_MS = 65_000
+/** How often Node looks for a request past its timeouts: by default every 30 s, so 15 s became 26 s or more. */
+const CHECK_TIMEOUTS_EVERY_MS = 1_000
+
+/**
+ * Node's server with two of its choices left to `createHttpServer`. Node hands each request to
+ * the application as soon as its headers are parsed, pipelined ones too (2,000 on one unread
+ * socket ran 360–590 at once): here each goes to `admit`, and reaches the application's listeners
+ * through `dispatch`. And Node gives a request with `Upgrade` away, socket and all, to the
+ * platform's WebSocket handler, past the hardening headers and the request log: told there is no
+ * such handler, it treats the request as any other.
+ */
+class ApiServer extends Server {
+  admit: (request: IncomingMessage, response: ServerResponse) => void = () => {}
+
+  override emit(event: string, ...args: Array<any>): boolean {
+    if (event !== "request") return super.emit(event, ...args)
+    this.admit(args[0], args[1])
+    return true
+  }
+
+  override listenerCount(event: string | symbol, listener?: (...args: Array<any>) => void): number {
+    return event === "upgrade" ? 0 : super.listenerCount(event, listener)
+  }
+
+  dispatch(request: IncomingMessage, response: ServerResponse) {
+    super.emit("request", request, response)
+  }
+}
+
+const upgradeRefused = JSON.stringify(encodeError(
+  new ValidationError({ code: "invalid_request", message: "this server upgrades no connection: send the request without Upgrade" })
+))
+
 /**
  * The Node server of the API: every response says nosniff and no-referrer, errors included, and
  * the CORS endpoints allow any origin. Set here, before the application writes its head (Node
  * merges them in), they cost nothing per request, where a response hook in the application costs
  * a share of every small request (README, "Performance").
  */
-export const createHttpServer = (): Server => {
-  const server = createServer()
+export const createHttpServer = (overrides: Partial<ServerOptions> = {}): Server => {
+  const options = { ...defaultServerOptions, ...overrides }
+  const server = new ApiServer({
+    headersTimeout: options.headersTimeoutMs,
+    requestTimeout: options.requestTimeoutMs,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    connectionsCheckingInterval: CHECK_TIMEOUTS_EVERY_MS
+  })
+  // Node sets it on each connection, and again after each keep-alive wait
+  server.timeout = options.writeTimeoutMs
+  limitConnections(server, options, { everyMs: options.refusalReportMs, refusals: options.reportRefusals })
   const state: DrainState = { draining: false, lastRequestAt: 0, sockets: new Set() }
   servers.set(server, state)
   server.on("connection", (socket: Socket) => {
     state.sockets.add(socket)
     socket.once("close", () => state.sockets.delete(socket))
   })
-  // A client has 15 s to send its headers and 30 s for its whole request (bodies are at most
-  // 64 KiB): a slow or stalled client cannot hold a connection. An idle keep-alive connection
-  // lasts 65 s, longer than a load balancer's usual 60 s, so the balancer closes it first and
-  // never sends a request on a connection this server is closing.
-  server.headersTimeout = 15_000
-  server.requestTimeout = 30_000
-  server.keepAliveTimeout = 65_000
   // The server listens before the application is built and attaches its handler; a request in
   // between (a health probe at start-up) would hang forever. It is held and handed over instead.
   let held: Array<readonly [IncomingMessage, ServerResponse]> | undefined = []
-  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+  const serve = (request: IncomingMessage, response: ServerResponse) => {
+    if (request.headers.upgrade !== undefined) {
+      response.writeHead(400, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(upgradeRefused),
+        connection: "close"
+      }).end(upgradeRefused)
+    } else if (held !== undefined) held.push([request, response])
+    else server.dispatch(request, response)
+  }
+  server.admit = (request, response) => {
     response.setHeader("x-content-type-options", "nosniff")
     response.setHeader("referrer-policy", "no-referrer")
     // while the server stops, each answer is the last on its connection
@@ -81,14 +160,18 @@ export const createHttpServer = (): Server => {
     }
     allowCrossOrigin(request, response)
     if (state.log !== undefined) logResponse(request, response, state.log)
-    held?.push([request, response])
-  })
+    // One request at a time per connection: Node gives a pipelined request's response the
+    // connection once the answer before it is written in full, and only then is it served, so a
+    // client that does not read holds back only itself.
+    if (response.socket === null) response.once("socket", () => serve(request, response))
+    else serve(request, response)
+  }
   server.on("clientError", answerClientError)
-  server.on("newListener", (event: string | symbol, handler: (request: IncomingMessage, response: ServerResponse) => void) => {
+  server.on("newListener", (event: string | symbol) => {
     if (event !== "request" || held === undefined) return
     const waiting = held
     held = undefined
-    process.nextTick(() => waiting.forEach(([request, response]) => handler(request, response)))
+    process.nextTick(() => waiting.forEach(([request, response]) => server.dispatch(request, response)))
   })
   return server
 }
@@ -150,10 +233,27 @@ const drain = (server: Server) =>
 /** The Node server of the API. */
 export class NodeServer extends Context.Tag("NodeServer")<NodeServer, Server>() {}
 
-/** The API's Node server listening on `options`, also as the platform's `HttpServer`. */
-export const nodeServerLayer = (options: ListenOptions) =>
-  Layer.unwrapEffect(Effect.map(NodeServer, (server) => NodeHttpServer.layer(() => server, options))).pipe(
-    Layer.provideMerge(Layer.sync(NodeServer, createHttpServer))
+/** The log line of refused connections: the first at once, then at most one a minute with the count. */
+const logRefusals = (runtime: Runtime.Runtime<never>) => {
+  const run = Runtime.runSync(runtime)
+  return ({ overMaxConnections, overMaxConnectionsPerAddress }: Refusals) =>
+    run(
+      Effect.logWarning("connections refused: MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS reached").pipe(
+        Effect.annotateLogs({
+          over_max_connections: overMaxConnections,
+          over_max_connections_per_address: overMaxConnectionsPerAddress
+        })
+      )
+    )
+}
+
+/** The API's Node server listening on `listen`, also as the platform's `HttpServer`; refused connections are logged. */
+export const nodeServerLayer = (listen: ListenOptions, options: Partial<Omit<ServerOptions, "reportRefusals">> = {}) =>
+  Layer.unwrapEffect(Effect.map(NodeServer, (server) => NodeHttpServer.layer(() => server, listen))).pipe(
+    Layer.provideMerge(Layer.effect(
+      NodeServer,
+      Effect.map(Effect.runtime<never>(), (runtime) => createHttpServer({ ...options, reportRefusals: logRefusals(runtime) }))
+    ))
   )
 
 /**

@@ -58,6 +58,12 @@ const origins = (name: string) =>
 const ipAddresses = (name: string) =>
   listOf(name, (entry) => (isIP(entry) === 0 ? undefined : plainAddress(entry)), (entry) => `${entry} is not an IP address`)
 
+/**
+ * The connections the server holds at once: in all, well under the process's file limit, and per
+ * client address, enough for a household or an office behind one address (DESIGN §13).
+ */
+export const defaultConnectionLimits = { maxConnections: 2_000, maxConnectionsPerAddress: 64 } as const
+
 /** Every setting of the service, read from the environment once, at start. */
 export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly port: number
@@ -93,6 +99,10 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly mcpAllowedOrigins: ReadonlyArray<string>
   /** Addresses of the reverse proxies in front, whose `X-Forwarded-For` names the client. */
   readonly trustedProxies: ReadonlyArray<string>
+  /** Connections held at once; one more is closed at once. */
+  readonly maxConnections: number
+  /** Connections held at once from one client address (the `trustedProxies` are exempt). */
+  readonly maxConnectionsPerAddress: number
   /** The hotel's systems' bearer token for the channel interface (`/internal/...`); none: the interface is not served. */
   readonly channelToken: Option.Option<Redacted.Redacted>
   /** The only client addresses that may call the channel interface; empty: any. */
@@ -140,6 +150,12 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       ),
       mcpAllowedOrigins: yield* origins("MCP_ALLOWED_ORIGINS"),
       trustedProxies: yield* ipAddresses("TRUSTED_PROXIES"),
+      maxConnections: yield* wholeNumber("MAX_CONNECTIONS", "connections", 1, 1_000_000).pipe(
+        Config.withDefault(defaultConnectionLimits.maxConnections)
+      ),
+      maxConnectionsPerAddress: yield* wholeNumber("MAX_CONNECTIONS_PER_ADDRESS", "connections", 1, 1_000_000).pipe(
+        Config.withDefault(defaultConnectionLimits.maxConnectionsPerAddress)
+      ),
       channelToken: yield* optionalLongSecret("CHANNEL_TOKEN", 32),
       channelAllowedAddresses: yield* ipAddresses("CHANNEL_ALLOWED_ADDRESSES")
     }
