@@ -275,7 +275,9 @@ export const AlreadyCancelledBody = errorBody(
 export const RateLimitedBody = errorBody(
   RateLimited,
   429,
-  "Too many requests of this kind: retry after the Retry-After header's seconds. error.code: rate_limited",
+  "Too many requests of this kind: retry after the Retry-After header's seconds. When the hotel itself can take " +
+    "the booking (more room-nights than one address books online in 24 hours), details.contact gives its email and phone. " +
+    "error.code: rate_limited",
   () => "rate_limited",
-  (e) => ({ retry_after_seconds: e.retry_after_seconds })
+  (e) => ({ retry_after_seconds: e.retry_after_seconds, ...(e.contact === undefined ? {} : { contact: e.contact }) })
 )

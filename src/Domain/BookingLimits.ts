@@ -1,18 +1,25 @@
 import { Option, Schema } from "effect"
 import type { HotelDefinition } from "./Hotel.js"
+import { daysBetween, type LocalDate } from "./LocalDate.js"
 
 /**
  * The limits a hotel sets so that a public API without payment cannot book it out or use its
- * mail server as a relay (DESIGN §9): rooms per reservation, completions per client address and
- * hour, emails per recipient and day.
+ * mail server as a relay (DESIGN §9, §13): rooms per reservation, completions and room-nights per
+ * client address, emails per recipient and day.
  */
+
+/** The hotel's reservations contact, given to whoever the online limits send to the hotel. */
+export const HotelContact = Schema.Struct({ email: Schema.String, phone: Schema.String })
+export type HotelContact = typeof HotelContact.Type
+
+export const hotelContact = (hotel: HotelDefinition): HotelContact => ({ email: hotel.contact.email, phone: hotel.contact.phone })
 
 /** Why a quote cannot be reserved online: more rooms than one reservation may hold, arranged with the hotel. */
 export const GroupBooking = Schema.Struct({
   reason: Schema.Literal("group_booking"),
   max_rooms: Schema.Int.annotations({ description: "Rooms one reservation may hold (booking.max_rooms_per_reservation)" }),
   requested_rooms: Schema.Int.annotations({ description: "Rooms asked for: the sum of quantity over the room requests" }),
-  contact: Schema.Struct({ email: Schema.String, phone: Schema.String }).annotations({
+  contact: HotelContact.annotations({
     description: "The hotel's reservations contact, who books groups"
   })
 }).annotations({
@@ -33,7 +40,7 @@ export const groupBooking = (hotel: HotelDefinition, rooms: ReadonlyArray<{ read
     reason: "group_booking",
     max_rooms: max,
     requested_rooms: requested,
-    contact: { email: hotel.contact.email, phone: hotel.contact.phone }
+    contact: hotelContact(hotel)
   })
 }
 
@@ -41,22 +48,69 @@ export const groupBookingMessage = (group: GroupBooking): string =>
   `${group.requested_rooms} rooms are more than the ${group.max_rooms} one reservation may hold: ` +
   `a group booking is arranged with the hotel (${group.contact.email}, ${group.contact.phone})`
 
-/** The window completions per client address are counted in. */
-const COMPLETION_WINDOW_MS = 3_600_000
+const HOUR_MS = 3_600_000
 
-/** Completions made before this instant no longer count: the booking limit counts them, and housekeeping deletes their address, after it. */
+/** The window completions per client address are counted in. */
+const COMPLETION_WINDOW_MS = HOUR_MS
+
+/** The window room-nights per client address are counted in. */
+const ROOM_NIGHTS_WINDOW_MS = 24 * HOUR_MS
+
+/** Completions made before this instant no longer count for the booking limit. */
 export const completionWindowStart = (now: number): number => now - COMPLETION_WINDOW_MS
 
+/** Completions made before this instant count for no limit: housekeeping deletes their address. */
+export const completionAddressCutoff = (now: number): number => now - ROOM_NIGHTS_WINDOW_MS
+
+/** Seconds until an event at `at` leaves a window of `windowMs`: at least 1. */
+const secondsUntilOut = (at: number, windowMs: number, now: number) => Math.max(1, Math.ceil((at + windowMs - now) / 1000))
+
 /**
- * Seconds until one more completion from a client address is within `limit` per hour, given when
- * its completions of the last hour were made (epoch ms, oldest first); none when it is within the
- * limit now, or the limit is off (0). Enough of the oldest must leave the hour for the count to
- * drop below the limit: the wait ends when the last of them leaves.
+ * Seconds until one more event is within `limit` per `windowMs`, given when the events of the
+ * window were (epoch ms, oldest first); none when it is within the limit now, or the limit is off
+ * (0). Enough of the oldest must leave the window for the count to drop below the limit: the wait
+ * ends when the last of them leaves.
  */
-export const completionLimitWait = (limit: number, recent: ReadonlyArray<number>, now: number): Option.Option<number> => {
-  if (limit === 0 || recent.length < limit) return Option.none()
-  const leaving = recent[recent.length - limit]!
-  return Option.some(Math.max(1, Math.ceil((leaving + COMPLETION_WINDOW_MS - now) / 1000)))
+export const slidingLimitWait = (limit: number, windowMs: number, recent: ReadonlyArray<number>, now: number): Option.Option<number> =>
+  limit === 0 || recent.length < limit ? Option.none() : Option.some(secondsUntilOut(recent[recent.length - limit]!, windowMs, now))
+
+/** `slidingLimitWait` of completions per client address and hour (BOOKING_LIMIT_PER_HOUR), given those of the hour. */
+export const completionLimitWait = (limit: number, recent: ReadonlyArray<number>, now: number): Option.Option<number> =>
+  slidingLimitWait(limit, COMPLETION_WINDOW_MS, recent, now)
+
+/** A completion as the limits per client address count it. */
+export interface CountedCompletion {
+  /** Epoch ms. */
+  readonly at: number
+  readonly roomNights: number
+}
+
+/** What a reservation holds: each room for each night. */
+export const roomNights = (rooms: ReadonlyArray<{ readonly quantity: number }>, checkin: LocalDate, checkout: LocalDate): number =>
+  requestedRooms(rooms) * daysBetween(checkin, checkout)
+
+/**
+ * ROOM_NIGHTS_PER_ADDRESS_PER_DAY: seconds until a completion of `requested` room-nights keeps the
+ * client address within `limit` over 24 hours, given its completions of the last 24 hours (oldest
+ * first); none when it does now, or the limit is off (0). A stay beyond the limit by itself never
+ * fits: the whole window (only the hotel books it: the refusal gives its contact).
+ */
+export const roomNightsLimitWait = (
+  limit: number,
+  recent: ReadonlyArray<CountedCompletion>,
+  requested: number,
+  now: number
+): Option.Option<number> => {
+  if (limit === 0) return Option.none()
+  let total = recent.reduce((sum, c) => sum + c.roomNights, requested)
+  if (total <= limit) return Option.none()
+  if (requested > limit) return Option.some(ROOM_NIGHTS_WINDOW_MS / 1000)
+  // the oldest leave first: the wait ends when the last that must leave has left
+  for (const completion of recent) {
+    total -= completion.roomNights
+    if (total <= limit) return Option.some(secondsUntilOut(completion.at, ROOM_NIGHTS_WINDOW_MS, now))
+  }
+  return Option.some(ROOM_NIGHTS_WINDOW_MS / 1000)
 }
 
 /** The window emails per recipient are counted in. */

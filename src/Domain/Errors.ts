@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { GroupBooking } from "./BookingLimits.js"
+import { GroupBooking, HotelContact } from "./BookingLimits.js"
 import { Cents } from "./Money.js"
 import { ChangedRoom } from "./Reservation.js"
 
@@ -110,7 +110,9 @@ export class AlreadyCancelled extends Schema.TaggedError<AlreadyCancelled>()("Al
 /** Too many requests of this kind: try again after `retry_after_seconds`. */
 export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
   message: Schema.String,
-  retry_after_seconds: Schema.Int
+  retry_after_seconds: Schema.Int,
+  /** Given when the hotel itself can take what the online limit refused (ROOM_NIGHTS_PER_ADDRESS_PER_DAY). */
+  contact: Schema.optional(HotelContact)
 }) {}
 
 /** Why a stay cannot be changed: a non-refundable rate, the free-cancellation deadline of the current stay passed, or not (or no longer) completed. */

@@ -17,14 +17,23 @@ export const QUOTE_EXPIRY_RULE = "A quote can be reserved only until its expires
 /** A quote can be reserved for `ttlSeconds` (QUOTE_TTL_SECONDS) after it is issued. */
 export const quoteExpiresAt = (issuedAt: number, ttlSeconds: number): number => issuedAt + ttlSeconds * 1000
 
-/** Quotes that expired before this instant are deleted: a lapsed quote is kept `retentionDays` (QUOTE_RETENTION_DAYS). */
+/**
+ * A lapsed quote an intent was made from is kept `retentionDays` (QUOTE_RETENTION_DAYS): those that
+ * expired before this instant are deleted.
+ */
 export const quotePurgeCutoff = (now: number, retentionDays: number): number => daysBefore(now, retentionDays)
 
 /**
- * A reservation never completed keeps the guest's personal data `retentionDays` (PENDING_RETENTION_DAYS)
- * after its guest link lapsed: the personal data of those whose link lapsed before this instant is erased.
+ * A lapsed quote no intent was made from is kept one day: nothing can be made from it any more, and
+ * a client asking for quotes by the thousand would otherwise leave 30 days of them (DESIGN §13).
  */
-export const pendingErasureCutoff = (now: number, retentionDays: number): number => daysBefore(now, retentionDays)
+export const unusedQuotePurgeCutoff = (now: number): number => daysBefore(now, 1)
+
+/**
+ * A reservation never completed (EXPIRED) is kept `retentionDays` (PENDING_RETENTION_DAYS) after its
+ * guest link lapsed: those whose link lapsed before this instant are deleted, with their tokens.
+ */
+export const expiredReservationPurgeCutoff = (now: number, retentionDays: number): number => daysBefore(now, retentionDays)
 
 /**
  * A channel message's id answers the first answer for 7 days: a channel manager resends within hours,

@@ -1,4 +1,5 @@
 import { Option, Schema } from "effect"
+import { slidingLimitWait } from "./BookingLimits.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { TimeOfDay } from "./Ids.js"
 import type { Language } from "./Language.js"
@@ -14,6 +15,17 @@ export const manageUrl = (publicBaseUrl: string, token: string): string => `${pu
 
 /** The guest may ask for the confirmation email again once in this time. */
 export const RESEND_INTERVAL_MS = 5 * 60_000
+
+/** Guest updates of one reservation in an hour: each queues an email (and a PMS push, and a new PDF). */
+export const GUEST_UPDATES_PER_HOUR = 10
+const GUEST_UPDATE_WINDOW_MS = 3_600_000
+
+/** Guest updates made before this instant no longer count. */
+export const guestUpdateWindowStart = (now: number): number => now - GUEST_UPDATE_WINDOW_MS
+
+/** Seconds until the reservation may take one more guest update, given those of the last hour (epoch ms, oldest first); none: now. */
+export const guestUpdateWait = (recent: ReadonlyArray<number>, now: number): Option.Option<number> =>
+  slidingLimitWait(GUEST_UPDATES_PER_HOUR, GUEST_UPDATE_WINDOW_MS, recent, now)
 
 /** What the guest may change after completion; names, email and country stay as completed. */
 const GuestChanges = Schema.Struct({

@@ -41,6 +41,14 @@ export const jobChannel: Record<JobKind, JobChannel> = {
 export const channelKinds = (channel: JobChannel): ReadonlyArray<JobKind> =>
   JobKind.literals.filter((kind) => jobChannel[kind] === channel)
 
+/**
+ * A PMS push sends the reservation as it is when delivered, not as it was when written: one still
+ * waiting (pending, held by no worker, last of its reservation's PMS queue) already carries a later
+ * change, so a new one replaces it instead of queueing a second push. Emails say what changed: each
+ * is queued.
+ */
+export const replacesWaiting = (kind: JobKind): boolean => kind === "pms_push"
+
 /** A job a worker holds until its lease ends. */
 export interface ClaimedJob {
   readonly id: JobId

@@ -1,6 +1,6 @@
 import { Clock, Effect, Layer, Schedule } from "effect"
-import { completionWindowStart } from "../Domain/BookingLimits.js"
-import { channelMessageIdCutoff, pendingErasureCutoff, quotePurgeCutoff } from "../Domain/Lifetimes.js"
+import { completionAddressCutoff } from "../Domain/BookingLimits.js"
+import { channelMessageIdCutoff, expiredReservationPurgeCutoff, quotePurgeCutoff, unusedQuotePurgeCutoff } from "../Domain/Lifetimes.js"
 import { HousekeepingRepo } from "../Layers/Persistence/HousekeepingRepo.js"
 import { DatabaseOutage } from "./DatabaseOutage.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
@@ -17,8 +17,9 @@ const drain = (batch: Effect.Effect<number>) =>
   }).pipe(Effect.map(({ total }) => total))
 
 /**
- * What lapses is tidied away: pending reservations whose link expired, later their personal data,
- * old quotes, spent idempotency keys, client addresses the booking limit no longer counts, old channel message ids.
+ * What lapses is tidied away: pending reservations whose link expired, later the reservations
+ * themselves, old quotes, spent idempotency keys, client addresses the limits no longer count, old
+ * channel message ids.
  */
 export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping", {
   effect: Effect.gen(function*() {
@@ -29,15 +30,19 @@ export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping",
         const now = new Date(yield* Clock.currentTimeMillis)
         return {
           expiredIntents: yield* drain(repo.expireLapsedIntents(now, BATCH)),
-          erasedExpiredReservations: yield* drain(
-            repo.erasePersonalDataOfExpiredBefore(new Date(pendingErasureCutoff(now.getTime(), pendingRetentionDays)), BATCH)
+          deletedExpiredReservations: yield* drain(
+            repo.deleteExpiredReservationsBefore(new Date(expiredReservationPurgeCutoff(now.getTime(), pendingRetentionDays)), BATCH)
           ),
+          // after the reservations: a quote whose only intent was just deleted goes in this same sweep
           deletedQuotes: yield* drain(
-            repo.deleteQuotesExpiredBefore(new Date(quotePurgeCutoff(now.getTime(), quoteRetentionDays)), BATCH)
+            repo.deleteQuotesExpiredBefore({
+              used: new Date(quotePurgeCutoff(now.getTime(), quoteRetentionDays)),
+              unused: new Date(unusedQuotePurgeCutoff(now.getTime()))
+            }, BATCH)
           ),
           deletedIdempotencyKeys: yield* drain(repo.deleteLapsedIdempotencyKeys(now, BATCH)),
           deletedCompletionAddresses: yield* drain(
-            repo.deleteCompletionAddressesBefore(new Date(completionWindowStart(now.getTime())), BATCH)
+            repo.deleteCompletionAddressesBefore(new Date(completionAddressCutoff(now.getTime())), BATCH)
           ),
           deletedChannelMessages: yield* drain(repo.deleteChannelMessagesBefore(new Date(channelMessageIdCutoff(now.getTime())), BATCH))
         }

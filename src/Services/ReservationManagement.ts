@@ -14,6 +14,9 @@ import {
   applyGuestUpdate,
   cancellationRefusal,
   type GuestUpdate,
+  GUEST_UPDATES_PER_HOUR,
+  guestUpdateWait,
+  guestUpdateWindowStart,
   type ManageRequest,
   manageUrl,
   manageView,
@@ -91,7 +94,19 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
 
     const updateGuest = Tracing.fn("ReservationManagement.updateGuest")(function*(id: ReservationId, update: GuestUpdate) {
       yield* atomically(Effect.gen(function*() {
+        // the row lock serialises two updates of one reservation: only one passes the limit
         const reservation = yield* lockActive(id)
+        const now = yield* Clock.currentTimeMillis
+        // every update queues one guest_update_email: those jobs are the count
+        const recent = yield* outbox.enqueuedSince(id, "guest_update_email", new Date(guestUpdateWindowStart(now)))
+        const wait = guestUpdateWait(recent.map((at) => at.getTime()), now)
+        if (Option.isSome(wait)) {
+          return yield* new RateLimited({
+            message: `the guest's details of this reservation were changed ${recent.length} times in the last hour, the most ` +
+              `the hotel takes (${GUEST_UPDATES_PER_HOUR}): retry in ${wait.value} s`,
+            retry_after_seconds: wait.value
+          })
+        }
         yield* repo.updateGuest(id, applyGuestUpdate(reservation.guest!, update))
         yield* outbox.enqueue([{ kind: "guest_update_email", reservation_id: id }, { kind: "pms_push", reservation_id: id }])
         yield* feed.record(id, "guest_updated")

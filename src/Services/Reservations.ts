@@ -1,6 +1,16 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { completionLimitWait, completionWindowStart, groupBooking, groupBookingMessage } from "../Domain/BookingLimits.js"
+import {
+  completionAddressCutoff,
+  completionLimitWait,
+  completionWindowStart,
+  type CountedCompletion,
+  groupBooking,
+  groupBookingMessage,
+  hotelContact,
+  roomNights,
+  roomNightsLimitWait
+} from "../Domain/BookingLimits.js"
 import {
   AvailabilityChanged,
   GroupBookingRequired,
@@ -231,18 +241,35 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       return { hotel, offer, totals }
     })
 
-    /** Refused when the client address has made its hour's completions; counted across instances, in the database. */
-    const checkCompletionLimit = (recent: ReadonlyArray<Date>, now: number) =>
-      Option.match(completionLimitWait(config.bookingLimitPerHour, recent.map((at) => at.getTime()), now), {
-        onNone: () => Effect.void,
-        onSome: (seconds) =>
-          Effect.fail(
-            new RateLimited({
-              message: `this client address has completed ${recent.length} reservations in the last hour, the most the hotel ` +
-                `takes (${config.bookingLimitPerHour}): retry in ${seconds} s, or contact the hotel`,
-              retry_after_seconds: seconds
-            })
-          )
+    /**
+     * Refused when the client address has made its hour's completions (BOOKING_LIMIT_PER_HOUR), or
+     * when these room-nights would take its day's beyond ROOM_NIGHTS_PER_ADDRESS_PER_DAY; counted
+     * across instances, in the database.
+     */
+    const checkCompletionLimits = (hotel: HotelDefinition, recent: ReadonlyArray<CountedCompletion>, requested: number, now: number) =>
+      Effect.gen(function*() {
+        const lastHour = recent.map((c) => c.at).filter((at) => at > completionWindowStart(now))
+        const inHour = completionLimitWait(config.bookingLimitPerHour, lastHour, now)
+        if (Option.isSome(inHour)) {
+          return yield* new RateLimited({
+            message: `this client address has completed ${lastHour.length} reservations in the last hour, the most the hotel ` +
+              `takes (${config.bookingLimitPerHour}): retry in ${inHour.value} s, or contact the hotel`,
+            retry_after_seconds: inHour.value
+          })
+        }
+        const limit = config.roomNightsPerAddressPerDay
+        const inDay = roomNightsLimitWait(limit, recent, requested, now)
+        if (Option.isSome(inDay)) {
+          const contact = hotelContact(hotel)
+          const booked = recent.reduce((sum, c) => sum + c.roomNights, 0)
+          return yield* new RateLimited({
+            message: `${requested} more room-nights would take this client address beyond the ${limit} the hotel books online ` +
+              `from one address in 24 hours (${booked} booked): ` +
+              (requested > limit ? "" : `retry in ${inDay.value} s, or `) + `book with the hotel (${contact.email}, ${contact.phone})`,
+            retry_after_seconds: inDay.value,
+            contact
+          })
+        }
       })
 
     const complete = Tracing.fn("Reservations.complete")(function*(token: string, request: CompletionRequest, clientAddress: string) {
@@ -275,11 +302,11 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         early_check_in_request: request.early_check_in_request ?? false,
         late_check_out_request: request.late_check_out_request ?? false
       }
-      const limited = config.bookingLimitPerHour > 0
+      const limited = config.bookingLimitPerHour > 0 || config.roomNightsPerAddressPerDay > 0
       return yield* atomically(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         // first, before any row lock: completions from one address are counted one at a time
-        const recent = limited ? yield* repo.lockCompletionsFrom(clientAddress, new Date(completionWindowStart(now))) : []
+        const recent = limited ? yield* repo.lockCompletionsFrom(clientAddress, new Date(completionAddressCutoff(now))) : []
         // Second, still before any row lock: a limited code's uses, counted one completion at a time
         // (the code was fixed with the intent, so the unlocked read tells it). Every completion takes its
         // locks in one order, address, code, reservation row, nights, and nothing else takes the code's
@@ -292,7 +319,8 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         if (reservation.status !== "PENDING_GUEST") {
           return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
         }
-        yield* checkCompletionLimit(recent, now)
+        const nights = roomNights(reservation.rooms, reservation.checkin, reservation.checkout)
+        yield* checkCompletionLimits(hotel, recent, nights, now)
         // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
         const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
         // the instant the rooms are taken: read once their rows are locked, not when the wait for
@@ -312,7 +340,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           promo_code: appliedPromoCode(hotel, offer)
         }
         yield* repo.complete(reservation.id, completion)
-        if (limited) yield* repo.recordCompletionFrom(reservation.id, clientAddress, new Date(now))
+        if (limited) yield* repo.recordCompletionFrom(reservation.id, clientAddress, { at: now, roomNights: nights })
         const checkOut = localInstant(reservation.checkout, hotel.check_out, hotel.timezone).getTime()
         yield* tokens.issue(reservation.id, "manage", new Date(manageLinkExpiresAt(checkOut)))
         yield* outbox.enqueue([

@@ -1,12 +1,13 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { makeTestClock } from "../support/clock.js"
-import { completeWith, guest, pendingReservation, post } from "../support/flow.js"
+import { completeWith, get, guest, pendingReservation, post, quote } from "../support/flow.js"
 import { TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 const MINUTE = 60_000
+const HOUR = 60 * MINUTE
 
 const contact = { email: "reservations@belle-rive-nice.example", phone: "+33 4 93 00 12 34" }
 
@@ -116,6 +117,54 @@ layer(TestApp({ config: { bookingLimitPerHour: 1 } }).pipe(Layer.provide(clock.l
         expect(yield* completeFrom("198.51.100.1", first!)).toBe(200)
         expect(yield* completeFrom("198.51.100.2", second!)).toBe(429)
         clock.set("2026-11-22T10:00:00Z")
+      }))
+  }
+)
+
+layer(TestApp({ config: { roomNightsPerAddressPerDay: 60 } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
+  "room-nights per client address (ROOM_NIGHTS_PER_ADDRESS_PER_DAY 60)",
+  (it) => {
+    it.effect("the completion that takes the address's day beyond 60 room-nights is 429 with Retry-After and the hotel's contact; nothing taken", () =>
+      Effect.gen(function*() {
+        // 2 rooms for 14 nights each: 28 room-nights, twice within the budget, the third beyond it
+        const stays = [["2027-03-01", "2027-03-15"], ["2027-04-01", "2027-04-15"], ["2027-05-01", "2027-05-15"]] as const
+        const [first, second, third] = yield* Effect.forEach(stays, ([checkin, checkout]) =>
+          pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2, quantity: 2 }]))
+        const availableBefore = yield* quote(stays[2][0], stays[2][1], [{ room_type_id: "double", adults: 2 }])
+        expect((yield* completeWith(first!.token, first!.total)).status).toBe(200)
+        clock.advance(2 * HOUR)
+        expect((yield* completeWith(second!.token, second!.total)).status).toBe(200)
+        clock.advance(HOUR)
+
+        const refused = yield* completeWith(third!.token, third!.total)
+        expect(refused.status).toBe(429)
+        // the first completion leaves the 24 hours in 21 hours: then 28 + 28 fit
+        expect(refused.headers["retry-after"]).toBe(String(21 * 3600))
+        expect(refused.body.error).toEqual({
+          code: "rate_limited",
+          message: expect.stringContaining("beyond the 60 the hotel books online from one address in 24 hours"),
+          details: { retry_after_seconds: 21 * 3600, contact }
+        })
+        // nothing taken: still pending, the rooms as they were
+        expect((yield* get("/v1/reservation-public", { "x-reservation-token": third!.token })).body.status).toBe("PENDING_GUEST")
+        expect(yield* quote(stays[2][0], stays[2][1], [{ room_type_id: "double", adults: 2 }])).toMatchObject({
+          package_offers: availableBefore.package_offers
+        })
+
+        // once the first has left the 24 hours, it fits (asked again: the guest link lasts 24 hours)
+        clock.advance(21 * HOUR)
+        const again = yield* pendingReservation(stays[2][0], stays[2][1], [{ room_type_id: "double", adults: 2, quantity: 2 }])
+        expect((yield* completeWith(again.token, again.total)).status).toBe(200)
+        clock.set("2026-11-22T10:00:00Z")
+      }))
+
+    it.effect("a stay beyond the budget by itself is refused with the contact: only the hotel books it", () =>
+      Effect.gen(function*() {
+        const big = yield* pendingReservation("2027-06-01", "2027-06-22", [{ room_type_id: "double", adults: 2, quantity: 3 }])
+        const refused = yield* completeWith(big.token, big.total)
+        expect(refused.status).toBe(429)
+        expect(refused.body.error.message).toContain("63 more room-nights")
+        expect(refused.body.error.details).toEqual({ retry_after_seconds: 86_400, contact })
       }))
   }
 )

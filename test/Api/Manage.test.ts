@@ -109,14 +109,8 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       })
       const cleared = yield* manage(r.manageToken).act({ action: "update_guest", special_requests: null })
       expect(cleared.body.guest).toMatchObject({ special_requests: null, arrival_time: "22:15" })
-      expect(yield* jobsOf(r.id)).toEqual([
-        "confirmation_email",
-        "pms_push",
-        "guest_update_email",
-        "pms_push",
-        "guest_update_email",
-        "pms_push"
-      ])
+      // an email each; the PMS push still waiting carries both updates (it sends the reservation as it is then)
+      expect(yield* jobsOf(r.id)).toEqual(["confirmation_email", "pms_push", "guest_update_email", "guest_update_email"])
 
       const email = yield* manage(r.manageToken).act({ action: "update_guest", email: "other@example.com" })
       expect([email.status, email.body.error.code]).toEqual([400, "invalid_request"])
@@ -211,6 +205,23 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       const resent = yield* manage(r.manageToken).act({ action: "resend_confirmation" })
       expect(resent.status).toBe(200)
       expect(yield* jobsOf(r.id)).toEqual(["confirmation_email", "pms_push", "confirmation_email"])
+    }))
+
+  it.effect("update_guest is limited to 10 a reservation an hour (429 with Retry-After until the first leaves the hour)", () =>
+    Effect.gen(function*() {
+      const r = yield* completedReservation("2027-01-09", "2027-01-10", [{ room_type_id: "twin", adults: 1 }])
+      for (let n = 0; n < 10; n++) {
+        expect((yield* manage(r.manageToken).act({ action: "update_guest", arrival_time: `1${n}:00` })).status).toBe(200)
+        clock.advance(60_000)
+      }
+      const refused = yield* manage(r.manageToken).act({ action: "update_guest", arrival_time: "20:00" })
+      expect(refused.status).toBe(429)
+      expect(refused.headers["retry-after"]).toBe(String(50 * 60))
+      expect(refused.body.error).toMatchObject({ code: "rate_limited", details: { retry_after_seconds: 50 * 60 } })
+      expect((yield* manage(r.manageToken).view).body.guest.arrival_time).toBe("19:00")
+      expect((yield* jobsOf(r.id)).filter((kind) => kind === "guest_update_email")).toHaveLength(10)
+      clock.advance(50 * 60_000)
+      expect((yield* manage(r.manageToken).act({ action: "update_guest", arrival_time: "20:00" })).status).toBe(200)
     }))
 
   it.effect("the confirmation PDF downloads with its file name", () =>

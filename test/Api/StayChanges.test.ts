@@ -54,7 +54,8 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
         editable_fields: expect.any(Array)
       })
       expect(changed.body.allowed_actions).toContain("change_stay")
-      expect(yield* jobsOf(r.id)).toEqual(["confirmation_email", "pms_push", "stay_change_email", "pms_push"])
+      // the PMS push still waiting carries the new stay
+      expect(yield* jobsOf(r.id)).toEqual(["confirmation_email", "pms_push", "stay_change_email"])
     }))
 
   it.effect("the 409s carry what to do next in error.details", () =>

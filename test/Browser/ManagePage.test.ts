@@ -260,8 +260,8 @@ const changeJourney = (language: Language, days: number) =>
 const LANGUAGES: ReadonlyArray<Language> = ["en", "fr", "ru"]
 const axeSummary: Record<string, string> = {}
 
-// the stay-change tests complete more reservations from one address than BOOKING_LIMIT_PER_HOUR lets through
-layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0 }), { timeout: 60_000 })("manage page", (it) => {
+// the stay-change tests complete more reservations from one address than the limits per address let through
+layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressPerDay: 0 }), { timeout: 60_000 })("manage page", (it) => {
   it.effect("is served like /complete: its CSP, no-store, allow-listed scripts", () =>
     Effect.gen(function*() {
       const page = yield* request(HttpClientRequest.get("/manage"))

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Option } from "effect"
-import { completionLimitWait, groupBooking, recipientKey, withinRecipientLimit } from "../../src/Domain/BookingLimits.js"
+import {
+  completionLimitWait,
+  groupBooking,
+  recipientKey,
+  roomNights,
+  roomNightsLimitWait,
+  withinRecipientLimit
+} from "../../src/Domain/BookingLimits.js"
+import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import { demoHotel } from "../support/hotel.js"
 
 const HOUR = 3_600_000
@@ -28,6 +36,20 @@ describe("business limits", () => {
     // never less than a second; 0 is no limit
     expect(completionLimitWait(1, [now - HOUR + 1], now)).toEqual(Option.some(1))
     expect(completionLimitWait(0, [now, now, now], now)).toEqual(Option.none())
+  })
+
+  it("room-nights per day: each room for each night; the wait ends when enough of the oldest have left the 24 hours", () => {
+    expect(roomNights([{ quantity: 2 }, { quantity: 1 }], "2027-03-01" as LocalDate, "2027-03-15" as LocalDate)).toBe(42)
+    const now = 30 * HOUR
+    const recent = [{ at: now - 20 * HOUR, roomNights: 28 }, { at: now - 10 * HOUR, roomNights: 28 }]
+    expect(roomNightsLimitWait(60, recent, 4, now)).toEqual(Option.none())
+    // 5 more: the first must leave, in 4 hours
+    expect(roomNightsLimitWait(60, recent, 5, now)).toEqual(Option.some(4 * 3600))
+    // 40 more: both must leave, the second in 14 hours
+    expect(roomNightsLimitWait(60, recent, 40, now)).toEqual(Option.some(14 * 3600))
+    // beyond the limit by itself: never online, the whole window; 0 is no limit
+    expect(roomNightsLimitWait(60, [], 61, now)).toEqual(Option.some(24 * 3600))
+    expect(roomNightsLimitWait(0, recent, 1_000, now)).toEqual(Option.none())
   })
 
   it("emails per recipient: within the limit while fewer went; 0 is no limit; one mailbox whatever its case", () => {

@@ -3,9 +3,10 @@ import {
   guestLinkExpiresAt,
   hasLapsed,
   manageLinkExpiresAt,
-  pendingErasureCutoff,
+  expiredReservationPurgeCutoff,
   quoteExpiresAt,
-  quotePurgeCutoff
+  quotePurgeCutoff,
+  unusedQuotePurgeCutoff
 } from "../../src/Domain/Lifetimes.js"
 
 const HOUR = 3_600_000
@@ -29,7 +30,8 @@ describe("lifetimes", () => {
     expect(manageLinkExpiresAt(now)).toBe(now + 30 * DAY)
   })
 
-  it("a reservation never completed keeps personal data its retention after the link lapsed", () => {
-    expect(pendingErasureCutoff(now, 7)).toBe(now - 7 * DAY)
+  it("a reservation never completed is kept its retention after the link lapsed; a quote never reserved, one day after it expired", () => {
+    expect(expiredReservationPurgeCutoff(now, 7)).toBe(now - 7 * DAY)
+    expect(unusedQuotePurgeCutoff(now)).toBe(now - DAY)
   })
 })

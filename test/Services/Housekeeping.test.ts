@@ -5,6 +5,7 @@ import { Effect, Layer } from "effect"
 import * as path from "node:path"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
+import type { ClientInfo } from "../../src/Domain/Quote.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { Repositories, Services } from "../../src/Composition.js"
 import { HousekeepingRepo } from "../../src/Layers/Persistence/HousekeepingRepo.js"
@@ -28,6 +29,16 @@ const App = Layer.mergeAll(Services, Housekeeping.Default).pipe(
 const client = { client: null, ai_agent: null, session: null }
 const guest = { first_name: "Lapsed", last_name: "Guest", email: "lapsed@example.com", phone: "+33 6 00 00 00 00" }
 const HOUR = 3_600_000
+const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
+
+/** A live quote of one double room for two adults. */
+const quoteDouble = (checkin: string, checkout: string, caller: ClientInfo = client) =>
+  Effect.flatMap(Quotes, (quotes) =>
+    quotes.quoteRooms({
+      checkin: checkin as LocalDate,
+      checkout: checkout as LocalDate,
+      rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+    }, caller))
 
 const counts = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.all({
@@ -52,10 +63,9 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
           }, client)
           yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" }, client, `key-${i}`)
         }))
-      const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
       expect(yield* sweep).toEqual({
         expiredIntents: 0,
-        erasedExpiredReservations: 0,
+        deletedExpiredReservations: 0,
         deletedQuotes: 0,
         deletedIdempotencyKeys: 0,
         deletedCompletionAddresses: 0,
@@ -71,14 +81,14 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       expect(yield* counts).toEqual({ pending: 0, expired: 12, quotes: 12, keys: 0 })
 
       clock.advance(30 * 24 * HOUR)
-      expect((yield* sweep).deletedQuotes).toBe(12)
-      expect((yield* counts).quotes).toBe(0)
+      // the expired reservations go, then their quotes, which no intent names any more
+      expect(yield* sweep).toMatchObject({ deletedExpiredReservations: 12, deletedQuotes: 12 })
+      expect(yield* counts).toEqual({ pending: 0, expired: 0, quotes: 0, keys: 0 })
     }))
 
   it.effect("a channel message's id is kept 7 days: the same id answers the first answer until then, and applies anew after", () =>
     Effect.gen(function*() {
       const channel = yield* Channel
-      const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
       const message = (rooms_to_sell: number) => ({
         message_id: "cm-kept-a-week",
         as_of: new Date(clock.now()).toISOString(),
@@ -97,47 +107,80 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       expect(later.room_types[0]!.nights[0]!.rooms_to_sell).toBe(2)
     }))
 
-  it.effect("a reservation never completed loses its personal data PENDING_RETENTION_DAYS after its link lapsed; a completed one keeps it", () =>
+  it.effect("a reservation never completed is deleted with its tokens PENDING_RETENTION_DAYS after its link lapsed; a completed one is kept", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const quotes = yield* Quotes
       const reservations = yield* Reservations
-      const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
       yield* sweep // what earlier tests left
       const caller = { client: "acme", ai_agent: "agent-a", session: "session-of-a-person" }
-      const [lapsing, completing] = yield* Effect.forEach(["2027-04-01", "2027-04-02"], (checkin) =>
+      const [lapsing, completing] = yield* Effect.forEach(["2027-04-01", "2027-04-02"], (checkin, i) =>
         Effect.gen(function*() {
-          const quote = yield* quotes.quoteRooms({
-            checkin: checkin as LocalDate,
-            checkout: "2027-04-03" as LocalDate,
-            rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
-          }, caller)
+          const quote = yield* quoteDouble(checkin, "2027-04-03", caller)
           const offer = quote.package_offers[0]!
-          const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, caller, undefined)
+          const { response } = yield* reservations.createIntent(
+            { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
+            caller,
+            `retention-${i}`
+          )
           return { id: response.reservation_id, token: tokenOf(response.continue_url), total: offer.price.total }
         }))
       yield* reservations.complete(completing!.token, { ...guest, accept_terms: true, terms_version: "2026-11", expected_total: completing!.total }, "203.0.113.9")
-      const row = (id: string) =>
-        Effect.map(
-          sql<{ status: string; guest: unknown; client: unknown; erased: boolean }>`
-            SELECT status, guest, client, personal_data_erased_at IS NOT NULL AS erased FROM reservations WHERE id = ${id}`,
-          (rows) => rows[0]!
-        )
+      const left = (id: string) =>
+        Effect.all({
+          status: Effect.map(sql<{ status: string }>`SELECT status FROM reservations WHERE id = ${id}`, (rows) => rows[0]?.status ?? null),
+          tokens: Effect.map(sql<{ n: number }>`SELECT count(*)::int AS n FROM reservation_tokens WHERE reservation_id = ${id}`, (rows) => rows[0]!.n)
+        })
 
-      clock.advance(25 * HOUR) // the guest link lapsed: EXPIRED, data kept for now
-      expect(yield* sweep).toMatchObject({ expiredIntents: 1, erasedExpiredReservations: 0 })
+      clock.advance(25 * HOUR) // the guest link lapsed: EXPIRED, kept for now
+      expect(yield* sweep).toMatchObject({ expiredIntents: 1, deletedExpiredReservations: 0 })
       clock.advance(29 * 24 * HOUR)
-      expect((yield* sweep).erasedExpiredReservations).toBe(0)
-      expect(yield* row(lapsing!.id)).toEqual({ status: "EXPIRED", guest: null, client: caller, erased: false })
+      expect((yield* sweep).deletedExpiredReservations).toBe(0)
+      expect(yield* left(lapsing!.id)).toEqual({ status: "EXPIRED", tokens: 1 })
+      // an idempotency record left naming it (its 24 hours are long over, but a replay must never find a reservation gone)
+      yield* sql`INSERT INTO idempotency_keys (scope, key, request_hash, state, resource_id, locked_until, expires_at)
+        VALUES ('reservation-intents', 'left-behind', 'h', 'done', ${lapsing!.id}, now(), now() + interval '1 day')`
 
       clock.advance(2 * 24 * HOUR) // 31 days after the link lapsed
-      expect((yield* sweep).erasedExpiredReservations).toBe(1)
-      // the row stays for the statistics (who sent the intent), without what could identify a person
-      expect(yield* row(lapsing!.id)).toEqual({ status: "EXPIRED", guest: null, client: { ...caller, session: null }, erased: true })
-      const kept = yield* row(completing!.id)
-      expect(kept).toMatchObject({ status: "GUEST_COMPLETED", client: caller, erased: false })
-      expect(kept.guest).toMatchObject({ first_name: guest.first_name, email: guest.email })
-      expect((yield* sweep).erasedExpiredReservations).toBe(0)
+      expect((yield* sweep).deletedExpiredReservations).toBe(1)
+      expect(yield* left(lapsing!.id)).toEqual({ status: null, tokens: 0 })
+      expect(yield* sql`SELECT 1 FROM idempotency_keys WHERE resource_id = ${lapsing!.id}`).toEqual([])
+      const kept = yield* left(completing!.id)
+      expect(kept).toEqual({ status: "GUEST_COMPLETED", tokens: 2 })
+      expect((yield* sweep).deletedExpiredReservations).toBe(0)
+    }))
+
+  it.effect("a quote no intent was made from is deleted a day after it expired; one an intent was made from is kept QUOTE_RETENTION_DAYS", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const reservations = yield* Reservations
+      yield* sweep // what earlier tests left
+      const unused = yield* quoteDouble("2027-05-10", "2027-05-11")
+      const used = yield* quoteDouble("2027-05-10", "2027-05-11")
+      const { response } = yield* reservations.createIntent(
+        { quote_id: used.quote_id, package_code: used.package_offers[0]!.package_code, language: "en" },
+        client,
+        undefined
+      )
+      // completed: the reservation, and so its quote, is kept
+      yield* reservations.complete(tokenOf(response.continue_url), {
+        ...guest,
+        accept_terms: true,
+        terms_version: "2026-11",
+        expected_total: used.package_offers[0]!.price.total
+      }, "192.0.2.45")
+      const stored = Effect.map(
+        sql<{ id: string }>`SELECT id FROM quotes WHERE id IN (${unused.quote_id}, ${used.quote_id}) ORDER BY id`,
+        (rows) => rows.map((row) => row.id)
+      )
+
+      clock.advance(24 * HOUR) // expired (after 15 minutes) less than a day ago
+      expect((yield* sweep).deletedQuotes).toBe(0)
+      clock.advance(HOUR)
+      expect((yield* sweep).deletedQuotes).toBe(1)
+      expect(yield* stored).toEqual([used.quote_id])
+      clock.advance(29 * 24 * HOUR)
+      expect((yield* sweep).deletedQuotes).toBe(1)
+      expect(yield* stored).toEqual([])
     }))
 
   it.effect("one instance runs each kind of batch at a time: while another holds that kind's sweep lock, a batch changes nothing", () =>
@@ -146,19 +189,20 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       const repo = yield* HousekeepingRepo
       yield* sql`INSERT INTO quotes (id, expires_at, checkin, checkout, status, client, response)
         VALUES ('q_old', '2026-01-01T00:00:00Z', '2026-02-01', '2026-02-02', 'available', '{}', '{}')`
+      const longAgo = { used: new Date("2026-06-01"), unused: new Date("2026-06-01") }
       const held = yield* Effect.scoped(Effect.gen(function*() {
         // another instance's sweep, on a connection of its own
         const other = yield* sql.reserve
         yield* other.execute("SELECT pg_advisory_lock(7240002, hashtext('deleteQuotesExpiredBefore'))", [], undefined)
-        const changed = yield* repo.deleteQuotesExpiredBefore(new Date("2026-06-01"), 10)
+        const changed = yield* repo.deleteQuotesExpiredBefore(longAgo, 10)
         yield* other.execute("SELECT pg_advisory_unlock(7240002, hashtext('deleteQuotesExpiredBefore'))", [], undefined)
         return changed
       }))
       expect(held).toBe(0)
-      expect(yield* repo.deleteQuotesExpiredBefore(new Date("2026-06-01"), 10)).toBe(1)
+      expect(yield* repo.deleteQuotesExpiredBefore(longAgo, 10)).toBe(1)
     }))
 
-  it.effect("the client address of a completion is kept for the hour the booking limit counts it, then deleted", () =>
+  it.effect("the client address of a completion is kept for the 24 hours the room-nights limit counts it, then deleted", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const quotes = yield* Quotes
@@ -180,10 +224,11 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
         expected_total: offer.price.total
       }, "192.0.2.44")
       const addresses = sql<{ client_address: string }>`SELECT client_address FROM completions_by_address`.pipe(Effect.orDie)
-      const sweep = Effect.flatMap(Housekeeping, (h) => h.sweep())
       expect((yield* sweep).deletedCompletionAddresses).toBe(0)
       expect(yield* addresses).toEqual([{ client_address: "192.0.2.44" }])
       clock.advance(HOUR + 1)
+      expect((yield* sweep).deletedCompletionAddresses).toBe(0)
+      clock.advance(23 * HOUR)
       expect((yield* sweep).deletedCompletionAddresses).toBe(1)
       expect(yield* addresses).toEqual([])
     }))

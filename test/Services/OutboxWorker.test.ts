@@ -33,7 +33,8 @@ import { pmsStub } from "../support/pms.js"
 import { closedPort, smtpServer } from "../support/smtp.js"
 
 /** Settings of the instances: these tests complete many reservations from one client address. */
-const configOf = (config: Partial<typeof AppConfig.Service> = {}) => mailingConfig({ bookingLimitPerHour: 0, ...config })
+const configOf = (config: Partial<typeof AppConfig.Service> = {}) =>
+  mailingConfig({ bookingLimitPerHour: 0, roomNightsPerAddressPerDay: 0, ...config })
 const clientAddress = "192.0.2.1"
 
 /** Small numbers, so that retries, leases and polls take milliseconds. */
@@ -120,6 +121,35 @@ describe("the outbox, on PostgreSQL", () => {
       const sql = yield* Effect.provide(SqlClient.SqlClient, on)
       const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox_jobs`.pipe(Effect.orDie)
       expect(n).toBe(2)
+    }), 60_000)
+
+  it.scopedLive("update_guest while the PMS push waits replaces it; one held by a worker is not; the 11th update of the hour is 429", () =>
+    Effect.gen(function*() {
+      const url = yield* testDatabaseUrl
+      const on = yield* build(instance(url, Layer.merge(noMail, noPms), Option.none()))
+      const done = yield* completeOne(on, 33)
+      const id = done.reservation_id as ReservationId
+      const token = Option.getOrThrow(yield* Context.get(on, Tokens).reveal(id, "manage"))
+      const management = Context.get(on, ReservationManagement)
+      const update = (n: number) => management.act(token, { action: "update_guest", arrival_time: `1${n % 10}:00` })
+      const pending = Effect.map(jobsOf(on, id), (jobs) => jobs.filter((j) => j.state === "pending").map((j) => j.kind))
+      yield* update(0)
+      yield* update(1)
+      expect(yield* pending).toEqual(["confirmation_email", "pms_push", "guest_update_email", "guest_update_email"])
+
+      // a worker holds the push (it may have read the reservation already): the next update queues one
+      const claimed = yield* Context.get(on, OutboxRepo).claim(10, 30_000)
+      expect(claimed.map((j) => j.kind)).toEqual(["confirmation_email", "pms_push"])
+      yield* update(2)
+      expect((yield* pending).filter((kind) => kind === "pms_push")).toHaveLength(2)
+
+      for (let n = 3; n < 10; n++) yield* update(n)
+      const refused = yield* update(10).pipe(Effect.flip)
+      expect(refused._tag).toBe("RateLimited")
+      expect(refused._tag === "RateLimited" && refused.retry_after_seconds).toBeGreaterThan(3_000)
+      const jobs = yield* jobsOf(on, id)
+      expect(jobs.filter((j) => j.kind === "guest_update_email")).toHaveLength(10)
+      expect(jobs.filter((j) => j.kind === "pms_push")).toHaveLength(2)
     }), 60_000)
 
   it.scopedLive("jobs of one reservation and channel run in order; a stale attempt cannot finish a job taken again", () =>

@@ -128,6 +128,28 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
       expect(other.status).toBe("GUEST_COMPLETED")
     }))
 
+  it.effect("two completions from one address at once whose room-nights together exceed the day's 60, on two instances: one passes", () =>
+    Effect.gen(function*() {
+      const { a, b } = yield* Instances
+      const address = "203.0.113.20"
+      // 2 rooms for 20 nights: 40 room-nights each, on dates of their own
+      const [first, second] = yield* Effect.forEach(["2027-07-01", "2027-08-01"] as const, (checkin) =>
+        Effect.provide(pendingFlexRoom("double", checkin as LocalDate, addDays(checkin as LocalDate, 20), 2), a))
+      const outcomes = yield* Effect.forEach([[first!, a], [second!, b]] as const, ([{ token, total }, instance]) =>
+        Effect.provide(
+          Effect.flatMap(Reservations, (reservations) => reservations.complete(token, { ...guest, expected_total: total }, address)),
+          instance
+        ).pipe(
+          Effect.map(() => "completed"),
+          Effect.catchTag("RateLimited", (e) => Effect.succeed(`rate_limited, contact ${e.contact?.email}`))
+        ), { concurrency: "unbounded" })
+      expect(outcomes.sort()).toEqual(["completed", "rate_limited, contact reservations@belle-rive-nice.example"])
+      const counted = yield* Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ n: number }>`SELECT sum(room_nights)::int AS n FROM completions_by_address WHERE client_address = ${address}`), a)
+      expect(counted[0]!.n).toBe(40)
+      yield* Effect.provide(Effect.flatMap(SqlClient.SqlClient, expectInventoryMatchesReservations), a)
+    }))
+
   it.effect("10 cancellations of one reservation at once, on two instances: one cancels, the rooms come back once", () =>
     Effect.gen(function*() {
       const { a, b } = yield* Instances
@@ -280,7 +302,8 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no ov
         SELECT booked FROM inventory_nights WHERE room_type_id = 'double' AND night >= '2027-06-01' AND night < '2027-06-05' ORDER BY night`
       expect(nights.map((n) => n.booked)).toEqual([0, 3, 3, 3])
       const jobs = yield* sql<{ kind: string }>`SELECT kind FROM outbox_jobs WHERE reservation_id = ${id} ORDER BY seq`
-      expect(jobs.map((j) => j.kind)).toEqual(["confirmation_email", "pms_push", "stay_change_email", "pms_push"])
+      // the completion's PMS push, still waiting (no worker here), carries the change
+      expect(jobs.map((j) => j.kind)).toEqual(["confirmation_email", "pms_push", "stay_change_email"])
       yield* expectInventoryMatchesReservations(sql)
     }))
 })

@@ -14,12 +14,12 @@ export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<Housekeepi
   /** Pending reservations whose guest link lapsed before `now` become EXPIRED; how many (0 while another instance sweeps). */
   readonly expireLapsedIntents: (now: Date, limit: number) => Effect.Effect<number>
   /**
-   * Reservations never completed (EXPIRED) whose guest link lapsed before `before`: their personal
-   * data erased (guest details, the caller's session header), the row kept for the statistics; how many.
+   * Reservations never completed (EXPIRED) whose guest link lapsed before `before`, deleted with
+   * their tokens and any idempotency record naming them; how many.
    */
-  readonly erasePersonalDataOfExpiredBefore: (before: Date, limit: number) => Effect.Effect<number>
-  /** Quotes that expired before `before`, deleted; how many. */
-  readonly deleteQuotesExpiredBefore: (before: Date, limit: number) => Effect.Effect<number>
+  readonly deleteExpiredReservationsBefore: (before: Date, limit: number) => Effect.Effect<number>
+  /** Quotes an intent was made from that expired before `used`, and others that expired before `unused`, deleted; how many. */
+  readonly deleteQuotesExpiredBefore: (before: { readonly used: Date; readonly unused: Date }, limit: number) => Effect.Effect<number>
   /** Idempotency records whose 24 hours ended before `now`, deleted; how many. */
   readonly deleteLapsedIdempotencyKeys: (now: Date, limit: number) => Effect.Effect<number>
   /** Client addresses of completions made before `before` (no longer counted by the booking limit), deleted; how many. */
@@ -45,19 +45,27 @@ export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<Housekeepi
               SELECT id FROM reservations WHERE status = 'PENDING_GUEST' AND guest_link_expires_at <= ${now}
               LIMIT ${limit} FOR UPDATE SKIP LOCKED)
             RETURNING id`),
-        erasePersonalDataOfExpiredBefore: (before, limit) =>
-          batch("erasePersonalDataOfExpiredBefore", sql`
-            UPDATE reservations
-            SET guest = NULL, client = client || '{"session": null}'::jsonb, personal_data_erased_at = now(), updated_at = now()
-            WHERE id IN (
-              SELECT id FROM reservations
-              WHERE status = 'EXPIRED' AND personal_data_erased_at IS NULL AND guest_link_expires_at < ${before}
-              LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-            RETURNING id`),
-        deleteQuotesExpiredBefore: (before, limit) =>
+        // an EXPIRED reservation has no outbox job and no feed entry (both follow a completion only);
+        // its tokens and address go by the cascade, a replay of its intent's key with the record
+        deleteExpiredReservationsBefore: (before, limit) =>
+          batch("deleteExpiredReservationsBefore", sql`
+            WITH gone AS (
+              DELETE FROM reservations WHERE id IN (
+                SELECT id FROM reservations WHERE status = 'EXPIRED' AND guest_link_expires_at < ${before}
+                LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+              RETURNING id
+            ), keys AS (
+              DELETE FROM idempotency_keys WHERE resource_id IN (SELECT id FROM gone)
+            )
+            SELECT id FROM gone`),
+        // an intent is made from a live quote only: once expired, a quote never gains one
+        deleteQuotesExpiredBefore: ({ unused, used }, limit) =>
           batch("deleteQuotesExpiredBefore", sql`
             DELETE FROM quotes WHERE id IN (
-              SELECT id FROM quotes WHERE expires_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+              SELECT q.id FROM quotes q
+              WHERE q.expires_at < ${unused}
+                AND (q.expires_at < ${used} OR NOT EXISTS (SELECT 1 FROM reservations r WHERE r.quote_id = q.id))
+              LIMIT ${limit} FOR UPDATE SKIP LOCKED)
             RETURNING id`),
         deleteLapsedIdempotencyKeys: (now, limit) =>
           batch("deleteLapsedIdempotencyKeys", sql`

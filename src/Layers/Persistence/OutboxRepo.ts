@@ -1,7 +1,16 @@
 import { PgClient } from "@effect/sql-pg"
 import { Clock, Context, Effect, Layer, Option, Ref, Stream } from "effect"
 import type { ReservationId } from "../../Domain/Ids.js"
-import { channelKinds, type ClaimedJob, type JobChannel, type JobId, type JobKind, type NewJob } from "../../Domain/Outbox.js"
+import {
+  channelKinds,
+  type ClaimedJob,
+  jobChannel,
+  type JobChannel,
+  type JobId,
+  type JobKind,
+  type NewJob,
+  replacesWaiting
+} from "../../Domain/Outbox.js"
 import { randomId } from "../Platform/RandomId.js"
 import * as Tracing from "../Platform/Tracing.js"
 
@@ -24,10 +33,15 @@ export class OutboxInMemory extends Context.Tag("OutboxInMemory")<OutboxInMemory
 
 /** The outbox: jobs written with the state change they follow, taken by the workers. */
 export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
-  /** Inside the caller's transaction: writes the jobs, and wakes the workers when it commits. */
+  /**
+   * Inside the caller's transaction: writes the jobs, and wakes the workers when it commits. A job
+   * that `replacesWaiting` takes the place of its kind's job still waiting for the reservation.
+   */
   readonly enqueue: (jobs: ReadonlyArray<NewJob>) => Effect.Effect<void>
   /** When the newest job of a kind was written for a reservation. */
   readonly lastEnqueuedAt: (reservationId: ReservationId, kind: JobKind) => Effect.Effect<Option.Option<Date>>
+  /** When the jobs of a kind written for a reservation since `since` were written, oldest first. */
+  readonly enqueuedSince: (reservationId: ReservationId, kind: JobKind, since: Date) => Effect.Effect<ReadonlyArray<Date>>
   /**
    * Takes up to `limit` due jobs, oldest first, for `leaseMs`: each counts an attempt. A job waits
    * while an earlier job of its reservation and channel is pending; jobs other workers hold, or
@@ -83,13 +97,31 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
       const ours = (job: ClaimedJob) => sql`id = ${job.id} AND attempts = ${job.attempt} AND state = 'pending'`
       const changed = (statement: Effect.Effect<ReadonlyArray<unknown>, unknown>) =>
         Effect.map(statement, (rows) => rows.length > 0)
+      /**
+       * The job's kind waiting last in its reservation's queue now stands for this change (its trace);
+       * false if none waits. A worker claiming it at this moment holds its row: the update then finds
+       * it held and a new job is written; a claim after the update waits for this transaction.
+       */
+      const replaceWaiting = (job: NewJob, trace_context: string | null) =>
+        changed(sql`
+          UPDATE outbox_jobs j SET trace_context = ${trace_context}
+          WHERE j.id = (
+              SELECT id FROM outbox_jobs l
+              WHERE l.reservation_id = ${job.reservation_id} AND l.state = 'pending'
+                AND l.kind IN ${sql.in(channelKinds(jobChannel[job.kind]))}
+              ORDER BY seq DESC LIMIT 1)
+            AND j.kind = ${job.kind} AND j.state = 'pending' AND (j.locked_until IS NULL OR j.locked_until < now())
+          RETURNING j.id`)
       return {
         enqueue: (jobs) =>
           Effect.gen(function*() {
             if (jobs.length === 0) return
             // its delivery's trace links back to this one
             const trace_context = yield* Tracing.currentTraceparent
-            yield* sql`INSERT INTO outbox_jobs ${sql.insert(jobs.map((job) => ({ id: newJobId(), ...job, trace_context })))}`
+            const replaced = yield* Effect.filter(jobs, (job) =>
+              replacesWaiting(job.kind) ? replaceWaiting(job, trace_context) : Effect.succeed(false))
+            const added = jobs.filter((job) => !replaced.includes(job))
+            if (added.length > 0) yield* sql`INSERT INTO outbox_jobs ${sql.insert(added.map((job) => ({ id: newJobId(), ...job, trace_context })))}`
             yield* wakeWorkers
           }).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.enqueue", { attributes: { jobs: jobs.map((j) => j.kind) } })),
         lastEnqueuedAt: (reservationId, kind) =>
@@ -99,6 +131,14 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
             Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => new Date(row.created_at))),
             Effect.orDie,
             Tracing.withSpan("OutboxRepo.lastEnqueuedAt")
+          ),
+        enqueuedSince: (reservationId, kind, since) =>
+          sql<{ created_at: string }>`
+            SELECT created_at FROM outbox_jobs WHERE reservation_id = ${reservationId} AND kind = ${kind} AND created_at > ${since}
+            ORDER BY seq`.pipe(
+            Effect.map((rows) => rows.map((row) => new Date(row.created_at))),
+            Effect.orDie,
+            Tracing.withSpan("OutboxRepo.enqueuedSince")
           ),
         claim: (limit, leaseMs) =>
           sql<ClaimedJob>`
@@ -194,12 +234,23 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
     Effect.gen(function*() {
       const jobs = yield* Ref.make<ReadonlyArray<WrittenJob>>([])
       const repo: Context.Tag.Service<OutboxRepo> = {
+        // no worker takes a job here: every job waits
         enqueue: (added) =>
           Effect.flatMap(Clock.currentTimeMillis, (now) =>
-            Ref.update(jobs, (all) => [...all, ...added.map((job) => ({ ...job, id: newJobId(), created_at: new Date(now) }))])),
+            Ref.update(jobs, (all) =>
+              added.reduce((queue, job) => {
+                const channel = jobChannel[job.kind]
+                const last = queue.filter((j) => j.reservation_id === job.reservation_id && jobChannel[j.kind] === channel).at(-1)
+                return replacesWaiting(job.kind) && last?.kind === job.kind
+                  ? queue
+                  : [...queue, { ...job, id: newJobId(), created_at: new Date(now) }]
+              }, all))),
         lastEnqueuedAt: (reservationId, kind) =>
           Effect.map(Ref.get(jobs), (all) =>
             Option.fromNullable(all.filter((job) => job.reservation_id === reservationId && job.kind === kind).at(-1)?.created_at)),
+        enqueuedSince: (reservationId, kind, since) =>
+          Effect.map(Ref.get(jobs), (all) =>
+            all.filter((job) => job.reservation_id === reservationId && job.kind === kind && job.created_at > since).map((job) => job.created_at)),
         claim: () => workerOnly,
         extendLease: () => workerOnly,
         finish: () => workerOnly,

@@ -1,5 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import type { CountedCompletion } from "../../Domain/BookingLimits.js"
 import type { ReservationId } from "../../Domain/Ids.js"
 import type { Cents } from "../../Domain/Money.js"
 import type { LocalDate } from "../../Domain/LocalDate.js"
@@ -59,13 +60,13 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
   /** The PMS's view of the reservation; its reference replaced when one is given, else kept. */
   readonly setPmsStatus: (id: ReservationId, status: PmsStatus, reference: Option.Option<string>) => Effect.Effect<void>
   /**
-   * Inside a transaction: when the completions from a client address since `since` were made,
-   * oldest first. The address's completions stay locked until the transaction ends: a concurrent
-   * completion from it, on any instance, waits until this one has counted and committed.
+   * Inside a transaction: the completions from a client address since `since` (when, how many
+   * room-nights), oldest first. The address's completions stay locked until the transaction ends:
+   * a concurrent completion from it, on any instance, waits until this one has counted and committed.
    */
-  readonly lockCompletionsFrom: (address: string, since: Date) => Effect.Effect<ReadonlyArray<Date>>
+  readonly lockCompletionsFrom: (address: string, since: Date) => Effect.Effect<ReadonlyArray<CountedCompletion>>
   /** A completion from a client address, counted by `lockCompletionsFrom` from now on. */
-  readonly recordCompletionFrom: (id: ReservationId, address: string, at: Date) => Effect.Effect<void>
+  readonly recordCompletionFrom: (id: ReservationId, address: string, completion: CountedCompletion) => Effect.Effect<void>
   /** The uses of a promo code: completed, not cancelled reservations that name it. */
   readonly countPromoCodeUses: (code: string) => Effect.Effect<number>
   /**
@@ -170,14 +171,16 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
           Effect.gen(function*() {
             // two 32-bit keys: a space of its own, apart from the single-key locks of start-up and housekeeping
             yield* sql`SELECT pg_advisory_xact_lock(${COMPLETIONS_LOCK_SPACE}, hashtext(${address}))`
-            const rows = yield* sql<{ completed_at: string }>`
-              SELECT completed_at FROM completions_by_address
+            const rows = yield* sql<{ completed_at: string; room_nights: number }>`
+              SELECT completed_at, room_nights FROM completions_by_address
               WHERE client_address = ${address} AND completed_at > ${since}
               ORDER BY completed_at`
-            return rows.map((row) => new Date(row.completed_at))
+            return rows.map((row) => ({ at: new Date(row.completed_at).getTime(), roomNights: row.room_nights }))
           }).pipe(Effect.orDie, Tracing.withSpan("ReservationRepo.lockCompletionsFrom")),
-        recordCompletionFrom: (id, address, at) =>
-          sql`INSERT INTO completions_by_address ${sql.insert({ reservation_id: id, client_address: address, completed_at: at })}`.pipe(
+        recordCompletionFrom: (id, address, { at, roomNights }) =>
+          sql`INSERT INTO completions_by_address ${
+            sql.insert({ reservation_id: id, client_address: address, completed_at: new Date(at), room_nights: roomNights })
+          }`.pipe(
             Effect.asVoid,
             Effect.orDie,
             Tracing.withSpan("ReservationRepo.recordCompletionFrom")
@@ -198,7 +201,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
     Effect.gen(function*() {
       const store = yield* Ref.make(new Map<string, ReservationRecord>())
       // the in-memory transactions run one at a time: that is the lock
-      const completions = yield* Ref.make<ReadonlyArray<{ readonly address: string; readonly at: Date }>>([])
+      const completions = yield* Ref.make<ReadonlyArray<CountedCompletion & { readonly address: string }>>([])
       const find = (id: ReservationId) => Effect.map(Ref.get(store), (all) => Option.fromNullable(all.get(id)))
       const update = (id: ReservationId, change: (r: ReservationRecord) => ReservationRecord) =>
         Ref.update(store, (all) => {
@@ -241,8 +244,10 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
         setPmsStatus: (id, status) => update(id, (r) => ({ ...r, pms_status: status })),
         lockCompletionsFrom: (address, since) =>
           Effect.map(Ref.get(completions), (all) =>
-            all.filter((c) => c.address === address && c.at > since).map((c) => c.at).sort((a, b) => a.getTime() - b.getTime())),
-        recordCompletionFrom: (_id, address, at) => Ref.update(completions, (all) => [...all, { address, at }]),
+            all.filter((c) => c.address === address && c.at > since.getTime())
+              .map(({ at, roomNights }) => ({ at, roomNights }))
+              .sort((a, b) => a.at - b.at)),
+        recordCompletionFrom: (_id, address, completion) => Ref.update(completions, (all) => [...all, { address, ...completion }]),
         countPromoCodeUses: (code) => countUses(code),
         lockPromoCodeUses: (code) => countUses(code)
       }

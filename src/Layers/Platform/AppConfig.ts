@@ -91,6 +91,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly outboxConcurrency: number
   /** Completed reservations per client address and hour, counted in the database (0: no limit). */
   readonly bookingLimitPerHour: number
+  /** Room-nights one client address completes within 24 hours, counted with the completions (0: no limit). */
+  readonly roomNightsPerAddressPerDay: number
   /** Emails to one recipient within 24 hours; more are held back (0: no limit). */
   readonly mailLimitPerRecipientPerDay: number
   /** `json` (one object per line) or `pretty` (for a developer's terminal). */
@@ -142,6 +144,9 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
         Config.withDefault(defaultOutboxWorkerOptions.concurrency)
       ),
       bookingLimitPerHour: yield* wholeNumber("BOOKING_LIMIT_PER_HOUR", "completions", 0, 1_000_000).pipe(Config.withDefault(10)),
+      roomNightsPerAddressPerDay: yield* wholeNumber("ROOM_NIGHTS_PER_ADDRESS_PER_DAY", "room-nights", 0, 1_000_000).pipe(
+        Config.withDefault(60)
+      ),
       mailLimitPerRecipientPerDay: yield* wholeNumber("MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "emails", 0, 1_000_000).pipe(
         Config.withDefault(20)
       ),

@@ -154,22 +154,22 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
       expect(yield* find("r_same_number")).toMatchObject({ status: "PENDING_GUEST", number: null })
     }))
 
-  it.effect("the completions from an address are those after `since`, oldest first", () =>
+  it.effect("the completions from an address are those after `since`, oldest first, with their room-nights", () =>
     Effect.gen(function*() {
       const repo = yield* ReservationRepo
       const at = (iso: string) => new Date(iso)
-      for (const [id, address, when] of [
-        ["r_from_a2", "203.0.113.7", "2026-12-01T10:30:00.000Z"],
-        ["r_from_a1", "203.0.113.7", "2026-12-01T10:10:00.000Z"],
-        ["r_from_a0", "203.0.113.7", "2026-12-01T09:00:00.000Z"],
-        ["r_from_b", "198.51.100.1", "2026-12-01T10:20:00.000Z"]
+      for (const [id, address, when, roomNights] of [
+        ["r_from_a2", "203.0.113.7", "2026-12-01T10:30:00.000Z", 12],
+        ["r_from_a1", "203.0.113.7", "2026-12-01T10:10:00.000Z", 1],
+        ["r_from_a0", "203.0.113.7", "2026-12-01T09:00:00.000Z", 3],
+        ["r_from_b", "198.51.100.1", "2026-12-01T10:20:00.000Z", 2]
       ] as const) {
         yield* repo.insert(pending(id))
-        yield* repo.recordCompletionFrom(id as ReservationId, address, at(when))
+        yield* repo.recordCompletionFrom(id as ReservationId, address, { at: Date.parse(when), roomNights })
       }
       expect(yield* repo.lockCompletionsFrom("203.0.113.7", at("2026-12-01T09:00:00.000Z"))).toEqual([
-        at("2026-12-01T10:10:00.000Z"),
-        at("2026-12-01T10:30:00.000Z")
+        { at: Date.parse("2026-12-01T10:10:00.000Z"), roomNights: 1 },
+        { at: Date.parse("2026-12-01T10:30:00.000Z"), roomNights: 12 }
       ])
       expect(yield* repo.lockCompletionsFrom("192.0.2.1", at("2026-12-01T09:00:00.000Z"))).toEqual([])
     }))
