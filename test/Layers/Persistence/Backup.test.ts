@@ -81,7 +81,7 @@ describe("db:export and db:import", () => {
         const text = fs.readFileSync(file, "utf8")
         const parsed = JSON.parse(text)
         expect(parsed.format).toBe(1)
-        expect(parsed.schema).toBe("0013_bounds")
+        expect(parsed.schema).toBe("0012_bounds")
         expect(Object.keys(parsed.tables).sort()).toEqual(Object.keys(before.contents).sort())
         expect(text).not.toContain("test-secret-test-secret")
         expect(before.contents.reservations!.rows).toBe(3)
