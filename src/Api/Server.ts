@@ -47,6 +47,20 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
   socket.destroy(error)
 }
 
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i
+
+/**
+ * The path of an absolute-form target (`GET http://host/v1/hotel`, which HTTP/1.1 servers must
+ * accept), any other target as it is: made so before anything reads it, such a request is
+ * routed, limited and logged as its path.
+ */
+const originForm = (target: string): string => {
+  const authority = ABSOLUTE_FORM.exec(target)
+  if (authority === null) return target
+  const rest = target.slice(authority[0].length)
+  return rest.startsWith("/") ? rest : `/${rest}`
+}
+
 /**
  * The Node server of the API: every response says nosniff and no-referrer, errors included, and
  * the CORS endpoints allow any origin. Set here, before the application writes its head (Node
@@ -72,6 +86,7 @@ export const createHttpServer = (): Server => {
   // between (a health probe at start-up) would hang forever. It is held and handed over instead.
   let held: Array<readonly [IncomingMessage, ServerResponse]> | undefined = []
   server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+    if (request.url !== undefined && !request.url.startsWith("/")) request.url = originForm(request.url)
     response.setHeader("x-content-type-options", "nosniff")
     response.setHeader("referrer-policy", "no-referrer")
     // while the server stops, each answer is the last on its connection
