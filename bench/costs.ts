@@ -3,10 +3,11 @@
  * code's comments explain (README, "What the code's choices saved"): each choice against the other
  * way, in microseconds a call, the median of 7 rounds. CPU-bound: run it on a quiet machine.
  */
-import { Clock, Deferred, Effect, FiberRef } from "effect"
+import { Clock, Deferred, Effect, FiberRef, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { randomId } from "../src/Layers/Platform/RandomId.js"
 import * as Tracing from "../src/Layers/Platform/Tracing.js"
+import { RateLimiter } from "../src/Services/RateLimiter.js"
 
 const CALLS = 20_000
 const ROUNDS = 7
@@ -38,6 +39,11 @@ const body = function*() {
 
 const cached = Effect.runSync(Effect.cachedWithTTL(Effect.succeed(1), "5 seconds"))
 
+const take = Effect.runSync(Effect.map(RateLimiter, ({ take }) => Option.getOrThrow(take)).pipe(Effect.provide(RateLimiter.perMinute(1_000_000))))
+const addresses = Array.from({ length: 1000 }, (_, i) => [`address:10.0.${i >> 8}.${i & 255}`])
+let next = 0
+const limited = Effect.suspend(() => take(addresses[next++ % addresses.length]!, 1))
+
 const choices: ReadonlyArray<readonly [string, (calls: number) => void, string, (calls: number) => void]> = [
   [
     "an id from the pool (RandomId)",
@@ -50,6 +56,7 @@ const choices: ReadonlyArray<readonly [string, (calls: number) => void, string, 
     }
   ],
   ["Tracing.fn, spans off", effectLoop(Tracing.fn("bench")(body)()), "Effect.fn, spans off", effectLoop(Effect.fn("bench")(body)())],
+  ["the rate limit's count (RateLimiter.take, 1,000 addresses)", effectLoop(limited), "no limit", effectLoop(Effect.void)],
   ["a clock read (HotelCatalog)", effectLoop(Clock.currentTimeMillis), "Effect.cachedWithTTL", effectLoop(cached)],
   [
     "a callback (Batcher)",

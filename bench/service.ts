@@ -188,7 +188,8 @@ export const temporaryDataDir = () => {
  * /v1/health; `env` adds settings. `startupMs`: from the spawn to the first healthy answer.
  * The benches complete hundreds of reservations from one address, most for one guest's email:
  * `BOOKING_LIMIT_PER_HOUR` and `MAIL_LIMIT_PER_RECIPIENT_PER_DAY` are off (0), so that every
- * completion is made and every email sent, as before these limits, and the figures compare.
+ * completion is made and every email sent, as before these limits, and the figures compare; so is
+ * `RATE_LIMIT_PER_MINUTE`, which thousands of requests a second from one address would exhaust.
  * Without SMTP_URL in `env`, its emails are .eml files under `dataDir`/mail.
  */
 export const startService = async (env: Record<string, string> = {}) => {
@@ -205,6 +206,7 @@ export const startService = async (env: Record<string, string> = {}) => {
     DATA_DIR: dataDir,
     BOOKING_LIMIT_PER_HOUR: "0",
     MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "0",
+    RATE_LIMIT_PER_MINUTE: "0",
     ...env
   })
   await waitHealthy(`${base}/v1/health`, service.child, service.tail)

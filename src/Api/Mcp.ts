@@ -30,6 +30,7 @@ import {
   NotFound,
   QuoteExpired,
   QuoteNotReservable,
+  ServiceUnavailable,
   ValidationError
 } from "../Domain/Errors.js"
 import { Hotel, RoomTypes } from "../Domain/Hotel.js"
@@ -120,7 +121,7 @@ const PriceCalendarTool = withHints(
       `${RULES.calendar} ${RULES.unavailable} ${RULES.hotelSystems} ${RULES.occupancy} ${RULES.promoCodes} ${RULES.dates}`,
     parameters: CalendarParams.fields,
     success: PriceCalendar,
-    failure: Schema.Union(ValidationError, InvalidPromoCode)
+    failure: Schema.Union(ValidationError, InvalidPromoCode, ServiceUnavailable)
   }),
   "Lowest prices per arrival date",
   "reads"

@@ -15,7 +15,7 @@ import { isPreflight, preflight } from "./Cors.js"
 import { describeIssues, pathIssues } from "./Errors.js"
 import { type BodyLimits, withBoundedBody } from "./RequestBody.js"
 import { withResponseHeader } from "./ResponseHeaders.js"
-import { pathOf } from "./RequestObservation.js"
+import { isRoute, pathOf } from "./RequestObservation.js"
 import { InternalError, PayloadTooLarge } from "./TransportErrors.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read 50 MB whole. */
@@ -25,6 +25,19 @@ export const MAX_BODY_BYTES = 64 * 1024
 export const MAX_JSON_DEPTH = 16
 
 const notJson = new ValidationError({ code: "invalid_request", message: "the request body is not valid JSON" })
+
+const noResource = (request: HttpServerRequest.HttpServerRequest) =>
+  new NotFound({ message: `no resource at ${request.method} ${request.url}` })
+
+/**
+ * A path is served only as its route spells it. The router alone would also answer `/V1/hotel`,
+ * `//v1/hotel`, `/v1/hotel/` and `/v1/%68otel`, spellings that a rule keyed on the path (the rate
+ * limit's costs, a proxy's rule) would not know. (An absolute-form target is made its path first,
+ * in Server.ts.)
+ */
+export const onlyRouteSpellings = (app: HttpApp.Default): HttpApp.Default =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    isRoute(pathOf(request.url)) ? app : Effect.fail(noResource(request))) as HttpApp.Default
 
 /** Every failure the framework raises becomes a domain error, so it is answered as an `Error` body. */
 const toDomainError = (error: unknown): unknown => {
@@ -36,7 +49,7 @@ const toDomainError = (error: unknown): unknown => {
   if (HttpServerError.isServerError(error)) {
     switch (error._tag) {
       case "RouteNotFound":
-        return new NotFound({ message: `no resource at ${error.request.method} ${error.request.url}` })
+        return noResource(error.request)
       case "RequestError":
         return error.cause instanceof PayloadTooLarge || error.cause instanceof ValidationError ? error.cause : notJson
     }

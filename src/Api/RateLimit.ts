@@ -9,6 +9,8 @@ import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
 import { CHANNEL_PREFIX } from "./Channel.js"
 import { clientAddress } from "./ClientAddress.js"
+import { onlyRouteSpellings } from "./Middleware.js"
+import { isRoute, pathOf } from "./RequestObservation.js"
 
 const rateHeaders = (decision: RateDecision) =>
   HttpApp.appendPreResponseHandler((_request, response) =>
@@ -24,30 +26,53 @@ const presentedToken = (request: HttpServerRequest.HttpServerRequest): string | 
   request.headers["x-reservation-token"] ?? (request.url.startsWith(`${CHANNEL_PREFIX}/`) ? request.headers["authorization"] : undefined)
 
 /**
- * `RATE_LIMIT_PER_MINUTE` requests per client address on every /v1 endpoint, /mcp and the channel
- * interface, and per token as well where one is presented (a token shared across addresses is
- * limited too). A wrong channel token counts against its address like any request: guessing is slow.
+ * What a request costs, in units of a plain read (`GET /v1/hotel`, 1): its route's CPU measured by
+ * `npm run bench:routes` (README, "Limits"), rounded. Any other route, and a path that is none,
+ * costs 1; the health check nothing, so a load balancer's probes never use a client's share.
+ */
+const ROUTE_COSTS: Readonly<Record<string, number>> = {
+  "GET /v1/health": 0,
+  "GET /v1/calendar": 10,
+  "POST /v1/quote": 2,
+  "POST /v1/quotes": 2
+}
+
+/** A HEAD request is answered by its GET route, at the same cost. */
+const costOf = (request: HttpServerRequest.HttpServerRequest): number => {
+  const path = pathOf(request.url)
+  return isRoute(path) ? ROUTE_COSTS[`${request.method === "HEAD" ? "GET" : request.method} ${path}`] ?? 1 : 1
+}
+
+/**
+ * `RATE_LIMIT_PER_MINUTE` cost units per client address on every request but the health check,
+ * and per token as well where one is presented (a token shared across addresses is limited too).
+ * A request is counted by its route, never by how its path is spelt: a path that is not a route's
+ * own spelling costs 1 and is a 404 (`onlyRouteSpellings`). A wrong channel token counts against
+ * its address like any request: guessing is slow.
  */
 export const RateLimitLive = Layer.unwrapEffect(Effect.map(Effect.all([RateLimiter, AppConfig]), ([{ take }, config]) => {
   const addressOf = clientAddress(config.trustedProxies)
-  // without a limit, no step at all on the request path
-  return Option.isNone(take) ? Layer.empty : HttpApiBuilder.middleware((app: HttpApp.Default) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    if (!/^\/(v1|mcp|internal)(\/|\?|$)/.test(request.url)) return app
-    const token = presentedToken(request)
-    const keys = [
-      `address:${addressOf(request)}`,
-      ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
-    ]
-    return Effect.flatMap(take.value(keys), (decision) =>
-      Effect.zipRight(
-        rateHeaders(decision),
-        decision.allowed
-          ? app
-          : Effect.fail(new RateLimited({
-            message: `more than ${decision.limit} requests a minute from this client: retry in ${decision.resetSeconds} s`,
-            retry_after_seconds: decision.resetSeconds
-          }))
-      ))
-  }) as HttpApp.Default)
+  return HttpApiBuilder.middleware((app: HttpApp.Default) => {
+    const served = onlyRouteSpellings(app)
+    // without a limit, no step at all on the request path
+    return Option.isNone(take) ? served : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const cost = costOf(request)
+      if (cost === 0) return served
+      const token = presentedToken(request)
+      const keys = [
+        `address:${addressOf(request)}`,
+        ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
+      ]
+      return Effect.flatMap(take.value(keys, cost), (decision) =>
+        Effect.zipRight(
+          rateHeaders(decision),
+          decision.allowed
+            ? served
+            : Effect.fail(new RateLimited({
+              message: `more than ${decision.limit} cost units a minute from this client (this request costs ${cost}): retry in ${decision.resetSeconds} s`,
+              retry_after_seconds: decision.resetSeconds
+            }))
+        ))
+    }) as HttpApp.Default
+  })
 }))

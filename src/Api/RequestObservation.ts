@@ -11,12 +11,20 @@ import { maskSecrets } from "../Domain/Redaction.js"
 import { type RequestLogLine } from "../Layers/Platform/Logging.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { Api } from "./Api.js"
+import { ChannelApi } from "./Channel.js"
 import { GUEST_PAGE_PATHS } from "./GuestPages.js"
 import { withResponseHeader } from "./ResponseHeaders.js"
 
-/** Every path the server answers: each route is a fixed path, with no id and no token in it. */
+const endpointPaths = (api: { readonly groups: Record<string, { readonly endpoints: Record<string, { readonly path: string }> }> }) =>
+  Object.values(api.groups).flatMap((group) => Object.values(group.endpoints).map((endpoint) => endpoint.path))
+
+/**
+ * Every path the server answers, spelt as it answers it: each route is a fixed path, with no id
+ * and no token in it (the channel interface's are here even while it is not served).
+ */
 const ROUTES: ReadonlySet<string> = new Set([
-  ...Object.values(Api.groups).flatMap((group) => Object.values(group.endpoints).map((endpoint) => endpoint.path as string)),
+  ...endpointPaths(Api),
+  ...endpointPaths(ChannelApi),
   ...GUEST_PAGE_PATHS,
   MCP_PATH,
   "/openapi.json",
@@ -30,8 +38,11 @@ const ROUTES: ReadonlySet<string> = new Set([
  */
 export const routeOf = (url: string): string => {
   const path = pathOf(url)
-  return ROUTES.has(path) ? path : "unmatched"
+  return isRoute(path) ? path : "unmatched"
 }
+
+/** Whether `path` is one of the server's routes, spelt exactly as the route is. */
+export const isRoute = (path: string): boolean => ROUTES.has(path)
 
 /** A request URL without its query. */
 export const pathOf = (url: string): string => {

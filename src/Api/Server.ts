@@ -49,6 +49,20 @@ const answerClientError = (error: NodeJS.ErrnoException, socket: Duplex) => {
   socket.destroy(error)
 }
 
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i
+
+/**
+ * The path of an absolute-form target (`GET http://host/v1/hotel`, which HTTP/1.1 servers must
+ * accept), any other target as it is: made so before anything reads it, such a request is
+ * routed, limited and logged as its path.
+ */
+const originForm = (target: string): string => {
+  const authority = ABSOLUTE_FORM.exec(target)
+  if (authority === null) return target
+  const rest = target.slice(authority[0].length)
+  return rest.startsWith("/") ? rest : `/${rest}`
+}
+
 /** The server's own defences (DESIGN §13), each a default in README "Limits". */
 export interface ServerOptions extends ConnectionLimits {
   /** A client has this long to send its request line and headers… */
@@ -151,6 +165,7 @@ export const createHttpServer = (overrides: Partial<ServerOptions> = {}): Server
     else server.dispatch(request, response)
   }
   server.admit = (request, response) => {
+    if (request.url !== undefined && !request.url.startsWith("/")) request.url = originForm(request.url)
     response.setHeader("x-content-type-options", "nosniff")
     response.setHeader("referrer-policy", "no-referrer")
     // while the server stops, each answer is the last on its connection

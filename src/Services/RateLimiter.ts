@@ -15,21 +15,24 @@ export interface RateDecision {
 const WINDOW_MS = 60_000
 
 /**
- * Requests per key (a client address, a token) and minute, in this instance's memory: behind a
+ * Cost units per key (a client address, a token) and minute, in this instance's memory: behind a
  * load balancer each instance counts its own share. Windows are aligned on the clock, so all keys
  * roll over together and the whole table is dropped at once: memory stays bounded by one minute
  * of clients.
  */
 export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
-  /** One more request for every key, allowed if each has room; a refused request counts for none. `None` when limiting is off. */
-  readonly take: Option.Option<(keys: ReadonlyArray<string>) => Effect.Effect<RateDecision>>
+  /**
+   * A request of `cost` units for every key, allowed if each has that much room; a refused request
+   * costs 1 (a client that keeps asking stays refused). `None` when limiting is off.
+   */
+  readonly take: Option.Option<(keys: ReadonlyArray<string>, cost: number) => Effect.Effect<RateDecision>>
 }>() {
   static readonly perMinute = (limit: number) =>
     Layer.sync(RateLimiter, () => {
       const counts = new Map<string, number>()
       let windowStart = 0
       return {
-        take: Option.some((keys: ReadonlyArray<string>) =>
+        take: Option.some((keys: ReadonlyArray<string>, cost: number) =>
           Effect.map(Clock.currentTimeMillis, (now) => {
             const start = now - (now % WINDOW_MS)
             if (start !== windowStart) {
@@ -37,12 +40,13 @@ export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
               windowStart = start
             }
             const used = Math.max(...keys.map((key) => counts.get(key) ?? 0))
-            const allowed = used < limit
-            if (allowed) for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1)
+            const allowed = used + cost <= limit
+            const spent = allowed ? cost : 1
+            for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + spent)
             return {
               allowed,
               limit,
-              remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
+              remaining: Math.max(0, limit - used - spent),
               resetSeconds: Math.ceil((start + WINDOW_MS - now) / 1000),
               windowSeconds: WINDOW_MS / 1000
             }
@@ -52,8 +56,8 @@ export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
 
   static readonly off = Layer.succeed(RateLimiter, { take: Option.none() })
 
-  /** `RATE_LIMIT_PER_MINUTE`, or no limit when it is unset. */
+  /** `RATE_LIMIT_PER_MINUTE` units, or no limit when it is 0. */
   static readonly Default = Layer.unwrapEffect(
-    Effect.map(AppConfig, ({ rateLimitPerMinute }) => Option.match(rateLimitPerMinute, { onNone: () => RateLimiter.off, onSome: RateLimiter.perMinute }))
+    Effect.map(AppConfig, ({ rateLimitPerMinute }) => rateLimitPerMinute === 0 ? RateLimiter.off : RateLimiter.perMinute(rateLimitPerMinute))
   )
 }

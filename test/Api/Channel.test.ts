@@ -245,7 +245,7 @@ layer(withApp({ ...channelOn, channelAllowedAddresses: ["127.0.0.1", "::1"] }), 
     }))
 })
 
-layer(withApp({ ...channelOn, rateLimitPerMinute: Option.some(3) }), { excludeTestServices: true })("RATE_LIMIT_PER_MINUTE on the channel", (it) => {
+layer(withApp({ ...channelOn, rateLimitPerMinute: 3 }), { excludeTestServices: true })("RATE_LIMIT_PER_MINUTE on the channel", (it) => {
   it.effect("wrong tokens count against the caller's address: guessing is slow", () =>
     Effect.gen(function*() {
       const wrong = { authorization: "Bearer guess-guess-guess-guess-guess-guess" }

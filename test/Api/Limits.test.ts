@@ -1,16 +1,20 @@
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { ConfigProvider, Effect, Layer, Option } from "effect"
+import { type IncomingHttpHeaders, request as httpRequest } from "node:http"
 import { createHttpServer } from "../../src/Api/Server.js"
+import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
+import { type RequestEntry, RequestLog } from "../../src/Layers/Platform/Logging.js"
 import { RateLimiter } from "../../src/Services/RateLimiter.js"
 import { makeTestClock } from "../support/clock.js"
+import { eventually } from "../support/eventually.js"
 import { get, post } from "../support/flow.js"
-import { request, TestApp } from "../support/TestApp.js"
+import { baseUrl, request, TestApp } from "../support/TestApp.js"
 
 const clock = makeTestClock("2026-11-22T10:00:20Z")
 const options = (url: string) => request(HttpClientRequest.options(url).pipe(HttpClientRequest.setHeaders({ origin: "https://agent.example" })))
 
-layer(TestApp({ config: { rateLimitPerMinute: Option.some(3) } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
+layer(TestApp({ config: { rateLimitPerMinute: 3 } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
   "RATE_LIMIT_PER_MINUTE",
   (it) => {
     it.effect("counts requests per client and minute, says so in RateLimit headers, then answers 429 with Retry-After", () =>
@@ -27,8 +31,10 @@ layer(TestApp({ config: { rateLimitPerMinute: Option.some(3) } }).pipe(Layer.pro
         const refused = answers[3]!
         expect(refused.headers["retry-after"]).toBe("40")
         expect(refused.body.error).toMatchObject({ code: "rate_limited", details: { retry_after_seconds: 40 } })
-        // documents and pages are not counted
-        expect((yield* get("/openapi.json")).status).toBe(200)
+        // documents count as any route; the health check never, and says nothing of the limit
+        expect((yield* get("/openapi.json")).status).toBe(429)
+        const health = yield* get("/v1/health")
+        expect([health.status, health.headers["ratelimit"]]).toEqual([200, undefined])
         clock.advance(40_000)
         expect((yield* get("/v1/hotel")).status).toBe(200)
       }))
@@ -45,11 +51,125 @@ layer(TestApp({ config: { rateLimitPerMinute: Option.some(3) } }).pipe(Layer.pro
   }
 )
 
+/** A request sent as written, target included (`//v1/hotel`, `http://h/v1/hotel`), which the test client would make a URL of first. */
+const raw = (method: string, target: string, body?: unknown) =>
+  Effect.flatMap(baseUrl, (base) =>
+    Effect.async<{ status: number; headers: IncomingHttpHeaders; body: any }>((resume) => {
+      const { hostname, port } = new URL(base)
+      const outgoing = httpRequest({ hostname, port, method, path: target, headers: { "content-type": "application/json" } }, (answer) => {
+        let text = ""
+        answer.setEncoding("utf8").on("data", (chunk) => text += chunk).on("end", () =>
+          resume(Effect.succeed({ status: answer.statusCode!, headers: answer.headers, body: text === "" ? undefined : JSON.parse(text) })))
+      })
+      outgoing.on("error", (error) => resume(Effect.die(error)))
+      outgoing.end(body === undefined ? undefined : JSON.stringify(body))
+    }))
+
+const ping = { jsonrpc: "2.0", id: 1, method: "ping", params: {} }
+const calendar = "/v1/calendar?from=2026-12-01&to=2026-12-31&nights=1&adults=2"
+const logged: Array<RequestEntry> = []
+const linesOf = (route: string, status: number) => logged.filter((line) => line.route === route && line.status === status).length
+
+layer(
+  TestApp({ config: { rateLimitPerMinute: 100 } }).pipe(
+    Layer.provide(clock.layer),
+    Layer.provide(Layer.succeed(RequestLog, (entry) => void logged.push(entry)))
+  ),
+  { excludeTestServices: true }
+)("RATE_LIMIT_PER_MINUTE counts the route, by its cost", (it) => {
+  it.effect("a path spelt otherwise than its route is 404 not_found, with the hardening headers and a log line, and costs 1", () =>
+    Effect.gen(function*() {
+      clock.set("2026-11-22T11:00:00Z")
+      const spellings = [
+        ["GET", "/V1/hotel"],
+        ["GET", "//v1/hotel"],
+        ["GET", "/v1/hotel/"],
+        ["GET", "/v1/%68otel"],
+        ["GET", "/V1/reservation-manage"],
+        ["POST", "/MCP"],
+        ["POST", "//mcp"]
+      ] as const
+      for (const [method, target] of spellings) {
+        const answer = yield* raw(method, target, method === "POST" ? ping : undefined)
+        expect([target, answer.status, answer.body?.error?.code], target).toEqual([target, 404, "not_found"])
+        expect(answer.headers["x-content-type-options"], target).toBe("nosniff")
+        expect(answer.headers["ratelimit"], target).toBeDefined()
+      }
+      // 7 used, 93 left: 93 reads, then none by any spelling
+      yield* Effect.forEach(Array.from({ length: 93 }), () => get("/v1/hotel"))
+      // a line is written once its response has closed, after the client may have read it
+      yield* eventually(Effect.sync(() => linesOf("unmatched", 404) === spellings.length))
+      for (const [method, target] of [...spellings, ["GET", "/v1/hotel"], ["POST", "/mcp"]] as const) {
+        expect([target, (yield* raw(method, target, method === "POST" ? ping : undefined)).status]).toEqual([target, 429])
+      }
+    }))
+
+  it.effect("an absolute-form target is served and counted as its path", () =>
+    Effect.gen(function*() {
+      clock.set("2026-11-22T11:01:00Z")
+      const answers = yield* Effect.forEach(Array.from({ length: 101 }), () => raw("GET", "http://h/v1/hotel"))
+      expect(answers[0]!.status).toBe(200)
+      expect(answers[0]!.body.name).toBeDefined()
+      expect(answers[0]!.headers["ratelimit"]).toBe(`"per-client";r=99;t=60`)
+      expect(answers.slice(0, 100).every((a) => a.status === 200)).toBe(true)
+      expect([answers[100]!.status, answers[100]!.body.error.code]).toEqual([429, "rate_limited"])
+      // logged as its path, after the 93 reads of the test before
+      yield* eventually(Effect.sync(() => linesOf("/v1/hotel", 200) === 93 + 100))
+      const mcp = yield* raw("POST", "HTTP://h:80/mcp", ping)
+      expect(mcp.status).toBe(429)
+    }))
+
+  it.effect("10 calendars use what 100 reads use; a multi-room quote costs 2", () =>
+    Effect.gen(function*() {
+      clock.set("2026-11-22T11:02:00Z")
+      const calendars = yield* Effect.forEach(Array.from({ length: 10 }), () => get(calendar))
+      expect(calendars.map((a) => a.status)).toEqual(Array(10).fill(200))
+      expect(calendars[9]!.headers["ratelimit"]).toBe(`"per-client";r=0;t=60`)
+      const read = yield* get("/v1/hotel")
+      expect([read.status, read.body.error.code]).toEqual([429, "rate_limited"])
+
+      clock.set("2026-11-22T11:03:00Z")
+      yield* Effect.forEach(Array.from({ length: 91 }), () => get("/v1/room-types"))
+      // 9 left: not a calendar (10), which costs 1 refused; then 8 left, 4 quotes of 2 rooms
+      const refused = yield* get(calendar)
+      expect([refused.status, refused.body.error.code]).toEqual([429, "rate_limited"])
+      expect(refused.body.error.message).toContain("costs 10")
+      const rooms = [{ room_type_id: "double", adults: 2 }, { room_type_id: "twin", adults: 1 }]
+      const quotes = yield* Effect.forEach(Array.from({ length: 5 }), () => post("/v1/quotes", { checkin: "2026-12-10", checkout: "2026-12-12", rooms }))
+      expect(quotes.map((a) => a.status)).toEqual([200, 200, 200, 200, 429])
+    }))
+
+  it.effect("GET /v1/health costs nothing", () =>
+    Effect.gen(function*() {
+      clock.set("2026-11-22T11:04:00Z")
+      const health = yield* Effect.forEach(Array.from({ length: 150 }), () => get("/v1/health"))
+      expect(health.every((a) => a.status === 200)).toBe(true)
+      expect((yield* get("/v1/hotel")).headers["ratelimit"]).toBe(`"per-client";r=99;t=60`)
+    }))
+})
+
+describe("RATE_LIMIT_PER_MINUTE by default", () => {
+  const withEnv = (env: Record<string, string>) =>
+    AppConfig.fromEnv.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+  it.effect("is 600 units a minute when unset, and 0 turns it off", () =>
+    Effect.gen(function*() {
+      expect((yield* withEnv({})).rateLimitPerMinute).toBe(600)
+      expect((yield* withEnv({ RATE_LIMIT_PER_MINUTE: "0" })).rateLimitPerMinute).toBe(0)
+      expect(String(yield* Effect.flip(withEnv({ RATE_LIMIT_PER_MINUTE: "-1" })))).toContain("RATE_LIMIT_PER_MINUTE")
+      const limiterOf = (config: Layer.Layer<AppConfig>) => Effect.map(RateLimiter, ({ take }) => Option.isSome(take)).pipe(Effect.provide(RateLimiter.Default.pipe(Layer.provide(config))))
+      expect(yield* limiterOf(AppConfig.InMemory())).toBe(true)
+      expect(yield* limiterOf(AppConfig.InMemory({ rateLimitPerMinute: 0 }))).toBe(false)
+    }))
+})
+
 layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("CORS and defaults", (it) => {
-  it.effect("without RATE_LIMIT_PER_MINUTE nothing is limited or announced", () =>
+  it.effect("with RATE_LIMIT_PER_MINUTE 0 nothing is limited or announced, and paths are still served only as spelt", () =>
     Effect.gen(function*() {
       const answers = yield* Effect.forEach(Array.from({ length: 20 }), () => get("/v1/room-types"))
       expect(answers.every((a) => a.status === 200 && a.headers["ratelimit"] === undefined)).toBe(true)
+      expect((yield* raw("GET", "/V1/room-types")).status).toBe(404)
+      expect((yield* raw("GET", "http://h/v1/room-types")).status).toBe(200)
     }))
 
   it.effect("the public read and quote endpoints allow any origin, without credentials; the token endpoints do not", () =>
@@ -73,18 +193,26 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 })
 
 describe("RateLimiter", () => {
-  it.effect("a request counts for every key; one key out of room refuses it, and a refused request counts for none", () =>
+  it.effect("a request counts for every key; one key out of room refuses it, and a refused request costs 1", () =>
     Effect.gen(function*() {
       const { take } = yield* RateLimiter
-      const allowed = (keys: ReadonlyArray<string>) => Effect.map(Option.getOrThrow(take)(keys), (d) => d.allowed)
+      const allowed = (keys: ReadonlyArray<string>) => Effect.map(Option.getOrThrow(take)(keys, 1), (d) => d.allowed)
       expect(yield* allowed(["address:a", "token:t"])).toBe(true)
       expect(yield* allowed(["address:a", "token:t"])).toBe(true)
-      // the token is spent, from any address
+      // the token is spent, from any address; the refusal costs address b 1
       expect(yield* allowed(["address:b", "token:t"])).toBe(false)
-      expect(yield* allowed(["address:b"])).toBe(true)
       expect(yield* allowed(["address:b"])).toBe(true)
       expect(yield* allowed(["address:b"])).toBe(false)
     }).pipe(Effect.provide(RateLimiter.perMinute(2))))
+
+  it.effect("a request is allowed only if its whole cost fits", () =>
+    Effect.gen(function*() {
+      const take = Option.getOrThrow((yield* RateLimiter).take)
+      expect(yield* take(["address:a"], 5)).toMatchObject({ allowed: true, remaining: 5 })
+      expect(yield* take(["address:a"], 10)).toMatchObject({ allowed: false, remaining: 4 })
+      expect(yield* take(["address:a"], 4)).toMatchObject({ allowed: true, remaining: 0 })
+      expect(yield* take(["address:a"], 1)).toMatchObject({ allowed: false, remaining: 0 })
+    }).pipe(Effect.provide(RateLimiter.perMinute(10))))
 
   it("the server's timeouts are set, not left to Node's defaults", () => {
     const server = createHttpServer()

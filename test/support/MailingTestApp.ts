@@ -12,7 +12,7 @@ import { OutboxWorker } from "../../src/Services/OutboxWorker.js"
 import { Pms } from "../../src/Services/Pms.js"
 import { TestDatabase } from "./database.js"
 import { type Received, smtpServer } from "./smtp.js"
-import { TestServer } from "./TestApp.js"
+import { TestServer, UNLIMITED } from "./TestApp.js"
 
 /** What the in-process SMTP server of `MailingTestApp` has received. */
 export class Inbox extends Context.Tag("test/Inbox")<Inbox, ReadonlyArray<Received>>() {}
@@ -23,7 +23,7 @@ export const mailFrom = "Hôtel Belle Rive <reservations@belle-rive-nice.example
 /** The demo hotel's configuration (`config` overriding it), with the platform and the test secret: what the mailing tests run on. */
 export const mailingConfig = (config: Partial<typeof AppConfig.Service> = {}) =>
   Layer.mergeAll(
-    AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom, ...config }),
+    AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom, ...UNLIMITED, ...config }),
     NodeContext.layer,
     AppSecret.InMemory
   )

@@ -24,17 +24,24 @@ import { demoHotel, demoInventory } from "./hotel.js"
 export interface InMemoryOptions {
   readonly hotel?: HotelDefinition
   readonly hotelRepo?: Layer.Layer<HotelRepo>
+  readonly inventoryRepo?: Layer.Layer<InventoryRepo>
   /** Rooms already held per room type and night. */
   readonly booked?: Record<string, Record<string, number>>
   readonly ping?: Layer.Layer<DatabasePing>
   readonly config?: Partial<typeof AppConfig.Service>
 }
 
+/**
+ * Tests make hundreds of requests a minute from one address: the rate limit (on by default) is off
+ * unless a test sets it (test/Api/Limits.test.ts).
+ */
+export const UNLIMITED = { rateLimitPerMinute: 0 } as const
+
 /** The infrastructure in memory: the demo hotel, its inventory, a database that answers. */
 export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
   Layer.mergeAll(
     options.hotelRepo ?? HotelRepo.InMemory(options.hotel ?? demoHotel),
-    InventoryRepo.InMemory(demoInventory, options.booked),
+    options.inventoryRepo ?? InventoryRepo.InMemory(demoInventory, options.booked),
     ChannelMessageRepo.InMemory,
     QuoteRepo.InMemory,
     ReservationRepo.InMemory,
@@ -45,7 +52,7 @@ export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
     Transactions.InMemory,
     AppSecret.InMemory,
     options.ping ?? DatabasePing.InMemory,
-    AppConfig.InMemory({ publicBaseUrl: "http://hotel.test", ...options.config })
+    AppConfig.InMemory({ publicBaseUrl: "http://hotel.test", ...UNLIMITED, ...options.config })
   )
 
 /** Every service on in-memory infrastructure. */

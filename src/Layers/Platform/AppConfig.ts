@@ -83,7 +83,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly hotelFile: string
   readonly appSecret: Option.Option<Redacted.Redacted>
   readonly otlpEndpoint: Option.Option<string>
-  readonly rateLimitPerMinute: Option.Option<number>
+  /** Cost units per client address (and per token) and minute; 0: no limit (README, "Limits"). */
+  readonly rateLimitPerMinute: number
   readonly quoteRetentionDays: number
   /** Days after its guest link lapsed that a reservation never completed keeps the personal data. */
   readonly pendingRetentionDays: number
@@ -136,7 +137,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString()))),
       quoteRetentionDays: yield* wholeNumber("QUOTE_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
       pendingRetentionDays: yield* wholeNumber("PENDING_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
-      rateLimitPerMinute: yield* Config.option(wholeNumber("RATE_LIMIT_PER_MINUTE", "requests", 1, 1_000_000)),
+      rateLimitPerMinute: yield* wholeNumber("RATE_LIMIT_PER_MINUTE", "cost units", 0, 1_000_000).pipe(Config.withDefault(600)),
       outboxMaxAttempts: yield* wholeNumber("OUTBOX_MAX_ATTEMPTS", "attempts", 1, 100).pipe(
         Config.withDefault(defaultOutboxWorkerOptions.maxAttempts)
       ),

@@ -1,0 +1,60 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect, Fiber, Layer } from "effect"
+import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
+import { CALENDARS_AT_ONCE } from "../../src/Services/PriceCalendar.js"
+import { makeTestClock } from "../support/clock.js"
+import { eventually } from "../support/eventually.js"
+import { get } from "../support/flow.js"
+import { demoInventory } from "../support/hotel.js"
+import { TestApp } from "../support/TestApp.js"
+
+const clock = makeTestClock("2026-11-22T10:00:00Z")
+const gate = Effect.runSync(Effect.makeLatch(false))
+let reading = 0
+
+/** The demo inventory, whose calendar read waits until the test opens the gate: calendars that take long. */
+const heldInventory = Layer.effect(
+  InventoryRepo,
+  Effect.map(InventoryRepo, (repo) => ({
+    ...repo,
+    nightsBetween: (from, until) =>
+      Effect.sync(() => reading++).pipe(
+        Effect.zipRight(gate.await),
+        Effect.zipRight(repo.nightsBetween(from, until)),
+        Effect.ensuring(Effect.sync(() => reading--))
+      )
+  }))
+).pipe(Layer.provide(InventoryRepo.InMemory(demoInventory)))
+
+const calendar = get("/v1/calendar?from=2026-12-01&to=2026-12-31&nights=1&adults=2")
+
+layer(TestApp({ inventoryRepo: heldInventory }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
+  "the price calendar's concurrency",
+  (it) => {
+    it.effect("a few calendars are computed at once; the rest wait at most about 1 s, then 503 unavailable with Retry-After", () =>
+      Effect.gen(function*() {
+        const flood = 3 * CALENDARS_AT_ONCE
+        const started = Date.now()
+        const fibers = yield* Effect.forEach(Array.from({ length: flood }), () => Effect.fork(calendar))
+        const answered = Effect.map(Effect.forEach(fibers, Fiber.poll), (polls) => polls.filter((p) => p._tag === "Some").length)
+        // the calendars beyond the bound are answered while those computing are still held
+        yield* eventually(Effect.map(answered, (n) => n === flood - CALENDARS_AT_ONCE))
+        const waited = Date.now() - started
+        expect(reading).toBe(CALENDARS_AT_ONCE)
+        yield* gate.open
+        const answers = yield* Effect.forEach(fibers, Fiber.join)
+        const refused = answers.filter((a) => a.status !== 200)
+        expect(answers.length - refused.length).toBe(CALENDARS_AT_ONCE)
+        for (const answer of refused) {
+          expect([answer.status, answer.headers["retry-after"]]).toEqual([503, "1"])
+          expect(answer.body.error).toMatchObject({ code: "unavailable", details: { retry_after_seconds: 1 } })
+        }
+        // a bound, not a speed: generous on a shared machine
+        expect(waited).toBeLessThan(10_000)
+        // every turn given back, those of the refused waits too: as many again are all computed
+        const again = yield* Effect.forEach(Array.from({ length: flood }), () => calendar, { concurrency: "unbounded" })
+        expect(again.map((a) => a.status)).toEqual(Array(flood).fill(200))
+        yield* eventually(Effect.sync(() => reading === 0))
+      }))
+  }
+)
