@@ -2,11 +2,11 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { Api } from "./Api.js"
+import { heavyDocument } from "./HeavyDocument.js"
 
 /** The OpenAPI 3.1 document generated from an HttpApi, served at this deployment's base URL. */
 export const documentOf = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
@@ -17,11 +17,11 @@ export const documentOf = <Id extends string, Groups extends HttpApiGroup.HttpAp
     servers: [{ url: publicBaseUrl, description: "This deployment" }]
   }))
 
-/** `/openapi.json`: the public API's document. */
+/** `/openapi.json`: the public API's document, compressed at start. */
 const openApiDocument = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
-    const response = yield* HttpServerResponse.json(yield* documentOf(Api)).pipe(Effect.orDie)
-    yield* router.get("/openapi.json", Effect.succeed(response))
+    const text = JSON.stringify(yield* documentOf(Api))
+    yield* router.get("/openapi.json", yield* heavyDocument("application/json", new TextEncoder().encode(text)))
   })
 )
 
@@ -42,10 +42,18 @@ const docsApp = (api: Context.Tag.Service<HttpApi.Api>) =>
     Effect.scoped
   )
 
+/** The reference page, drawn by the first visit (a GET of `/docs/`) and compressed then, once. */
+const drawnReference = (api: Context.Tag.Service<HttpApi.Api>) =>
+  Effect.flatMap(Effect.flatten(docsApp(api)), ({ body }) =>
+    body._tag === "Uint8Array"
+      ? heavyDocument(body.contentType, body.body)
+      : Effect.dieMessage(`the API reference is a body of kind ${body._tag}, not bytes`))
+
 const reference = HttpApiBuilder.Router.use((router) =>
   HttpApi.Api.pipe(
-    Effect.flatMap((api) => Effect.cached(docsApp(api))),
-    Effect.flatMap((app) => router.get("/docs/", Effect.flatten(app)))
+    // a first visitor who leaves while the page is drawn must not leave it undrawn for everyone
+    Effect.flatMap((api) => Effect.cached(Effect.uninterruptible(drawnReference(api)))),
+    Effect.flatMap((answer) => router.get("/docs/", Effect.flatten(answer)))
   )
 )
 

@@ -50,36 +50,37 @@ const firstIssuePerField = (issues: ReadonlyArray<DecodeIssue>, pathOf: (path: R
   return [...byField].map(([path, message]) => ({ path, message }))
 }
 
-/**
- * The message of a request that breaks its schema: one per field, the first issue found for it;
- * undefined when no issue names anything.
- */
-export const describeIssues = (issues: ReadonlyArray<DecodeIssue>): string | undefined => {
-  const fields = firstIssuePerField(issues, (path) => path.join("."))
-  return fields.length === 0 ? undefined : fields.map(({ message, path }) => `${path}: ${message}`).join("; ")
-}
-
 /** How much of a bad value an issue quotes: enough to recognise it, never a megabyte echoed back. */
 const MAX_QUOTED_CHARACTERS = 100
 
-/** At most `MAX_QUOTED_CHARACTERS` of a value sent. */
-const quote = (text: string) => text.length <= MAX_QUOTED_CHARACTERS ? text : `${text.slice(0, MAX_QUOTED_CHARACTERS)}…`
+/** At most `max` characters of a value sent (an ellipsis says when there were more). */
+export const quote = (text: string, max = MAX_QUOTED_CHARACTERS) => text.length <= max ? text : `${text.slice(0, max)}…`
+
+const ACTUAL = ", actual "
+
+/** An issue's message, where it quotes the bad value (`…, actual "…"`), with at most 100 characters of it. */
+const quoteActual = (message: string) => {
+  const at = message.indexOf(ACTUAL)
+  return at === -1 ? message : message.slice(0, at + ACTUAL.length) + quote(message.slice(at + ACTUAL.length))
+}
+
+/**
+ * The message of a request that breaks its schema: one per field, the first issue found for it;
+ * undefined when no issue names anything. An unknown key and a bad value are quoted, at most 100
+ * characters of each.
+ */
+export const describeIssues = (issues: ReadonlyArray<DecodeIssue>): string | undefined => {
+  const fields = firstIssuePerField(issues, (path) => path.map((key) => quote(String(key))).join("."))
+  return fields.length === 0 ? undefined : fields.map(({ message, path }) => `${path}: ${quoteActual(message)}`).join("; ")
+}
 
 /** A path as a client's code spells it: `updates[3].min_stay`; an unknown key is the client's text, quoted as such. */
 const bracketPath = (path: ReadonlyArray<PropertyKey>) =>
   path.map((key, i) => typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${quote(String(key))}`).join("")
 
-const ACTUAL = ", actual "
-
-/**
- * Each field of a channel request that breaks its schema, by its path, as `InvalidMessage` lists
- * them; where the schema's message quotes the bad value (`…, actual "…"`), at most 100 characters of it.
- */
+/** Each field of a channel request that breaks its schema, by its path, as `InvalidMessage` lists them. */
 export const pathIssues = (issues: ReadonlyArray<DecodeIssue>) =>
-  firstIssuePerField(issues, bracketPath).map(({ message, path }) => {
-    const at = message.indexOf(ACTUAL)
-    return { path, message: at === -1 ? message : message.slice(0, at + ACTUAL.length) + quote(message.slice(at + ACTUAL.length)) }
-  })
+  firstIssuePerField(issues, bracketPath).map(({ message, path }) => ({ path, message: quoteActual(message) }))
 
 interface ErrorClass<E extends { readonly message: string }> {
   new(props: any, disableValidation?: boolean): E

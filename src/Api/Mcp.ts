@@ -17,7 +17,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as RpcSerialization from "@effect/rpc/RpcSerialization"
 import * as RpcServer from "@effect/rpc/RpcServer"
-import { Context, Effect, JSONSchema, Layer, Option, ParseResult, Schema, type Scope } from "effect"
+import { Cause, Context, Effect, JSONSchema, Layer, Option, ParseResult, Schema, type Scope } from "effect"
 import type * as SchemaAST from "effect/SchemaAST"
 import { randomBytes } from "node:crypto"
 import { Availability, AvailabilityParams } from "../Domain/Availability.js"
@@ -57,8 +57,8 @@ import {
   ServiceUnavailableBody,
   ValidationErrorBody
 } from "./Errors.js"
-import { refusal as refusalOf } from "./McpMessage.js"
-import { ForbiddenOrigin, ForbiddenOriginBody, InternalError, InternalErrorBody } from "./TransportErrors.js"
+import { jsonRpcWithoutInternals, refusal } from "./McpMessage.js"
+import { ForbiddenOrigin, ForbiddenOriginBody } from "./TransportErrors.js"
 
 // --- tools -------------------------------------------------------------------
 
@@ -104,10 +104,9 @@ const CheckAvailability = withHints(
     description: "Live availability for a stay, as GET /v1/availability: per room type, the rooms free on every night and " +
       "whether the adults and children fit one room, and the reason a room type cannot be booked. Never a price: call " +
       `quote_stay for that. ${RULES.unavailable} ${RULES.hotelSystems} ${RULES.dates} ${RULES.occupancy}`,
-    parameters: AvailabilityParams.fields,
     success: Availability,
     failure: ValidationError
-  }),
+  }).setParameters(AvailabilityParams),
   "Check availability",
   "reads"
 )
@@ -119,10 +118,9 @@ const PriceCalendarTool = withHints(
       "room_type_id and package_code, or available false and why: past, beyond_booking_window, stay_too_long, " +
       "no_eligible_rate, or a quote's reason (below). children_ages is an array. " +
       `${RULES.calendar} ${RULES.unavailable} ${RULES.hotelSystems} ${RULES.occupancy} ${RULES.promoCodes} ${RULES.dates}`,
-    parameters: CalendarParams.fields,
     success: PriceCalendar,
     failure: Schema.Union(ValidationError, InvalidPromoCode, ServiceUnavailable)
-  }),
+  }).setParameters(CalendarParams),
   "Lowest prices per arrival date",
   "reads"
 )
@@ -133,10 +131,9 @@ const QuoteStay = withHints(
       "together, each with its package_code and price.total (the official total), and the quote's expires_at. " +
       "status unavailable lists in unavailable_rooms which room request cannot be served and why. " +
       `${RULES.unavailable} ${RULES.prices} ${RULES.hotelSystems} ${RULES.occupancy} ${RULES.infant} ${RULES.touristTax} ${RULES.quoteExpiry} ${RULES.groupBooking} ${RULES.promoCodes} ${RULES.dates}`,
-    parameters: MultiRoomQuoteRequest.fields,
     success: MultiRoomQuoteResponse,
     failure: Schema.Union(ValidationError, InvalidPromoCode)
-  }),
+  }).setParameters(MultiRoomQuoteRequest),
   "Quote a stay",
   "creates"
 )
@@ -149,10 +146,6 @@ const CreateReservationIntent = withHints(
       "clickable link. Pass an idempotency_key (any unique string, kept 24 h): a retry with the same key and parameters " +
       `answers the same reservation and continue_url instead of creating another. ${RULES.initiationOnly} ` +
       `${RULES.noDirectBooking} ${RULES.quoteExpiry} ${RULES.groupBooking}`,
-    parameters: {
-      ...IntentRequest.fields,
-      idempotency_key: Schema.optional(IdempotencyKey)
-    },
     success: IntentResponse,
     failure: Schema.Union(
       NotFound,
@@ -163,7 +156,11 @@ const CreateReservationIntent = withHints(
       IdempotencyInProgress,
       ValidationError
     )
-  }),
+  }).setParameters(
+    Schema.Struct({ ...IntentRequest.fields, idempotency_key: Schema.optional(IdempotencyKey) }).annotations({
+      parseOptions: { onExcessProperty: "error" }
+    })
+  ),
   "Create a reservation intent (guest completes it at continue_url)",
   "creates"
 )
@@ -211,28 +208,26 @@ const ToolErrorBody = Schema.Union(
   GroupBookingRequiredBody,
   IdempotencyKeyReusedBody,
   IdempotencyInProgressBody,
-  ServiceUnavailableBody,
-  InternalErrorBody
+  ServiceUnavailableBody
 )
 const encodeToolError = Schema.encodeUnknown(ToolErrorBody)
 
-const internalError = new InternalError({ message: "An unexpected error occurred. It has been logged." })
+/**
+ * Our fault, not the caller's (a defect, a result that does not encode): logged, and left to the
+ * protocol, whose answer is JSON-RPC's internal error with no internals (`jsonRpcWithoutInternals`).
+ */
+const ourFault = (fault: unknown) => Effect.logError("unexpected fault in an MCP tool", Cause.die(fault)).pipe(Effect.zipRight(Effect.die(fault)))
 
 /**
  * A failed call as REST would answer it: a domain error with its `Error` body; parameters that
- * break their schema as 400 `invalid_request` naming the field; anything else logged and
- * answered `internal_error`, never with internals.
+ * break their schema as 400 `invalid_request` naming the field; anything else is our fault.
  */
 const toErrorBody = (error: unknown): Effect.Effect<ErrorBody> => {
   if (error instanceof AiError.MalformedOutput && ParseResult.isParseError(error.cause)) {
     const issues = ParseResult.ArrayFormatter.formatErrorSync(error.cause)
     return toErrorBody(new ValidationError({ code: "invalid_request", message: describeIssues(issues) ?? error.cause.message }))
   }
-  return encodeToolError(error).pipe(
-    Effect.catchAll(() =>
-      Effect.logError("unexpected fault in an MCP tool", error).pipe(Effect.zipRight(encodeToolError(internalError)), Effect.orDie)
-    )
-  )
+  return encodeToolError(error).pipe(Effect.catchAll(() => ourFault(error)))
 }
 
 const toolResult = (isError: boolean, body: unknown) =>
@@ -261,7 +256,7 @@ const registerTools = Effect.gen(function*() {
   const outage = yield* DatabaseOutage
   // the database failing under a tool is `unavailable`, as REST answers it, not an internal error
   const defectBody = (defect: unknown) =>
-    Effect.flatMap(outage.unavailable(defect), (answer) => toErrorBody(Option.getOrElse(answer, () => defect)))
+    Effect.flatMap(outage.unavailable(defect), Option.match({ onNone: () => ourFault(defect), onSome: toErrorBody }))
   for (const tool of Object.values(toolkit.tools) as ReadonlyArray<Tool.Any>) {
     const title = Option.getOrUndefined(Context.getOption(tool.annotations, Tool.Title))
     yield* server.addTool({
@@ -281,8 +276,9 @@ const registerTools = Effect.gen(function*() {
       handle: (payload) =>
         toolkit.handle(tool.name as keyof typeof toolkit.tools, payload as never).pipe(
           Effect.map(({ encodedResult }) => toolResult(false, encodedResult)),
-          Effect.catchAll((error) => Effect.map(toErrorBody(error), (body) => toolResult(true, body))),
-          Effect.catchAllDefect((defect) => Effect.map(defectBody(defect), (body) => toolResult(true, body)))
+          // defects first: our fault, once found, stays a defect
+          Effect.catchAllDefect((defect) => Effect.map(defectBody(defect), (body) => toolResult(true, body))),
+          Effect.catchAll((error) => Effect.map(toErrorBody(error), (body) => toolResult(true, body)))
         )
     })
   }
@@ -302,7 +298,10 @@ const PoliciesResource = McpServer.resource({
     const catalog = yield* HotelCatalog
     const policies = yield* encodePolicies(yield* catalog.hotel())
     return JSON.stringify(policies, null, 2)
-  })
+  }).pipe(
+    // the library answers any failure as an internal error, which shows nothing of it: the log does
+    Effect.tapErrorCause((cause) => Effect.logError("unexpected fault in an MCP resource", cause))
+  )
 })
 
 const AgentRulesResource = McpServer.resource({
@@ -354,13 +353,15 @@ const initializingAgent = (message: unknown) =>
   Option.flatMap(decodeInitialize(message), ({ params: { clientInfo } }) => agentLabel(`${clientInfo.name}/${clientInfo.version}`))
 
 
+const refuse = refusal(new Set(Object.keys(BookingTools.tools)))
+
 /** The protocol's HTTP application, with the caller in its context and a session id given at initialization. */
 const withCaller = (app: HttpApp.Default<never, Scope.Scope>): HttpApp.Default<never, Scope.Scope> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     // an unreadable body is answered by the protocol, which reads it again (it is read once)
     const message = yield* Effect.option(request.json)
-    const refused = Option.flatMapNullable(message, refusalOf)
+    const refused = Option.flatMapNullable(message, refuse)
     if (Option.isSome(refused)) return refused.value
     const headers = Option.getOrElse(decodeAnalytics(request.headers), () => ({} as AnalyticsHeaders))
     const sessionId = request.headers[SESSION_HEADER]
@@ -421,7 +422,10 @@ const McpProtocol = Layer.effect(
     yield* router.del(MCP_PATH, guarded(methodNotAllowed))
     return protocol
   })
-).pipe(Layer.provide([RpcSerialization.layerJsonRpc(), HttpApiBuilder.Router.Live]))
+).pipe(Layer.provide([
+  Layer.succeed(RpcSerialization.RpcSerialization, jsonRpcWithoutInternals(RpcSerialization.jsonRpc())),
+  HttpApiBuilder.Router.Live
+]))
 
 /** The MCP server at `/mcp` of the API's HTTP application. Needs the services. */
 export const McpLive = Layer.mergeAll(

@@ -28,8 +28,13 @@ const availabilityFields = <I>(count: (min: number, max: number) => Schema.Schem
 
 /** GET /v1/availability's query string. */
 export const AvailabilityQuery = Schema.Struct(availabilityFields(urlCount))
-/** The same query as JSON (the MCP tool `check_availability`): the same fields, counts as integers. */
-export const AvailabilityParams = Schema.Struct(availabilityFields(jsonCount))
+/**
+ * The same query as JSON (the MCP tool `check_availability`): the same fields, counts as integers;
+ * an unknown field is refused, as its `inputSchema` says (a query string may carry others).
+ */
+export const AvailabilityParams = Schema.Struct(availabilityFields(jsonCount)).annotations({
+  parseOptions: { onExcessProperty: "error" }
+})
 export type AvailabilityQuery = typeof AvailabilityQuery.Type
 
 export const RoomTypeAvailability = Schema.Struct({

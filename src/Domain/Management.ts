@@ -56,6 +56,8 @@ export const ResendConfirmationAction = Schema.Struct({ action: Schema.Literal("
 export const ManageRequest = Schema.Union(GuestUpdate, CancelAction, ResendConfirmationAction, QuoteChangeAction, ChangeStayAction)
   .annotations({
     identifier: "ReservationManageRequest",
+    // every action, whatever its fields
+    parseOptions: { onExcessProperty: "error" },
     examples: [
       { action: "update_guest", phone: "+33 6 12 34 56 78", arrival_time: "21:30" },
       { action: "cancel" },

@@ -57,8 +57,13 @@ const calendarFields = <C, A>(
 
 /** GET /v1/calendar's query string (`children_ages=1,8`). */
 export const CalendarQuery = Schema.Struct(calendarFields(urlCount, ChildrenAgesText))
-/** The same query as JSON (the MCP tool `price_calendar`): counts as integers, `children_ages` an array. */
-export const CalendarParams = Schema.Struct(calendarFields(jsonCount, ChildrenAges))
+/**
+ * The same query as JSON (the MCP tool `price_calendar`): counts as integers, `children_ages` an
+ * array; an unknown field is refused, as its `inputSchema` says.
+ */
+export const CalendarParams = Schema.Struct(calendarFields(jsonCount, ChildrenAges)).annotations({
+  parseOptions: { onExcessProperty: "error" }
+})
 export type CalendarQuery = typeof CalendarQuery.Type
 
 export const NoOfferReason = Schema.Literal(

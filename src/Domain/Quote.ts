@@ -34,6 +34,8 @@ export const SingleRoomQuoteRequest = Schema.Struct({
   promo_code: Schema.optional(PromoCodeInput)
 }).annotations({
   identifier: "SingleRoomQuoteRequest",
+  // as the OpenAPI says (additionalProperties: false): a misspelt optional field is refused, not ignored
+  parseOptions: { onExcessProperty: "error" },
   examples: [{
     checkin: "2027-03-12" as LocalDate,
     checkout: "2027-03-15" as LocalDate,
@@ -68,6 +70,7 @@ export const MultiRoomQuoteRequest = Schema.Struct({
   promo_code: Schema.optional(PromoCodeInput)
 }).annotations({
   identifier: "MultiRoomQuoteRequest",
+  parseOptions: { onExcessProperty: "error" },
   examples: [{
     session_id: "chat-4711",
     checkin: "2027-03-12" as LocalDate,

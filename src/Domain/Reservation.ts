@@ -25,6 +25,7 @@ export const IntentRequest = Schema.Struct({
   language: Schema.optionalWith(Language, { default: () => "en" as const })
 }).annotations({
   identifier: "ReservationIntentRequest",
+  parseOptions: { onExcessProperty: "error" },
   examples: [{ quote_id: "q_01JD6ZK3V6W9F4T8Y2N5R7B3XQ" as QuoteId, package_code: "FLEX_BB" as PackageCode, language: "en" }]
 })
 export type IntentRequest = typeof IntentRequest.Type
@@ -113,7 +114,7 @@ export const CompletionRequest = Schema.Struct({
   accept_terms: Schema.Boolean.annotations({ description: "Must be true" }),
   terms_version: Text.pipe(Schema.maxLength(40)).annotations({ description: "The terms_version the guest accepted (from GET /v1/reservation-public)" }),
   expected_total: Amount.annotations({ description: "The total the guest saw; completion fails with 409 price_changed if the live total differs" })
-}).annotations({ identifier: "ReservationCompletionRequest" })
+}).annotations({ identifier: "ReservationCompletionRequest", parseOptions: { onExcessProperty: "error" } })
 export type CompletionRequest = typeof CompletionRequest.Type
 
 export const ReservedRoom = Schema.Struct({

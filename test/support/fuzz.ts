@@ -642,7 +642,7 @@ const spoil = (valid: unknown): fc.Arbitrary<{ label: string; value: unknown }> 
     }))
   }
   if (objects.length > 0) {
-    options.push(fc.tuple(fc.nat(), fc.oneof(fc.constantFrom("__proto__", "constructor", "extra", "action", "", "id"), fc.string()), wrongValue)
+    options.push(fc.tuple(fc.nat(), fc.oneof(fc.constantFrom("__proto__", "constructor", "prototype", "extra", "action", "", "id"), fc.string()), wrongValue)
       .map(([i, key, extra]) => ({
         label: "extra field",
         value: updateAt(valid, objects[i % objects.length]!, (node: any) => void Object.defineProperty(node, key, { value: extra, enumerable: true, writable: true, configurable: true }))
