@@ -41,8 +41,8 @@ export const startArguments = (): Array<string> => {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Spawns a node child, keeps the tail of its output, and registers its kill (SIGTERM, SIGKILL after 5 s). */
-export const startNode = (args: Array<string>, env: Record<string, string>) => {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+export const startNode = (args: Array<string>, env: Record<string, string>, cwd = ROOT) => {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
   const tail: Array<string> = []
   const keep = (chunk: Buffer) => {
     tail.push(chunk.toString())
@@ -190,9 +190,10 @@ export const temporaryDataDir = () => {
  * `BOOKING_LIMIT_PER_HOUR` and `MAIL_LIMIT_PER_RECIPIENT_PER_DAY` are off (0), so that every
  * completion is made and every email sent, as before these limits, and the figures compare; so is
  * `RATE_LIMIT_PER_MINUTE`, which thousands of requests a second from one address would exhaust.
- * Without SMTP_URL in `env`, its emails are .eml files under `dataDir`/mail.
+ * Without SMTP_URL in `env`, its emails are .eml files under `dataDir`/mail. `root`: the checkout
+ * whose build runs (another one's, for a bench side by side with an older version).
  */
-export const startService = async (env: Record<string, string> = {}) => {
+export const startService = async (env: Record<string, string> = {}, root = ROOT) => {
   const databaseUrl = await freshDatabase()
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
@@ -208,7 +209,7 @@ export const startService = async (env: Record<string, string> = {}) => {
     MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "0",
     RATE_LIMIT_PER_MINUTE: "0",
     ...env
-  })
+  }, root)
   await waitHealthy(`${base}/v1/health`, service.child, service.tail)
   return { ...service, base, databaseUrl, dataDir, startupMs: performance.now() - spawnedAt }
 }
