@@ -40,9 +40,12 @@ export const startArguments = (): Array<string> => {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** Spawns a node child, keeps the tail of its output, and registers its kill (SIGTERM, SIGKILL after 5 s). */
-export const startNode = (args: Array<string>, env: Record<string, string>) => {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+/**
+ * Spawns a node child in `cwd` (this checkout by default), keeps the tail of its output, and
+ * registers its kill (SIGTERM, SIGKILL after 5 s).
+ */
+export const startNode = (args: Array<string>, env: Record<string, string>, cwd = ROOT) => {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
   const tail: Array<string> = []
   const keep = (chunk: Buffer) => {
     tail.push(chunk.toString())
@@ -54,7 +57,8 @@ export const startNode = (args: Array<string>, env: Record<string, string>) => {
   return { child, tail }
 }
 
-const stop = async (child: ChildProcess) => {
+/** Stops a child now (SIGTERM, SIGKILL after 5 s); its registered cleanup then has nothing to do. */
+export const stop = async (child: ChildProcess) => {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((r) => child.once("exit", r))
   child.kill("SIGTERM")
@@ -191,8 +195,10 @@ export const temporaryDataDir = () => {
  * completion is made and every email sent, as before these limits, and the figures compare.
  * Without SMTP_URL in `env`, its emails are .eml files under `dataDir`/mail.
  */
-export const startService = async (env: Record<string, string> = {}) => {
-  const databaseUrl = await freshDatabase()
+export const startService = async (env: Record<string, string> = {}) => startServiceOn(await freshDatabase(), env)
+
+/** As `startService`, on the database at `databaseUrl`, from the checkout in `cwd` (this one by default: another's `dist/`). */
+export const startServiceOn = async (databaseUrl: string, env: Record<string, string> = {}, cwd = ROOT) => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const dataDir = temporaryDataDir()
@@ -206,7 +212,7 @@ export const startService = async (env: Record<string, string> = {}) => {
     BOOKING_LIMIT_PER_HOUR: "0",
     MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "0",
     ...env
-  })
+  }, cwd)
   await waitHealthy(`${base}/v1/health`, service.child, service.tail)
   return { ...service, base, databaseUrl, dataDir, startupMs: performance.now() - spawnedAt }
 }
