@@ -40,7 +40,10 @@ export const startArguments = (): Array<string> => {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** Spawns a node child, keeps the tail of its output, and registers its kill (SIGTERM, SIGKILL after 5 s). */
+/**
+ * Spawns a node child in `cwd` (this checkout by default), keeps the tail of its output, and
+ * registers its kill (SIGTERM, SIGKILL after 5 s).
+ */
 export const startNode = (args: Array<string>, env: Record<string, string>, cwd = ROOT) => {
   const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
   const tail: Array<string> = []
@@ -54,7 +57,8 @@ export const startNode = (args: Array<string>, env: Record<string, string>, cwd 
   return { child, tail }
 }
 
-const stop = async (child: ChildProcess) => {
+/** Stops a child now (SIGTERM, SIGKILL after 5 s); its registered cleanup then has nothing to do. */
+export const stop = async (child: ChildProcess) => {
   if (child.exitCode !== null || child.signalCode !== null) return
   const exited = new Promise((r) => child.once("exit", r))
   child.kill("SIGTERM")
@@ -190,11 +194,13 @@ export const temporaryDataDir = () => {
  * `BOOKING_LIMIT_PER_HOUR` and `MAIL_LIMIT_PER_RECIPIENT_PER_DAY` are off (0), so that every
  * completion is made and every email sent, as before these limits, and the figures compare; so is
  * `RATE_LIMIT_PER_MINUTE`, which thousands of requests a second from one address would exhaust.
- * Without SMTP_URL in `env`, its emails are .eml files under `dataDir`/mail. `root`: the checkout
+ * Without SMTP_URL in `env`, its emails are .eml files under `dataDir`/mail. `cwd`: the checkout
  * whose build runs (another one's, for a bench side by side with an older version).
  */
-export const startService = async (env: Record<string, string> = {}, root = ROOT) => {
-  const databaseUrl = await freshDatabase()
+export const startService = async (env: Record<string, string> = {}, cwd = ROOT) => startServiceOn(await freshDatabase(), env, cwd)
+
+/** As `startService`, on the database at `databaseUrl`, from the checkout in `cwd` (this one by default: another's `dist/`). */
+export const startServiceOn = async (databaseUrl: string, env: Record<string, string> = {}, cwd = ROOT) => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const dataDir = temporaryDataDir()
@@ -209,7 +215,7 @@ export const startService = async (env: Record<string, string> = {}, root = ROOT
     MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "0",
     RATE_LIMIT_PER_MINUTE: "0",
     ...env
-  }, root)
+  }, cwd)
   await waitHealthy(`${base}/v1/health`, service.child, service.tail)
   return { ...service, base, databaseUrl, dataDir, startupMs: performance.now() - spawnedAt }
 }
