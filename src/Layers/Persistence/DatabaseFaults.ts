@@ -44,7 +44,8 @@ const NO_CONNECTION_IN_TIME = "timeout exceeded when trying to connect"
 export const databaseFault = (error: unknown): Option.Option<DatabaseFault> => {
   if (!(error instanceof SqlError)) return Option.none()
   const cause = error.cause
-  const code = typeof cause === "object" && cause !== null && "code" in cause ? String(cause.code) : ""
+  // a SQLSTATE only on what the server said (it has a severity): a socket's `EPIPE` is five capitals too
+  const code = typeof cause === "object" && cause !== null && "code" in cause && "severity" in cause ? String(cause.code) : ""
   const reason = cause === undefined ? error.message : messageOf(cause)
   if (SQLSTATE.test(code)) {
     return unreachableCode(code)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { SqlError } from "@effect/sql/SqlError"
 import { Deferred, Effect, Exit, Fiber } from "effect"
 import { makeBatcher } from "../../../src/Layers/Persistence/Batcher.js"
 
@@ -81,4 +82,26 @@ describe("makeBatcher", () => {
       expect(batches[1]).toHaveLength(50) // they did travel together first
       expect(batches).toHaveLength(2 + 50)
     }))
+
+  it.scoped("a batch the database failed answers its calls and those queued behind it at once, without a batch of their own", () =>
+    Effect.gen(function*() {
+      const { batches, release, run } = yield* recording
+      const lockTimeout = new SqlError({
+        cause: Object.assign(new Error("canceling statement due to lock timeout"), { code: "55P03", severity: "ERROR" }),
+        message: "Failed to execute statement"
+      })
+      const call = yield* makeBatcher(
+        (inputs: ReadonlyArray<number>) => Effect.zipRight(run(inputs), Effect.die(lockTimeout)),
+        { maxBatch: 2, concurrency: 1 }
+      )
+      const first = yield* Effect.fork(Effect.exit(call(1)))
+      yield* Effect.yieldNow()
+      const queued = yield* Effect.fork(Effect.all([2, 3, 4, 5].map((n) => Effect.exit(call(n))), { concurrency: "unbounded" }))
+      yield* Effect.repeatN(Effect.yieldNow(), 20)
+      yield* Deferred.succeed(release, undefined)
+      expect(yield* Fiber.join(first)).toSatisfy(Exit.isFailure)
+      expect((yield* Fiber.join(queued)).every(Exit.isFailure)).toBe(true)
+      expect(batches).toEqual([[1]]) // the 4 queued never waited for a deadline of their own
+    }))
 })
+

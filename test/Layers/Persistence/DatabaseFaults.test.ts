@@ -18,6 +18,7 @@ describe("databaseFault", () => {
     expect(kindOf(failed(serverError("25006", "cannot execute INSERT in a read-only transaction")))).toEqual(Option.some("unreachable"))
     expect(kindOf(failed(socketError("ECONNREFUSED")))).toEqual(Option.some("unreachable"))
     expect(kindOf(failed(socketError("ENOENT")))).toEqual(Option.some("unreachable")) // the embedded server's socket gone
+    expect(kindOf(failed(socketError("EPIPE")))).toEqual(Option.some("unreachable")) // five capitals, yet no SQLSTATE
     expect(kindOf(failed(new Error("Connection terminated unexpectedly")))).toEqual(Option.some("unreachable"))
 
     expect(kindOf(failed(serverError("55P03", "canceling statement due to lock timeout")))).toEqual(Option.some("deadline"))
