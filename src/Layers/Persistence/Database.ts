@@ -3,7 +3,7 @@ import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import pg from "pg"
-import { AppConfig } from "../Platform/AppConfig.js"
+import { AppConfig, DEFAULT_DATABASE_TIMEOUT_MS } from "../Platform/AppConfig.js"
 import { DatabaseUnreachable, messageOf } from "./DatabaseFaults.js"
 import { embeddedDatabase, type EmbeddedDatabaseError } from "./EmbeddedPostgres.js"
 
@@ -12,9 +12,6 @@ const POOL_SIZE = 20
 
 const DATE_OID = 1082
 const TIMESTAMPTZ_OID = 1184
-
-/** `DATABASE_TIMEOUT_MS`'s default: the longest a request waits for the database. */
-export const DEFAULT_DATABASE_TIMEOUT_MS = 5000
 
 // a `date` stays the string `YYYY-MM-DD`: stay dates are local dates, never shifted to UTC;
 // an instant is an ISO string in UTC, formatted with the hotel's offset where it is shown

@@ -58,6 +58,9 @@ const origins = (name: string) =>
 const ipAddresses = (name: string) =>
   listOf(name, (entry) => (isIP(entry) === 0 ? undefined : plainAddress(entry)), (entry) => `${entry} is not an IP address`)
 
+/** `DATABASE_TIMEOUT_MS`'s default: the longest a request waits for the database. */
+export const DEFAULT_DATABASE_TIMEOUT_MS = 5000
+
 /**
  * The connections the server holds at once: in all, well under the process's file limit, and per
  * client address, enough for a household or an office behind one address (DESIGN §13).
@@ -124,7 +127,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       host,
       publicBaseUrl,
       databaseUrl: yield* optionalSecret("DATABASE_URL"),
-      databaseTimeoutMs: yield* wholeNumber("DATABASE_TIMEOUT_MS", "milliseconds", 100, 60_000).pipe(Config.withDefault(5000)),
+      databaseTimeoutMs: yield* wholeNumber("DATABASE_TIMEOUT_MS", "milliseconds", 100, 60_000).pipe(Config.withDefault(DEFAULT_DATABASE_TIMEOUT_MS)),
       dataDir,
       smtpUrl: yield* optionalSecret("SMTP_URL"),
       mailFrom: yield* Config.string("MAIL_FROM").pipe(Config.withDefault("Hôtel Belle Rive <reservations@belle-rive-nice.example>")),
