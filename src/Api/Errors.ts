@@ -246,10 +246,10 @@ export const ReservationNotPendingBody = errorBody(
 export const CancellationNotAllowedBody = errorBody(
   CancellationNotAllowed,
   409,
-  "The rate is non-refundable or the free-cancellation deadline has passed; details say which and until when. " +
-    "error.code: cancellation_not_allowed",
+  "The rate is non-refundable or the free-cancellation deadline has passed; details say which (reason non_refundable or " +
+    "deadline_passed, as the manage view's refused_actions) and until when. error.code: cancellation_not_allowed",
   () => "cancellation_not_allowed",
-  (e) => ({ refundable: e.refundable, free_cancellation_until: e.free_cancellation_until })
+  (e) => ({ reason: e.reason, refundable: e.refundable, free_cancellation_until: e.free_cancellation_until })
 )
 export const ChangeNotAllowedBody = errorBody(
   ChangeNotAllowed,

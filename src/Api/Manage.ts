@@ -22,13 +22,14 @@ export class ManageGroup extends HttpApiGroup.make("manage")
   .add(
     HttpApiEndpoint.get("view", "/v1/reservation-manage")
       .addSuccess(ManagedReservation)
-      .annotate(OpenApi.Summary, "The completed reservation, its policies, allowed_actions and editable_fields (manage link token)")
+      .annotate(OpenApi.Summary, "The completed reservation, its policies, allowed_actions, refused_actions and editable_fields (manage link token)")
       .annotate(
         OpenApi.Description,
         "Identified by the manage link's X-Reservation-Token (the link of the confirmation email, PUBLIC_BASE_URL/manage#token=…); " +
           "a guest link's token is refused (401 invalid_token). allowed_actions lists what POST /v1/reservation-manage accepts now: " +
           "cancel and change_stay (which stands for quote_change too) appear only for a refundable rate before " +
-          "policies.free_cancellation_until (hotel time). editable_fields lists the " +
+          "policies.free_cancellation_until (hotel time); when they do not, refused_actions says why: reason non_refundable, " +
+          "deadline_passed or not_completed (the reservation is cancelled), and a message. editable_fields lists the " +
           "details update_guest may change, with their labels and limits, as guest_fields does for completion."
       )
   )
@@ -53,7 +54,7 @@ export class ManageGroup extends HttpApiGroup.make("manage")
         "One action per request. update_guest changes any of phone, arrival_time, special_requests, baby_cot, " +
           "early_check_in_request, late_check_out_request (null clears a text) and sends a notice by email. cancel frees the " +
           "rooms at once, status CANCELLED, and sends a cancellation email; a non-refundable rate or a passed deadline is 409 " +
-          "cancellation_not_allowed, a second cancel 409 already_cancelled. resend_confirmation sends the confirmation email " +
+          "cancellation_not_allowed (details.reason non_refundable or deadline_passed), a second cancel 409 already_cancelled. resend_confirmation sends the confirmation email " +
           "again, at most once every 5 minutes (429 rate_limited with Retry-After). " +
           "quote_change prices new dates and rooms (rooms as POST /v1/quotes takes them, on the reservation's rate plan, its " +
           "own rooms counting as free) and answers a ChangeQuote (previous_total, new_total, difference); nothing changes. " +

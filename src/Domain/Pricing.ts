@@ -1,9 +1,10 @@
 import { Either } from "effect"
+import { freeCancellationUntil } from "./CancellationPolicy.js"
 import { freeDuringStay, freeRooms, type NightLookup, restrictionBound, restrictionMessage, stayRestriction } from "./Channel.js"
 import { ValidationError } from "./Errors.js"
 import type { HotelDefinition, PromoCodeDefinition, RatePlanDefinition, RoomTypeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
-import { addDays, formatInstant, isoWeekday, type LocalDate, localInstant, monthOf, nightsOf } from "./LocalDate.js"
+import { isoWeekday, type LocalDate, monthOf, nightsOf } from "./LocalDate.js"
 import { type Cents, cents, percentOf, sum } from "./Money.js"
 import { fitsRoom, occupancyRule } from "./Occupancy.js"
 import { fitsStay } from "./PromoCodes.js"
@@ -218,11 +219,7 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
     p.active && stay.daysAhead >= p.min_days_ahead && stay.nights >= p.min_nights
   )
 
-  const { cancellation, timezone } = hotel
-  const freeCancellationUntil = formatInstant(
-    localInstant(addDays(stay.checkin, -cancellation.free_until_days_before), cancellation.free_until_time, timezone),
-    timezone
-  )
+  const freeCancellation = freeCancellationUntil(hotel, stay.checkin)
 
   const offer = (plan: RatePlanDefinition): PackageOffer => {
     // one entry per room and night (quantity copies of a line): promotions round each one
@@ -251,7 +248,7 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
       description: plan.description.en,
       breakfast_included: plan.breakfast_included,
       refundable: plan.refundable,
-      free_cancellation_until: plan.refundable ? freeCancellationUntil : null,
+      free_cancellation_until: plan.refundable ? freeCancellation : null,
       promotions: best === undefined ? [] : [best.code],
       price: {
         room_total: roomTotal,

@@ -7,12 +7,12 @@ import {
   PriceChanged,
   RateLimited
 } from "../Domain/Errors.js"
+import { cancellationRefusal } from "../Domain/CancellationPolicy.js"
 import { confirmationPdfFilename } from "../Domain/GuestEmails.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { roomsByType } from "../Domain/Pricing.js"
 import {
   applyGuestUpdate,
-  cancellationRefusal,
   type GuestUpdate,
   GUEST_UPDATES_PER_HOUR,
   guestUpdateWait,
@@ -33,7 +33,6 @@ import {
   changedRecord,
   changeLines,
   changeQuote,
-  changeRefusal,
   type ChangeStayAction,
   isCurrentStay,
   nightsChanges,
@@ -42,6 +41,7 @@ import {
   withoutOwnRooms
 } from "../Domain/StayChange.js"
 import { validateStay } from "../Domain/Stay.js"
+import { changeRefusal } from "../Domain/StayChangePolicy.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
 import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
@@ -121,7 +121,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         const refusal = cancellationRefusal(reservation, now)
         if (Option.isSome(refusal)) {
           return yield* new CancellationNotAllowed({
-            message: `reservation ${reservation.number} cannot be cancelled: ${refusal.value}`,
+            ...refusal.value,
             refundable: reservation.offer.refundable,
             free_cancellation_until: reservation.offer.free_cancellation_until
           })
