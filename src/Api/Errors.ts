@@ -6,6 +6,7 @@ import {
   CancellationNotAllowed,
   ChangeNotAllowed,
   GroupBookingRequired,
+  GroupStayChange,
   IdempotencyInProgress,
   IdempotencyKeyReused,
   InvalidMessage,
@@ -184,6 +185,14 @@ export const GroupBookingRequiredBody = errorBody(
     "reason group_booking, max_rooms, requested_rooms and the hotel's contact, who books groups. error.code: quote_not_reservable",
   () => "quote_not_reservable",
   (e) => ({ quote_id: e.quote_id, reason: e.reason, max_rooms: e.max_rooms, requested_rooms: e.requested_rooms, contact: e.contact })
+)
+export const GroupStayChangeBody = errorBody(
+  GroupStayChange,
+  400,
+  "The new stay asks for more rooms than one reservation may hold: details give reason group_booking, max_rooms, " +
+    "requested_rooms and the hotel's contact, who books groups. error.code: invalid_request",
+  () => "invalid_request",
+  (e) => ({ reason: e.reason, max_rooms: e.max_rooms, requested_rooms: e.requested_rooms, contact: e.contact })
 )
 export const IdempotencyKeyReusedBody = errorBody(
   IdempotencyKeyReused,

@@ -11,6 +11,7 @@ import {
   AvailabilityChangedBody,
   CancellationNotAllowedBody,
   ChangeNotAllowedBody,
+  GroupStayChangeBody,
   PriceChangedBody,
   RateLimitedBody,
   ValidationErrorBody
@@ -39,6 +40,7 @@ export class ManageGroup extends HttpApiGroup.make("manage")
       .addSuccess(ManagedReservation)
       .addSuccess(ChangeQuote)
       .addError(ValidationErrorBody)
+      .addError(GroupStayChangeBody)
       .addError(CancellationNotAllowedBody)
       .addError(AlreadyCancelledBody)
       .addError(ChangeNotAllowedBody)
@@ -66,7 +68,8 @@ export class ManageGroup extends HttpApiGroup.make("manage")
           "not_completed). 409 price_changed: send change_stay again with details.new_total; 409 availability_changed: " +
           "details.rooms says which rooms cannot be had and why (reason, with min_stay or max_stay), choose other dates or " +
           `rooms. ${RULES.unavailable} ` +
-          "The same change sent again answers " +
+          "More rooms than one reservation may hold is 400 invalid_request with details.reason group_booking and the " +
+          "hotel's contact, who books groups. The same change sent again answers " +
           "the reservation as it is and changes nothing. Every change reaches the hotel's PMS."
       )
   )

@@ -58,6 +58,15 @@ export class GroupBookingRequired extends Schema.TaggedError<GroupBookingRequire
   ...GroupBooking.fields
 }) {}
 
+/**
+ * A stay change asks for more rooms than one reservation may hold: only the hotel books a group
+ * (a 400 on `rooms`, with reason group_booking and the hotel's contact, as an intent's refusal gives them).
+ */
+export class GroupStayChange extends Schema.TaggedError<GroupStayChange>()("GroupStayChange", {
+  message: Schema.String,
+  ...GroupBooking.fields
+}) {}
+
 /** The token is unknown, of the wrong purpose, or expired. */
 export class InvalidToken extends Schema.TaggedError<InvalidToken>()("InvalidToken", {
   message: Schema.String

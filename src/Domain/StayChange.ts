@@ -1,6 +1,6 @@
 import { Either, Option, Schema } from "effect"
 import { groupBooking, groupBookingMessage } from "./BookingLimits.js"
-import { AvailabilityChanged, ValidationError } from "./Errors.js"
+import { AvailabilityChanged, GroupStayChange, ValidationError } from "./Errors.js"
 import type { HotelDefinition, PromoCodeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, LocalDate, nightsOf } from "./LocalDate.js"
@@ -110,7 +110,7 @@ export const changeLines = (
   hotel: HotelDefinition,
   r: ReservationRecord,
   rooms: QuoteChangeAction["rooms"]
-): Either.Either<ReadonlyArray<RoomLine>, ValidationError> =>
+): Either.Either<ReadonlyArray<RoomLine>, ValidationError | GroupStayChange> =>
   Either.gen(function*() {
     const lines: ReadonlyArray<RoomLine> = rooms.map((room) => ({
       room_type_id: room.room_type_id,
@@ -132,7 +132,7 @@ export const changeLines = (
     }
     const group = groupBooking(hotel, lines)
     if (Option.isSome(group)) {
-      return yield* Either.left(new ValidationError({ code: "invalid_request", message: `rooms: ${groupBookingMessage(group.value)}` }))
+      return yield* Either.left(new GroupStayChange({ ...group.value, message: `rooms: ${groupBookingMessage(group.value)}` }))
     }
     // priced on the reservation's plan, whether or not a room named it
     return lines.map((line) => ({ ...line, rate_code: null }))
