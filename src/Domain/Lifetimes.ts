@@ -41,6 +41,9 @@ export const expiredReservationPurgeCutoff = (now: number, retentionDays: number
  */
 export const channelMessageIdCutoff = (now: number): number => daysBefore(now, 7)
 
+/** An Idempotency-Key is remembered 24 hours: a repeat within them answers the first answer. */
+export const idempotencyKeyExpiresAt = (firstUsedAt: number): number => firstUsedAt + DAY_MS
+
 /** A guest link works 24 hours, and never past check-in. */
 export const guestLinkExpiresAt = (issuedAt: number, checkIn: number): number => Math.min(issuedAt + 24 * HOUR_MS, checkIn)
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   guestLinkExpiresAt,
   hasLapsed,
+  idempotencyKeyExpiresAt,
   manageLinkExpiresAt,
   expiredReservationPurgeCutoff,
   quoteExpiresAt,
@@ -28,6 +29,7 @@ describe("lifetimes", () => {
     expect(guestLinkExpiresAt(now, now + 3 * DAY)).toBe(now + DAY)
     expect(guestLinkExpiresAt(now, now + 2 * HOUR)).toBe(now + 2 * HOUR)
     expect(manageLinkExpiresAt(now)).toBe(now + 30 * DAY)
+    expect(idempotencyKeyExpiresAt(now)).toBe(now + DAY)
   })
 
   it("a reservation never completed is kept its retention after the link lapsed; a quote never reserved, one day after it expired", () => {
