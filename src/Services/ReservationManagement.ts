@@ -25,8 +25,7 @@ import {
 import { readUntil } from "../Domain/Channel.js"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import type { HotelDefinition } from "../Domain/Hotel.js"
-import { manageLinkExpiresAt } from "../Domain/Lifetimes.js"
-import { localInstant } from "../Domain/LocalDate.js"
+import { manageLinkExpiry } from "../Domain/Lifetimes.js"
 import { pmsStatusAfterChange } from "../Domain/Pms.js"
 import { nightsFirstTakenAt, type ReservationRecord } from "../Domain/Reservation.js"
 import {
@@ -218,8 +217,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
           nights_taken_at: now.toISOString()
         })
         // the same manage link, working as long after the new check-out as after the old one
-        const checkOut = localInstant(stay.checkout, hotel.check_out, hotel.timezone).getTime()
-        yield* tokens.setExpiry(id, "manage", new Date(manageLinkExpiresAt(checkOut)))
+        yield* tokens.setExpiry(id, "manage", new Date(manageLinkExpiry(hotel, stay.checkout)))
         yield* outbox.enqueue([{ kind: "stay_change_email", reservation_id: id }, { kind: "pms_push", reservation_id: id }])
         yield* feed.record(id, "stay_changed")
       }))

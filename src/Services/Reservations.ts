@@ -20,8 +20,8 @@ import {
 } from "../Domain/Errors.js"
 import type { HotelDefinition, PromoCodeDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
-import { guestLinkExpiresAt, manageLinkExpiresAt } from "../Domain/Lifetimes.js"
-import { formatInstant, localInstant } from "../Domain/LocalDate.js"
+import { guestLinkExpiry, manageLinkExpiry } from "../Domain/Lifetimes.js"
+import { formatInstant } from "../Domain/LocalDate.js"
 import { nightLookup, readUntil } from "../Domain/Channel.js"
 import { lineTotals, priceStay, roomsByType, roomsNotToBeHad } from "../Domain/Pricing.js"
 import type { ClientInfo } from "../Domain/Quote.js"
@@ -137,8 +137,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       const [lost] = roomsNotToBeHad({ hotel, nights, rooms: quote.rooms, stay: quote.stay })
       if (lost !== undefined) return yield* notReservable(`${lost.message}; quote again`)
       const now = yield* Clock.currentTimeMillis
-      const checkIn = localInstant(quote.stay.checkin, hotel.check_in, hotel.timezone).getTime()
-      const linkExpires = guestLinkExpiresAt(now, checkIn)
+      const linkExpires = guestLinkExpiry(hotel, now, quote.stay.checkin)
       const stay = validateStay(hotel, yield* catalog.today(hotel), quote.stay.checkin, quote.stay.checkout)
       if (linkExpires <= now || Either.isLeft(stay)) return yield* notReservable("check-in time has passed")
       // only a code the chosen offer applies: a code that did not fit this package is no use of it
@@ -310,8 +309,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         }
         yield* repo.complete(reservation.id, completion)
         if (limited) yield* repo.recordCompletionFrom(reservation.id, clientAddress, { at: now, roomNights: nights })
-        const checkOut = localInstant(reservation.checkout, hotel.check_out, hotel.timezone).getTime()
-        yield* tokens.issue(reservation.id, "manage", new Date(manageLinkExpiresAt(checkOut)))
+        yield* tokens.issue(reservation.id, "manage", new Date(manageLinkExpiry(hotel, reservation.checkout)))
         yield* outbox.enqueue([
           { kind: "confirmation_email", reservation_id: reservation.id },
           { kind: "pms_push", reservation_id: reservation.id }
