@@ -136,7 +136,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
       }))
     })
 
-    /** Refused unless the reservation is completed and its current stay still cancellable free of charge. */
+    /** Refused as StayChangePolicy says (409 change_not_allowed with its reason). */
     const checkChangeAllowed = (reservation: ReservationRecord) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Option.match(changeRefusal(reservation, now), {
