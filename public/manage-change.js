@@ -34,10 +34,13 @@ const roomRequest = (room) => ({
   children_ages: room.children_ages || []
 })
 
-/** Why the stay cannot be changed here (change_not_allowed's reason, or the view's policies). */
+/** Why the API refuses `action` ("cancel", "change_stay") now: its refused_actions' reason, or undefined. */
+export const refusalOf = (r, action) => ((r.refused_actions || []).find((refused) => refused.action === action) || {}).reason
+
+/** Why the stay cannot be changed here: change_not_allowed's reason, or the view's refused_actions. */
 const cannotChangeText = (r, reason) => {
   const deadline = r.policies.free_cancellation_until
-  const why = reason || (r.policies.refundable && deadline ? "deadline_passed" : "non_refundable")
+  const why = reason || refusalOf(r, "change_stay")
   if (why === "deadline_passed" && deadline) return t("cannotChangeLate", { when: fmtDateTime(deadline) })
   return t(why === "not_completed" ? "cannotChangeNow" : "cannotChangeNrf")
 }
@@ -290,8 +293,8 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
     if (res.status === 409 && error.code === "change_not_allowed") return notAllowed(details.reason)
     if (res.status === 400) {
       const named = serverFieldError(form, error) // marks the field the API names, when the form has it
-      // more rooms than one reservation may hold is refused on `rooms` as a whole: a group booking
-      const code = error.code === "invalid_request" && /^rooms:/.test(error.message || "") ? "group_booking" : error.code
+      // more rooms than one reservation may hold: the API says group_booking
+      const code = details.reason === "group_booking" ? "group_booking" : error.code
       const text = hasText(`change_${code}`) ? t(`change_${code}`) : named
       say(message, "error", text)
       if (!form.querySelector("[aria-invalid=true]")) focusSoon(message)

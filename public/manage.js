@@ -8,7 +8,7 @@ import { checkForm, fieldControl, serverFieldError } from "./guest-form.js"
 import { fmtDateTime, fmtTime } from "./guest-format.js"
 import { fact, summary } from "./guest-summary.js"
 import { t, word } from "./guest-text.js"
-import { changeCard } from "./manage-change.js"
+import { changeCard, refusalOf } from "./manage-change.js"
 
 const hotelLoaded = startPage("titleManage")
 const token = takeToken()
@@ -223,7 +223,7 @@ function cancellationCard(r, actions) {
   const section = el("section", { class: "card", id: "cancellation", "aria-labelledby": "cancel-title" }, el("h2", { id: "cancel-title" }, t("cancelTitle")))
   const deadline = r.policies.free_cancellation_until
   if (!actions.includes("cancel")) {
-    const why = r.policies.refundable && deadline ? t("cannotCancelLate", { when: fmtDateTime(deadline) }) : t("cannotCancelNrf")
+    const why = refusalOf(r, "cancel") === "deadline_passed" && deadline ? t("cannotCancelLate", { when: fmtDateTime(deadline) }) : t("cannotCancelNrf")
     section.append(el("p", { id: "cannot-cancel", tabindex: -1 }, why))
     return section
   }

@@ -6,6 +6,7 @@ import {
   CancellationNotAllowed,
   ChangeNotAllowed,
   GroupBookingRequired,
+  GroupStayChange,
   IdempotencyInProgress,
   IdempotencyKeyReused,
   InvalidMessage,
@@ -185,6 +186,14 @@ export const GroupBookingRequiredBody = errorBody(
   () => "quote_not_reservable",
   (e) => ({ quote_id: e.quote_id, reason: e.reason, max_rooms: e.max_rooms, requested_rooms: e.requested_rooms, contact: e.contact })
 )
+export const GroupStayChangeBody = errorBody(
+  GroupStayChange,
+  400,
+  "The new stay asks for more rooms than one reservation may hold: details give reason group_booking, max_rooms, " +
+    "requested_rooms and the hotel's contact, who books groups. error.code: invalid_request",
+  () => "invalid_request",
+  (e) => ({ reason: e.reason, max_rooms: e.max_rooms, requested_rooms: e.requested_rooms, contact: e.contact })
+)
 export const IdempotencyKeyReusedBody = errorBody(
   IdempotencyKeyReused,
   422,
@@ -246,10 +255,10 @@ export const ReservationNotPendingBody = errorBody(
 export const CancellationNotAllowedBody = errorBody(
   CancellationNotAllowed,
   409,
-  "The rate is non-refundable or the free-cancellation deadline has passed; details say which and until when. " +
-    "error.code: cancellation_not_allowed",
+  "The rate is non-refundable or the free-cancellation deadline has passed; details say which (reason non_refundable or " +
+    "deadline_passed, as the manage view's refused_actions) and until when. error.code: cancellation_not_allowed",
   () => "cancellation_not_allowed",
-  (e) => ({ refundable: e.refundable, free_cancellation_until: e.free_cancellation_until })
+  (e) => ({ reason: e.reason, refundable: e.refundable, free_cancellation_until: e.free_cancellation_until })
 )
 export const ChangeNotAllowedBody = errorBody(
   ChangeNotAllowed,

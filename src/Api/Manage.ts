@@ -11,6 +11,7 @@ import {
   AvailabilityChangedBody,
   CancellationNotAllowedBody,
   ChangeNotAllowedBody,
+  GroupStayChangeBody,
   PriceChangedBody,
   RateLimitedBody,
   ValidationErrorBody
@@ -22,13 +23,14 @@ export class ManageGroup extends HttpApiGroup.make("manage")
   .add(
     HttpApiEndpoint.get("view", "/v1/reservation-manage")
       .addSuccess(ManagedReservation)
-      .annotate(OpenApi.Summary, "The completed reservation, its policies, allowed_actions and editable_fields (manage link token)")
+      .annotate(OpenApi.Summary, "The completed reservation, its policies, allowed_actions, refused_actions and editable_fields (manage link token)")
       .annotate(
         OpenApi.Description,
         "Identified by the manage link's X-Reservation-Token (the link of the confirmation email, PUBLIC_BASE_URL/manage#token=…); " +
           "a guest link's token is refused (401 invalid_token). allowed_actions lists what POST /v1/reservation-manage accepts now: " +
           "cancel and change_stay (which stands for quote_change too) appear only for a refundable rate before " +
-          "policies.free_cancellation_until (hotel time). editable_fields lists the " +
+          "policies.free_cancellation_until (hotel time); when they do not, refused_actions says why: reason non_refundable, " +
+          "deadline_passed or not_completed (the reservation is cancelled), and a message. editable_fields lists the " +
           "details update_guest may change, with their labels and limits, as guest_fields does for completion."
       )
   )
@@ -38,6 +40,7 @@ export class ManageGroup extends HttpApiGroup.make("manage")
       .addSuccess(ManagedReservation)
       .addSuccess(ChangeQuote)
       .addError(ValidationErrorBody)
+      .addError(GroupStayChangeBody)
       .addError(CancellationNotAllowedBody)
       .addError(AlreadyCancelledBody)
       .addError(ChangeNotAllowedBody)
@@ -53,7 +56,7 @@ export class ManageGroup extends HttpApiGroup.make("manage")
         "One action per request. update_guest changes any of phone, arrival_time, special_requests, baby_cot, " +
           "early_check_in_request, late_check_out_request (null clears a text) and sends a notice by email. cancel frees the " +
           "rooms at once, status CANCELLED, and sends a cancellation email; a non-refundable rate or a passed deadline is 409 " +
-          "cancellation_not_allowed, a second cancel 409 already_cancelled. resend_confirmation sends the confirmation email " +
+          "cancellation_not_allowed (details.reason non_refundable or deadline_passed), a second cancel 409 already_cancelled. resend_confirmation sends the confirmation email " +
           "again, at most once every 5 minutes (429 rate_limited with Retry-After). " +
           "quote_change prices new dates and rooms (rooms as POST /v1/quotes takes them, on the reservation's rate plan, its " +
           "own rooms counting as free) and answers a ChangeQuote (previous_total, new_total, difference); nothing changes. " +
@@ -65,7 +68,8 @@ export class ManageGroup extends HttpApiGroup.make("manage")
           "not_completed). 409 price_changed: send change_stay again with details.new_total; 409 availability_changed: " +
           "details.rooms says which rooms cannot be had and why (reason, with min_stay or max_stay), choose other dates or " +
           `rooms. ${RULES.unavailable} ` +
-          "The same change sent again answers " +
+          "More rooms than one reservation may hold is 400 invalid_request with details.reason group_booking and the " +
+          "hotel's contact, who books groups. The same change sent again answers " +
           "the reservation as it is and changes nothing. Every change reaches the hotel's PMS."
       )
   )

@@ -57,7 +57,7 @@ const COMPLETION_WINDOW_MS = HOUR_MS
 const ROOM_NIGHTS_WINDOW_MS = 24 * HOUR_MS
 
 /** Completions made before this instant no longer count for the booking limit. */
-export const completionWindowStart = (now: number): number => now - COMPLETION_WINDOW_MS
+const completionWindowStart = (now: number): number => now - COMPLETION_WINDOW_MS
 
 /** Completions made before this instant count for no limit: housekeeping deletes their address. */
 export const completionAddressCutoff = (now: number): number => now - ROOM_NIGHTS_WINDOW_MS
@@ -111,6 +111,59 @@ export const roomNightsLimitWait = (
     if (total <= limit) return Option.some(secondsUntilOut(completion.at, ROOM_NIGHTS_WINDOW_MS, now))
   }
   return Option.some(ROOM_NIGHTS_WINDOW_MS / 1000)
+}
+
+/** The completion limits per client address the service runs with (from the configuration): 0 turns one off. */
+export interface CompletionLimits {
+  /** BOOKING_LIMIT_PER_HOUR: completions per client address in an hour. */
+  readonly perHour: number
+  /** ROOM_NIGHTS_PER_ADDRESS_PER_DAY: room-nights one client address completes within 24 hours. */
+  readonly roomNightsPerDay: number
+}
+
+/** Whether completions must be counted per client address at all: some limit is on. */
+export const countsCompletions = (limits: CompletionLimits): boolean => limits.perHour > 0 || limits.roomNightsPerDay > 0
+
+/** A completion one of the limits refuses: how long to wait, why, and the hotel's contact when the hotel can take it. */
+export interface CompletionRefusal {
+  readonly message: string
+  readonly retry_after_seconds: number
+  readonly contact?: HotelContact
+}
+
+/**
+ * Why a client address may not complete a reservation of `requested` room-nights now, given its
+ * completions of the last 24 hours (oldest first): it made its hour's completions, or these
+ * room-nights would take its day's beyond the limit (then the hotel, who can book it, is named).
+ */
+export const completionRefusal = (
+  limits: CompletionLimits,
+  hotel: HotelDefinition,
+  recent: ReadonlyArray<CountedCompletion>,
+  requested: number,
+  now: number
+): Option.Option<CompletionRefusal> => {
+  const lastHour = recent.map((c) => c.at).filter((at) => at > completionWindowStart(now))
+  const inHour = completionLimitWait(limits.perHour, lastHour, now)
+  if (Option.isSome(inHour)) {
+    return Option.some({
+      message: `this client address has completed ${lastHour.length} reservations in the last hour, the most the hotel ` +
+        `takes (${limits.perHour}): retry in ${inHour.value} s, or contact the hotel`,
+      retry_after_seconds: inHour.value
+    })
+  }
+  const limit = limits.roomNightsPerDay
+  return Option.map(roomNightsLimitWait(limit, recent, requested, now), (wait) => {
+    const contact = hotelContact(hotel)
+    const booked = recent.reduce((sum, c) => sum + c.roomNights, 0)
+    return {
+      message: `${requested} more room-nights would take this client address beyond the ${limit} the hotel books online ` +
+        `from one address in 24 hours (${booked} booked): ` +
+        (requested > limit ? "" : `retry in ${wait} s, or `) + `book with the hotel (${contact.email}, ${contact.phone})`,
+      retry_after_seconds: wait,
+      contact
+    }
+  })
 }
 
 /** The window emails per recipient are counted in. */

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { GroupBooking, HotelContact } from "./BookingLimits.js"
 import { Cents } from "./Money.js"
-import { ChangedRoom } from "./Reservation.js"
+import { ChangedRoom, RefusalReason } from "./Reservation.js"
 
 /** Stable `error.code` values of a 400 answer. */
 export const ValidationCode = Schema.Literal(
@@ -58,6 +58,15 @@ export class GroupBookingRequired extends Schema.TaggedError<GroupBookingRequire
   ...GroupBooking.fields
 }) {}
 
+/**
+ * A stay change asks for more rooms than one reservation may hold: only the hotel books a group
+ * (a 400 on `rooms`, with reason group_booking and the hotel's contact, as an intent's refusal gives them).
+ */
+export class GroupStayChange extends Schema.TaggedError<GroupStayChange>()("GroupStayChange", {
+  message: Schema.String,
+  ...GroupBooking.fields
+}) {}
+
 /** The token is unknown, of the wrong purpose, or expired. */
 export class InvalidToken extends Schema.TaggedError<InvalidToken>()("InvalidToken", {
   message: Schema.String
@@ -95,9 +104,10 @@ export class ReservationNotPending extends Schema.TaggedError<ReservationNotPend
   status: Schema.String
 }) {}
 
-/** The reservation cannot be cancelled: its rate is non-refundable, or the free-cancellation deadline has passed. */
+/** The reservation cannot be cancelled (`reason`, CancellationPolicy's): its rate is non-refundable, or the free-cancellation deadline has passed. */
 export class CancellationNotAllowed extends Schema.TaggedError<CancellationNotAllowed>()("CancellationNotAllowed", {
   message: Schema.String,
+  reason: RefusalReason,
   refundable: Schema.Boolean,
   free_cancellation_until: Schema.NullOr(Schema.String)
 }) {}
@@ -115,14 +125,10 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   contact: Schema.optional(HotelContact)
 }) {}
 
-/** Why a stay cannot be changed: a non-refundable rate, the free-cancellation deadline of the current stay passed, or not (or no longer) completed. */
-export const ChangeRefusalReason = Schema.Literal("non_refundable", "deadline_passed", "not_completed")
-export type ChangeRefusalReason = typeof ChangeRefusalReason.Type
-
-/** The reservation's stay cannot be changed now (`details.reason`); the message says what to do instead. */
+/** The reservation's stay cannot be changed now (`details.reason`, StayChangePolicy's); the message says what to do instead. */
 export class ChangeNotAllowed extends Schema.TaggedError<ChangeNotAllowed>()("ChangeNotAllowed", {
   message: Schema.String,
-  reason: ChangeRefusalReason
+  reason: RefusalReason
 }) {}
 
 /** Why a promo code is refused: not a code of the hotel, switched off or outside its booking dates, or no use left. */

@@ -4,6 +4,9 @@
  * epoch milliseconds.
  */
 
+import type { HotelDefinition } from "./Hotel.js"
+import { type LocalDate, localInstant } from "./LocalDate.js"
+
 const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
 const daysBefore = (now: number, days: number): number => now - days * DAY_MS
@@ -41,8 +44,21 @@ export const expiredReservationPurgeCutoff = (now: number, retentionDays: number
  */
 export const channelMessageIdCutoff = (now: number): number => daysBefore(now, 7)
 
+/** An Idempotency-Key is remembered 24 hours: a repeat within them answers the first answer. */
+export const idempotencyKeyExpiresAt = (firstUsedAt: number): number => firstUsedAt + DAY_MS
+
 /** A guest link works 24 hours, and never past check-in. */
 export const guestLinkExpiresAt = (issuedAt: number, checkIn: number): number => Math.min(issuedAt + 24 * HOUR_MS, checkIn)
 
 /** The manage link works until 30 days after check-out. */
 export const manageLinkExpiresAt = (checkOut: number): number => checkOut + 30 * DAY_MS
+
+type HotelTimes = Pick<HotelDefinition, "check_in" | "check_out" | "timezone">
+
+/** The guest link of a stay arriving on `checkin`, issued at `issuedAt`: 24 hours, and never past the hotel's check-in time. */
+export const guestLinkExpiry = (hotel: HotelTimes, issuedAt: number, checkin: LocalDate): number =>
+  guestLinkExpiresAt(issuedAt, localInstant(checkin, hotel.check_in, hotel.timezone).getTime())
+
+/** The manage link of a stay leaving on `checkout`: 30 days after the hotel's check-out time that day. */
+export const manageLinkExpiry = (hotel: HotelTimes, checkout: LocalDate): number =>
+  manageLinkExpiresAt(localInstant(checkout, hotel.check_out, hotel.timezone).getTime())

@@ -1,11 +1,13 @@
 import { Option, Schema } from "effect"
 import { slidingLimitWait } from "./BookingLimits.js"
+import { cancellationRefusal } from "./CancellationPolicy.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { TimeOfDay } from "./Ids.js"
 import type { Language } from "./Language.js"
-import { type GuestDetails, type GuestField, type ManagedReservation, Phone, type ReservationRecord, SpecialRequests } from "./Reservation.js"
+import { type GuestDetails, type GuestField, type ManagedReservation, Phone, type RefusedAction, type ReservationRecord, SpecialRequests } from "./Reservation.js"
 import { guestFields, reservationView } from "./ReservationViews.js"
-import { ChangeStayAction, changeRefusal, freeCancellationLapse, QuoteChangeAction } from "./StayChange.js"
+import { ChangeStayAction, QuoteChangeAction } from "./StayChange.js"
+import { changeRefusal } from "./StayChangePolicy.js"
 
 /**
  * The guest's manage link, as the emails and the confirmation PDF give it: the token goes in the
@@ -78,13 +80,6 @@ export const applyGuestUpdate = (guest: GuestDetails, update: GuestUpdate): Gues
   late_check_out_request: update.late_check_out_request ?? guest.late_check_out_request
 })
 
-/** Why the reservation cannot be cancelled at `now`, if it cannot; a cancelled one is answered apart. */
-export const cancellationRefusal = (r: ReservationRecord, now: number): Option.Option<string> =>
-  Option.map(freeCancellationLapse(r, now), (lapse) =>
-    lapse === "non_refundable"
-      ? `the ${r.offer.rate_code} rate is non-refundable: it cannot be cancelled free of charge; contact the hotel`
-      : `free cancellation was possible until ${r.offer.free_cancellation_until} (hotel time); contact the hotel`)
-
 /** What the holder of the manage link may do now. */
 export const manageActions = (r: ReservationRecord, now: number): ReadonlyArray<string> =>
   r.status !== "GUEST_COMPLETED"
@@ -98,6 +93,12 @@ export const manageActions = (r: ReservationRecord, now: number): ReadonlyArray<
       "download_document"
     ]
 
+/** Why the manage link cannot cancel or change the stay now, as the policies decide it. */
+export const refusedActions = (r: ReservationRecord, now: number): ReadonlyArray<RefusedAction> => [
+  ...Option.toArray(Option.map(cancellationRefusal(r, now), (refusal) => ({ action: "cancel" as const, ...refusal }))),
+  ...Option.toArray(Option.map(changeRefusal(r, now), (refusal) => ({ action: "change_stay" as const, ...refusal })))
+]
+
 /** The fields of the guest form that update_guest may change, with the same specs and labels as at completion. */
 export const editableFields = (language: Language): ReadonlyArray<GuestField> =>
   guestFields(language).filter((field) => field.name in GuestChanges.fields)
@@ -108,6 +109,7 @@ export const manageView = (hotel: HotelDefinition, r: ReservationRecord, now: nu
   return {
     ...reservationView(hotel, r),
     allowed_actions: actions,
+    refused_actions: refusedActions(r, now),
     editable_fields: actions.includes("update_guest") ? editableFields(r.language) : []
   }
 }

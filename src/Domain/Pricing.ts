@@ -1,9 +1,11 @@
 import { Either } from "effect"
-import { freeDuringStay, freeRooms, type NightLookup, restrictionBound, restrictionMessage, stayRestriction } from "./Channel.js"
+import { freeCancellationUntil } from "./CancellationPolicy.js"
+import { freeDuringStay, type NightLookup, restrictionBound, restrictionMessage, stayRestriction } from "./Channel.js"
+import { withDemandSurcharge } from "./DemandPricing.js"
 import { ValidationError } from "./Errors.js"
 import type { HotelDefinition, PromoCodeDefinition, RatePlanDefinition, RoomTypeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
-import { addDays, formatInstant, isoWeekday, type LocalDate, localInstant, monthOf, nightsOf } from "./LocalDate.js"
+import { isoWeekday, type LocalDate, monthOf, nightsOf } from "./LocalDate.js"
 import { type Cents, cents, percentOf, sum } from "./Money.js"
 import { fitsRoom, occupancyRule } from "./Occupancy.js"
 import { fitsStay } from "./PromoCodes.js"
@@ -186,6 +188,55 @@ const unavailability = (
   return [...soldOut, ...notEligible, ...conflicts].sort((a, b) => a.room_index - b.room_index)
 }
 
+/**
+ * The FLEX price of each room line on each night, the same for every plan: the hotel's base rate for
+ * the night (its message's, or the file's), with the demand surcharge.
+ */
+const flexRates = (
+  hotel: HotelDefinition,
+  states: NightLookup,
+  rooms: ReadonlyArray<RoomLine>,
+  nights: ReadonlyArray<LocalDate>
+): ReadonlyArray<ReadonlyArray<Cents>> =>
+  rooms.map((line) => {
+    const room = hotel.room_types.find((r) => r.id === line.room_type_id)!
+    return nights.map((night) => {
+      const state = states(room.id, night)
+      return withDemandSurcharge(hotel.demand_pricing, room.inventory, state, state.cells.base_rate.value ?? fileBaseRate(hotel, room, night))
+    })
+  })
+
+/** The tourist tax of every guest of the tax's age, on every night, at the night's amount. */
+const touristTaxOf = (
+  hotel: HotelDefinition,
+  rooms: ReadonlyArray<RoomLine>,
+  ages: ReadonlyArray<ReadonlyArray<number>>,
+  nights: ReadonlyArray<LocalDate>
+): Cents => {
+  // what every guest pays on a night
+  const taxPerGuest = nights.map((night) => hotel.tourist_tax.periods.find((p) => p.from <= night && night <= p.until)?.amount_cents ?? 0)
+  return sum(rooms.flatMap((line, i) => {
+    const taxed = ages[i]!.filter((age) => age >= hotel.tourist_tax.min_age).length
+    return taxPerGuest.map((amount) => line.quantity * taxed * amount)
+  }))
+}
+
+/**
+ * The promotion worth most on these room-nights (each rounded alone); a tie keeps the first, and a
+ * promotion worth nothing is not applied.
+ */
+const bestPromotion = (
+  candidates: ReadonlyArray<{ readonly code: PromotionCode; readonly discount_percent: number }>,
+  nightLines: ReadonlyArray<number>
+): { readonly code: PromotionCode; readonly discount: number } | undefined => {
+  let best: { readonly code: PromotionCode; readonly discount: number } | undefined
+  for (const promotion of candidates) {
+    const discount = sum(nightLines.map((amount) => percentOf(amount, promotion.discount_percent)))
+    if (discount > (best?.discount ?? 0)) best = { code: promotion.code, discount }
+  }
+  return best
+}
+
 /** Prices every offered plan for all rooms together, or says which rooms cannot be had. Assumes `validateRooms` passed. */
 export const priceStay = (input: PricingInput): PricingOutcome => {
   const { hotel, nights: states, promoCode, rooms, stay } = input
@@ -195,34 +246,14 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
   const unavailable = unavailability(input, eligible, offered)
   if (unavailable.length > 0) return { _tag: "Unavailable", rooms: unavailable }
 
-  const { demand_pricing: demand } = hotel
-  // what every guest pays on a night
-  const taxPerGuest = nights.map((night) => hotel.tourist_tax.periods.find((p) => p.from <= night && night <= p.until)?.amount_cents ?? 0)
-  // FLEX price per line and night: the same for every plan
-  const flex = rooms.map((line) => {
-    const room = hotel.room_types.find((r) => r.id === line.room_type_id)!
-    return nights.map((night) => {
-      const state = states(room.id, night)
-      const base = state.cells.base_rate.value ?? fileBaseRate(hotel, room, night)
-      // occupancy before this booking, rooms sold elsewhere included (stop-sell is no sale); inventory 0 counts as full
-      const busy = (room.inventory - freeRooms(room.inventory, state)) * 100 >= demand.occupancy_threshold_percent * room.inventory
-      return base + (busy ? percentOf(base, demand.surcharge_percent) : 0)
-    })
-  })
+  const flex = flexRates(hotel, states, rooms, nights)
   const ages = rooms.map(guestAges)
-  const touristTax = sum(rooms.flatMap((line, i) => {
-    const taxed = ages[i]!.filter((age) => age >= hotel.tourist_tax.min_age).length
-    return taxPerGuest.map((amount) => line.quantity * taxed * amount)
-  }))
+  const touristTax = touristTaxOf(hotel, rooms, ages, nights)
   const promotions = hotel.promotions.filter((p) =>
     p.active && stay.daysAhead >= p.min_days_ahead && stay.nights >= p.min_nights
   )
 
-  const { cancellation, timezone } = hotel
-  const freeCancellationUntil = formatInstant(
-    localInstant(addDays(stay.checkin, -cancellation.free_until_days_before), cancellation.free_until_time, timezone),
-    timezone
-  )
+  const freeCancellation = freeCancellationUntil(hotel, stay.checkin)
 
   const offer = (plan: RatePlanDefinition): PackageOffer => {
     // one entry per room and night (quantity copies of a line): promotions round each one
@@ -234,14 +265,8 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
       return copies
     })
     const roomTotal = sum(nightLines)
-    // the best single promotion; ties keep file order, the promo code last, so an automatic promotion
-    // wins a tie; a promotion worth nothing is not applied
-    const candidates = promoCode != null && fitsStay(promoCode, stay, plan.code) ? [...promotions, promoCode] : promotions
-    let best: { readonly code: PromotionCode; readonly discount: number } | undefined
-    for (const promotion of candidates) {
-      const discount = sum(nightLines.map((amount) => percentOf(amount, promotion.discount_percent)))
-      if (discount > (best?.discount ?? 0)) best = { code: promotion.code, discount }
-    }
+    // the promo code last, so an automatic promotion wins a tie
+    const best = bestPromotion(promoCode != null && fitsStay(promoCode, stay, plan.code) ? [...promotions, promoCode] : promotions, nightLines)
     const discount = best?.discount ?? 0
     return {
       package_code: (best === undefined ? plan.code : `${plan.code}.${best.code}`) as PackageCode,
@@ -251,7 +276,7 @@ export const priceStay = (input: PricingInput): PricingOutcome => {
       description: plan.description.en,
       breakfast_included: plan.breakfast_included,
       refundable: plan.refundable,
-      free_cancellation_until: plan.refundable ? freeCancellationUntil : null,
+      free_cancellation_until: plan.refundable ? freeCancellation : null,
       promotions: best === undefined ? [] : [best.code],
       price: {
         room_total: roomTotal,

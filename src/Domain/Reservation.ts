@@ -171,9 +171,35 @@ export const GuestField = Schema.Struct({
 }).annotations({ identifier: "GuestField" })
 export type GuestField = typeof GuestField.Type
 
+/**
+ * Why the manage link cannot cancel or change the stay now (CancellationPolicy and StayChangePolicy
+ * decide which): a non-refundable rate, the free-cancellation deadline of the current stay passed, or
+ * a reservation no longer completed (cancelled).
+ */
+export const RefusalReason = Schema.Literal("non_refundable", "deadline_passed", "not_completed").annotations({
+  identifier: "RefusalReason"
+})
+export type RefusalReason = typeof RefusalReason.Type
+
+/** An action the manage link cannot take now, and why: a code to act on and a message to show as is. */
+export const RefusedAction = Schema.Struct({
+  action: Schema.Literal("cancel", "change_stay"),
+  reason: RefusalReason,
+  message: Schema.String.annotations({ description: "Why, in English, with what the guest can do instead" })
+}).annotations({
+  identifier: "RefusedAction",
+  description: "reason: non_refundable (the rate cannot be cancelled or changed online: contact the hotel), deadline_passed " +
+    "(policies.free_cancellation_until has passed: contact the hotel), not_completed (the reservation is cancelled)"
+})
+export type RefusedAction = typeof RefusedAction.Type
+
 /** The reservation as its manage link shows it. */
 export const ManagedReservation = Schema.Struct({
   ...ReservationView.fields,
+  refused_actions: Schema.Array(RefusedAction).annotations({
+    description: "Beside allowed_actions: cancel and change_stay, when POST /v1/reservation-manage would refuse them now, " +
+      "with the refusal's reason (the 409's details.reason) and message"
+  }),
   editable_fields: Schema.Array(GuestField).annotations({
     description: "The guest's details update_guest may change now, in the order a form asks them (as guest_fields); " +
       "empty when update_guest is not an allowed action"

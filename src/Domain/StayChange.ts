@@ -1,6 +1,6 @@
 import { Either, Option, Schema } from "effect"
 import { groupBooking, groupBookingMessage } from "./BookingLimits.js"
-import { AvailabilityChanged, type ChangeRefusalReason, ValidationError } from "./Errors.js"
+import { AvailabilityChanged, GroupStayChange, ValidationError } from "./Errors.js"
 import type { HotelDefinition, PromoCodeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, LocalDate, nightsOf } from "./LocalDate.js"
@@ -105,40 +105,12 @@ export const ChangeQuote = Schema.Struct({
 })
 export type ChangeQuote = typeof ChangeQuote.Type
 
-type Policy = Pick<ReservationRecord, "offer">
-
-/** Why the free-cancellation terms of the current stay no longer hold at `now`, if they do not. */
-export const freeCancellationLapse = (r: Policy, now: number): Option.Option<"non_refundable" | "deadline_passed"> => {
-  const deadline = r.offer.free_cancellation_until
-  if (!r.offer.refundable || deadline === null) return Option.some("non_refundable")
-  return now >= Date.parse(deadline) ? Option.some("deadline_passed") : Option.none()
-}
-
-/** Why the stay cannot be changed at `now`, and what the guest can do instead. */
-export const changeRefusal = (
-  r: Pick<ReservationRecord, "offer" | "status" | "number">,
-  now: number
-): Option.Option<{ readonly reason: ChangeRefusalReason; readonly message: string }> => {
-  const refused = (reason: ChangeRefusalReason, why: string) =>
-    Option.some({ reason, message: `the stay of reservation ${r.number ?? ""} cannot be changed: ${why}` })
-  if (r.status !== "GUEST_COMPLETED") {
-    return refused("not_completed", `it is ${r.status}; book a new stay with POST /v1/quotes`)
-  }
-  return Option.flatMap(freeCancellationLapse(r, now), (lapse) =>
-    lapse === "non_refundable"
-      ? refused("non_refundable", `the ${r.offer.rate_code} rate is non-refundable; contact the hotel to change it`)
-      : refused(
-        "deadline_passed",
-        `changes were possible until ${r.offer.free_cancellation_until} (hotel time); contact the hotel to change it`
-      ))
-}
-
 /** The rooms of a change as pricing takes them: checked as a quote checks them, and a rate code other than the reservation's plan refused. */
 export const changeLines = (
   hotel: HotelDefinition,
   r: ReservationRecord,
   rooms: QuoteChangeAction["rooms"]
-): Either.Either<ReadonlyArray<RoomLine>, ValidationError> =>
+): Either.Either<ReadonlyArray<RoomLine>, ValidationError | GroupStayChange> =>
   Either.gen(function*() {
     const lines: ReadonlyArray<RoomLine> = rooms.map((room) => ({
       room_type_id: room.room_type_id,
@@ -160,7 +132,7 @@ export const changeLines = (
     }
     const group = groupBooking(hotel, lines)
     if (Option.isSome(group)) {
-      return yield* Either.left(new ValidationError({ code: "invalid_request", message: `rooms: ${groupBookingMessage(group.value)}` }))
+      return yield* Either.left(new GroupStayChange({ ...group.value, message: `rooms: ${groupBookingMessage(group.value)}` }))
     }
     // priced on the reservation's plan, whether or not a room named it
     return lines.map((line) => ({ ...line, rate_code: null }))

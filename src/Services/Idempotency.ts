@@ -1,11 +1,10 @@
 import { Clock, Effect, Option } from "effect"
 import { createHash } from "node:crypto"
 import { IdempotencyInProgress, IdempotencyKeyReused } from "../Domain/Errors.js"
+import { idempotencyKeyExpiresAt } from "../Domain/Lifetimes.js"
 import { IdempotencyRepo } from "../Layers/Persistence/IdempotencyRepo.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
-/** How long a key is remembered. */
-const RETENTION_MS = 24 * 3_600_000
 /** How long an unfinished first request blocks repeats before a repeat may take over (a crashed instance). */
 const LOCK_MS = 30_000
 
@@ -54,7 +53,7 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
           requestHash,
           now: new Date(now),
           lockedUntil: new Date(now + LOCK_MS),
-          expiresAt: new Date(now + RETENTION_MS)
+          expiresAt: new Date(idempotencyKeyExpiresAt(now))
         })
         if (Option.isSome(held)) {
           if (held.value.request_hash !== requestHash) {

@@ -7,12 +7,12 @@ import {
   PriceChanged,
   RateLimited
 } from "../Domain/Errors.js"
+import { cancellationRefusal } from "../Domain/CancellationPolicy.js"
 import { confirmationPdfFilename } from "../Domain/GuestEmails.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { roomsByType } from "../Domain/Pricing.js"
 import {
   applyGuestUpdate,
-  cancellationRefusal,
   type GuestUpdate,
   GUEST_UPDATES_PER_HOUR,
   guestUpdateWait,
@@ -25,15 +25,13 @@ import {
 import { readUntil } from "../Domain/Channel.js"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import type { HotelDefinition } from "../Domain/Hotel.js"
-import { manageLinkExpiresAt } from "../Domain/Lifetimes.js"
-import { localInstant } from "../Domain/LocalDate.js"
+import { manageLinkExpiry } from "../Domain/Lifetimes.js"
 import { pmsStatusAfterChange } from "../Domain/Pms.js"
 import { nightsFirstTakenAt, type ReservationRecord } from "../Domain/Reservation.js"
 import {
   changedRecord,
   changeLines,
   changeQuote,
-  changeRefusal,
   type ChangeStayAction,
   isCurrentStay,
   nightsChanges,
@@ -42,6 +40,7 @@ import {
   withoutOwnRooms
 } from "../Domain/StayChange.js"
 import { validateStay } from "../Domain/Stay.js"
+import { changeRefusal } from "../Domain/StayChangePolicy.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
 import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
@@ -121,7 +120,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         const refusal = cancellationRefusal(reservation, now)
         if (Option.isSome(refusal)) {
           return yield* new CancellationNotAllowed({
-            message: `reservation ${reservation.number} cannot be cancelled: ${refusal.value}`,
+            ...refusal.value,
             refundable: reservation.offer.refundable,
             free_cancellation_until: reservation.offer.free_cancellation_until
           })
@@ -137,7 +136,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
       }))
     })
 
-    /** Refused unless the reservation is completed and its current stay still cancellable free of charge. */
+    /** Refused as StayChangePolicy says (409 change_not_allowed with its reason). */
     const checkChangeAllowed = (reservation: ReservationRecord) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Option.match(changeRefusal(reservation, now), {
@@ -218,8 +217,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
           nights_taken_at: now.toISOString()
         })
         // the same manage link, working as long after the new check-out as after the old one
-        const checkOut = localInstant(stay.checkout, hotel.check_out, hotel.timezone).getTime()
-        yield* tokens.setExpiry(id, "manage", new Date(manageLinkExpiresAt(checkOut)))
+        yield* tokens.setExpiry(id, "manage", new Date(manageLinkExpiry(hotel, stay.checkout)))
         yield* outbox.enqueue([{ kind: "stay_change_email", reservation_id: id }, { kind: "pms_push", reservation_id: id }])
         yield* feed.record(id, "stay_changed")
       }))

@@ -2,14 +2,11 @@ import { Clock, Effect, Either, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import {
   completionAddressCutoff,
-  completionLimitWait,
-  completionWindowStart,
-  type CountedCompletion,
+  completionRefusal,
+  countsCompletions,
   groupBooking,
   groupBookingMessage,
-  hotelContact,
-  roomNights,
-  roomNightsLimitWait
+  roomNights
 } from "../Domain/BookingLimits.js"
 import {
   AvailabilityChanged,
@@ -23,8 +20,8 @@ import {
 } from "../Domain/Errors.js"
 import type { HotelDefinition, PromoCodeDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
-import { guestLinkExpiresAt, manageLinkExpiresAt } from "../Domain/Lifetimes.js"
-import { formatInstant, localInstant } from "../Domain/LocalDate.js"
+import { guestLinkExpiry, manageLinkExpiry } from "../Domain/Lifetimes.js"
+import { formatInstant } from "../Domain/LocalDate.js"
 import { nightLookup, readUntil } from "../Domain/Channel.js"
 import { lineTotals, priceStay, roomsByType, roomsNotToBeHad } from "../Domain/Pricing.js"
 import type { ClientInfo } from "../Domain/Quote.js"
@@ -140,8 +137,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       const [lost] = roomsNotToBeHad({ hotel, nights, rooms: quote.rooms, stay: quote.stay })
       if (lost !== undefined) return yield* notReservable(`${lost.message}; quote again`)
       const now = yield* Clock.currentTimeMillis
-      const checkIn = localInstant(quote.stay.checkin, hotel.check_in, hotel.timezone).getTime()
-      const linkExpires = guestLinkExpiresAt(now, checkIn)
+      const linkExpires = guestLinkExpiry(hotel, now, quote.stay.checkin)
       const stay = validateStay(hotel, yield* catalog.today(hotel), quote.stay.checkin, quote.stay.checkout)
       if (linkExpires <= now || Either.isLeft(stay)) return yield* notReservable("check-in time has passed")
       // only a code the chosen offer applies: a code that did not fit this package is no use of it
@@ -241,37 +237,6 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       return { hotel, offer, totals }
     })
 
-    /**
-     * Refused when the client address has made its hour's completions (BOOKING_LIMIT_PER_HOUR), or
-     * when these room-nights would take its day's beyond ROOM_NIGHTS_PER_ADDRESS_PER_DAY; counted
-     * across instances, in the database.
-     */
-    const checkCompletionLimits = (hotel: HotelDefinition, recent: ReadonlyArray<CountedCompletion>, requested: number, now: number) =>
-      Effect.gen(function*() {
-        const lastHour = recent.map((c) => c.at).filter((at) => at > completionWindowStart(now))
-        const inHour = completionLimitWait(config.bookingLimitPerHour, lastHour, now)
-        if (Option.isSome(inHour)) {
-          return yield* new RateLimited({
-            message: `this client address has completed ${lastHour.length} reservations in the last hour, the most the hotel ` +
-              `takes (${config.bookingLimitPerHour}): retry in ${inHour.value} s, or contact the hotel`,
-            retry_after_seconds: inHour.value
-          })
-        }
-        const limit = config.roomNightsPerAddressPerDay
-        const inDay = roomNightsLimitWait(limit, recent, requested, now)
-        if (Option.isSome(inDay)) {
-          const contact = hotelContact(hotel)
-          const booked = recent.reduce((sum, c) => sum + c.roomNights, 0)
-          return yield* new RateLimited({
-            message: `${requested} more room-nights would take this client address beyond the ${limit} the hotel books online ` +
-              `from one address in 24 hours (${booked} booked): ` +
-              (requested > limit ? "" : `retry in ${inDay.value} s, or `) + `book with the hotel (${contact.email}, ${contact.phone})`,
-            retry_after_seconds: inDay.value,
-            contact
-          })
-        }
-      })
-
     const complete = Tracing.fn("Reservations.complete")(function*(token: string, request: CompletionRequest, clientAddress: string) {
       const pending = yield* byGuestToken(token)
       yield* Tracing.annotate({ "reservation.id": pending.id })
@@ -302,7 +267,8 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         early_check_in_request: request.early_check_in_request ?? false,
         late_check_out_request: request.late_check_out_request ?? false
       }
-      const limited = config.bookingLimitPerHour > 0 || config.roomNightsPerAddressPerDay > 0
+      const limits = { perHour: config.bookingLimitPerHour, roomNightsPerDay: config.roomNightsPerAddressPerDay }
+      const limited = countsCompletions(limits)
       return yield* atomically(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         // first, before any row lock: completions from one address are counted one at a time
@@ -320,7 +286,9 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
           return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
         }
         const nights = roomNights(reservation.rooms, reservation.checkin, reservation.checkout)
-        yield* checkCompletionLimits(hotel, recent, nights, now)
+        // counted across instances, in the database
+        const refusal = completionRefusal(limits, hotel, recent, nights, now)
+        if (Option.isSome(refusal)) return yield* new RateLimited(refusal.value)
         // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
         const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
         // the instant the rooms are taken: read once their rows are locked, not when the wait for
@@ -341,8 +309,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         }
         yield* repo.complete(reservation.id, completion)
         if (limited) yield* repo.recordCompletionFrom(reservation.id, clientAddress, { at: now, roomNights: nights })
-        const checkOut = localInstant(reservation.checkout, hotel.check_out, hotel.timezone).getTime()
-        yield* tokens.issue(reservation.id, "manage", new Date(manageLinkExpiresAt(checkOut)))
+        yield* tokens.issue(reservation.id, "manage", new Date(manageLinkExpiry(hotel, reservation.checkout)))
         yield* outbox.enqueue([
           { kind: "confirmation_email", reservation_id: reservation.id },
           { kind: "pms_push", reservation_id: reservation.id }

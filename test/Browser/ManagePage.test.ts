@@ -374,6 +374,22 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
       })
     }))
 
+  it.effect("a refundable rate past its deadline: the reasons are the API's refused_actions, deadline_passed, with the deadline", () =>
+    Effect.gen(function*() {
+      // arriving tomorrow: free cancellation ended two days before, at 14:00
+      const link = yield* guestLink("en", 1)
+      expect((yield* completeWith(link.token, link.total)).status).toBe(200)
+      const url = yield* onTestServer(yield* manageLinkOf(link.id))
+      const shown = yield* onPage({}, async (page) => {
+        await page.goto(url)
+        await page.locator("#cannot-cancel").waitFor()
+        return { cancel: await text(page, "#cannot-cancel"), change: await text(page, "#cannot-change") }
+      })
+      const before = (key: string) => ui("en", key).split("{when}")[0]!
+      expect(shown.cancel.startsWith(before("cannotCancelLate"))).toBe(true)
+      expect(shown.change.startsWith(before("cannotChangeLate"))).toBe(true)
+    }))
+
   it.effect("an invalid link, or none after a reload, is explained in the browser's language with what to do", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl

@@ -2,6 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Option } from "effect"
 import {
   completionLimitWait,
+  completionRefusal,
+  countsCompletions,
   groupBooking,
   recipientKey,
   roomNights,
@@ -57,5 +59,31 @@ describe("business limits", () => {
     expect(withinRecipientLimit(2, 2)).toBe(false)
     expect(withinRecipientLimit(0, 1_000)).toBe(true)
     expect(recipientKey(" Jeanne@Example.ORG ")).toBe("jeanne@example.org")
+  })
+
+  it("a completion is refused by the hour's count first, then by the day's room-nights with the hotel's contact; off limits count nothing", () => {
+    const now = 30 * HOUR
+    const limits = { perHour: 2, roomNightsPerDay: 60 }
+    const recent = [{ at: now - 20 * HOUR, roomNights: 28 }, { at: now - 30 * 60_000, roomNights: 28 }, { at: now - 10 * 60_000, roomNights: 2 }]
+    expect(completionRefusal(limits, demoHotel, recent, 1, now)).toEqual(Option.some({
+      message: "this client address has completed 2 reservations in the last hour, the most the hotel takes (2): " +
+        "retry in 1800 s, or contact the hotel",
+      retry_after_seconds: 1800
+    }))
+    const contact = { email: "reservations@belle-rive-nice.example", phone: "+33 4 93 00 12 34" }
+    expect(completionRefusal({ ...limits, perHour: 0 }, demoHotel, recent, 3, now)).toEqual(Option.some({
+      message: "3 more room-nights would take this client address beyond the 60 the hotel books online from one address in " +
+        "24 hours (58 booked): retry in 14400 s, or book with the hotel (reservations@belle-rive-nice.example, +33 4 93 00 12 34)",
+      retry_after_seconds: 14400,
+      contact
+    }))
+    // beyond the limit by itself: only the hotel books it
+    expect(Option.map(completionRefusal(limits, demoHotel, [], 61, now), (r) => r.message)).toEqual(Option.some(
+      "61 more room-nights would take this client address beyond the 60 the hotel books online from one address in " +
+        "24 hours (0 booked): book with the hotel (reservations@belle-rive-nice.example, +33 4 93 00 12 34)"
+    ))
+    expect(completionRefusal({ ...limits, perHour: 0 }, demoHotel, recent, 2, now)).toEqual(Option.none())
+    expect(countsCompletions({ perHour: 0, roomNightsPerDay: 0 })).toBe(false)
+    expect(countsCompletions({ perHour: 0, roomNightsPerDay: 1 })).toBe(true)
   })
 })

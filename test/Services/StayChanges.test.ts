@@ -249,8 +249,8 @@ const suite = (it: Vitest.MethodsNonLive<Needs, true>) => {
       expect(yield* codeOf([{ room_type_id: "twin", adults: 2, children_ages: [5] }])).toBe("occupancy_exceeded")
       expect(yield* codeOf([{ room_type_id: "twin", rate_code: "FLEX_BB" }])).toBe("invalid_request")
       expect(yield* codeOf([{ room_type_id: "twin", rate_code: "NOPE" }])).toBe("unknown_rate_code")
-      // more rooms than one reservation may hold (6)
-      expect(yield* codeOf([{ room_type_id: "double", quantity: 4 }, { room_type_id: "twin", quantity: 3 }])).toBe("invalid_request")
+      // more rooms than one reservation may hold (6): a group, said with its own error (400 invalid_request, details.reason group_booking)
+      expect(yield* codeOf([{ room_type_id: "double", quantity: 4 }, { room_type_id: "twin", quantity: 3 }])).toBe("GroupStayChange")
       // its own plan may be named
       const same = yield* Effect.flatMap(ReservationManagement, (m) =>
         m.quoteChange(r.token, {
