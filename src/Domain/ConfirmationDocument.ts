@@ -1,14 +1,14 @@
 import {
   formatCountry,
-  formatDate,
   formatDeadline,
   formatMoney,
   formatNights,
+  formatStayDay,
   formatTime,
   guestName,
   roomGuests
 } from "./GuestFormats.js"
-import { GUEST_CATALOG, say, word } from "./GuestTexts.js"
+import { GUEST_CATALOG, say, type SentenceKey, type TextValues, word } from "./GuestTexts.js"
 import type { HotelDefinition } from "./Hotel.js"
 import type { PromotionCode } from "./Ids.js"
 import { type Language, localized } from "./Language.js"
@@ -56,7 +56,7 @@ const guestWords = (label: string, caption: string, words: string): DocumentLine
 export const confirmationDocument = (hotel: HotelDefinition, view: ReservationView, manageUrl: string): ConfirmationDocument => {
   const language = view.language
   const t = GUEST_CATALOG[language]
-  const sayIn = (key: Parameters<typeof say>[1], values?: Parameters<typeof say>[2]) => say(language, key, values)
+  const sayIn = (key: SentenceKey, values?: TextValues) => say(language, key, values)
   const money = (cents: number) => formatMoney(cents, view.price.currency, language)
   const { address, contact } = hotel
   const guest = view.guest
@@ -94,8 +94,8 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
     {
       heading: t.yourStay,
       lines: [
-        field(t.arrival, sayIn("arrivalOn", { date: formatDate(view.stay.checkin, language), time: formatTime(view.stay.check_in_time, language) })),
-        field(t.departure, sayIn("departureOn", { date: formatDate(view.stay.checkout, language), time: formatTime(view.stay.check_out_time, language) })),
+        field(t.arrival, formatStayDay("arrivalOn", view.stay.checkin, view.stay.check_in_time, language)),
+        field(t.departure, formatStayDay("departureOn", view.stay.checkout, view.stay.check_out_time, language)),
         field(t.length, formatNights(view.stay.nights, language)),
         ...(guest === null || guest.arrival_time === null ? [] : [field(t.arrival_time, formatTime(guest.arrival_time, language))])
       ]

@@ -1,5 +1,5 @@
 import type { CompletedReservation } from "./CompletedReservation.js"
-import { formatDate, formatDeadline, formatMoney, formatNights, formatTime, guestName, roomGuests } from "./GuestFormats.js"
+import { formatDeadline, formatMoney, formatNights, formatStayDay, formatTime, guestName, roomGuests } from "./GuestFormats.js"
 import { type Catalog, GUEST_CATALOG, say, type SentenceKey, type TextValues } from "./GuestTexts.js"
 import type { HotelDefinition } from "./Hotel.js"
 import type { MailContent } from "./Mail.js"
@@ -42,10 +42,10 @@ const wordsOf = (language: Language): Words => ({
   say: (key, values) => say(language, key, values)
 })
 
-const stayRows = (view: CompletedReservation, { language, say, t }: Words): ReadonlyArray<Row> => [
+const stayRows = (view: CompletedReservation, { language, t }: Words): ReadonlyArray<Row> => [
   [t.number, view.reservation_number],
-  [t.arrival, say("arrivalOn", { date: formatDate(view.stay.checkin, language), time: formatTime(view.stay.check_in_time, language) })],
-  [t.departure, say("departureOn", { date: formatDate(view.stay.checkout, language), time: formatTime(view.stay.check_out_time, language) })],
+  [t.arrival, formatStayDay("arrivalOn", view.stay.checkin, view.stay.check_in_time, language)],
+  [t.departure, formatStayDay("departureOn", view.stay.checkout, view.stay.check_out_time, language)],
   [t.length, formatNights(view.stay.nights, language)],
   [t.rooms, view.rooms.map((room) => `${room.quantity} × ${room.room_name}${t.colon}${roomGuests(room, language)}`)],
   [t.package, view.package.name]

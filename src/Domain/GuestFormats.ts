@@ -38,6 +38,10 @@ export const formatDate = (date: LocalDate, language: Language): string =>
 export const formatTime = (hhmm: string, language: Language): string =>
   new Intl.DateTimeFormat(LOCALES[language], FORMATS.time).format(at("2000-01-01", hhmm))
 
+/** The day a stay starts or ends with the hotel's time on it: "Friday, 12 March 2027, from 14:00", "…, by 12:00". */
+export const formatStayDay = (day: "arrivalOn" | "departureOn", date: LocalDate, time: string, language: Language): string =>
+  say(language, day, { date: formatDate(date, language), time: formatTime(time, language) })
+
 /** The wall clock of `instant` (ISO with offset) in `timeZone`: `YYYY-MM-DD` and `HH:MM`. */
 const wallClock = (instant: string, timeZone: string): { readonly date: string; readonly time: string } => {
   const parts = Object.fromEntries(

@@ -5,8 +5,7 @@ import * as fs from "node:fs"
 import type { Page } from "playwright-core"
 import { GUEST_PAGE_CSP } from "../../src/Api/GuestPages.js"
 import type { ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
-import { formatDate, formatTime } from "../../src/Domain/GuestFormats.js"
-import { say } from "../../src/Domain/GuestTexts.js"
+import { formatStayDay } from "../../src/Domain/GuestFormats.js"
 import type { Language } from "../../src/Domain/Language.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import {
@@ -243,10 +242,7 @@ const changeJourney = (language: Language, days: number) =>
         length: await text(page, "#summary dl.facts dd:nth-of-type(3)"),
         arrival: await text(page, "#summary dl.facts dd:nth-of-type(1)"),
         // the arrival as the PDF and the emails write it
-        arrivalWanted: say(language, "arrivalOn", {
-          date: formatDate(change.checkin as LocalDate, language),
-          time: formatTime(demoHotel.check_in, language)
-        }),
+        arrivalWanted: formatStayDay("arrivalOn", change.checkin as LocalDate, demoHotel.check_in, language),
         rooms: await page.locator("#summary ul.rooms li").count(),
         total: spaced(await text(page, "#total")),
         formCheckin: await page.locator("#change-checkin").inputValue(),

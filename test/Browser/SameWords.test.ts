@@ -1,7 +1,7 @@
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { simpleParser } from "mailparser"
-import { formatDate, formatDeadline, formatMoney, formatNights, formatTime, roomGuests } from "../../src/Domain/GuestFormats.js"
+import { formatDeadline, formatMoney, formatNights, formatStayDay, roomGuests } from "../../src/Domain/GuestFormats.js"
 import { say } from "../../src/Domain/GuestTexts.js"
 import type { ReservationId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
@@ -56,14 +56,8 @@ const readBy = (language: Language, rateCode: string, days: number) =>
 const sentences = (language: Language, view: any) => {
   const room = view.rooms[0]
   return {
-    arrival: say(language, "arrivalOn", {
-      date: formatDate(view.stay.checkin as LocalDate, language),
-      time: formatTime(view.stay.check_in_time, language)
-    }),
-    departure: say(language, "departureOn", {
-      date: formatDate(view.stay.checkout as LocalDate, language),
-      time: formatTime(view.stay.check_out_time, language)
-    }),
+    arrival: formatStayDay("arrivalOn", view.stay.checkin as LocalDate, view.stay.check_in_time, language),
+    departure: formatStayDay("departureOn", view.stay.checkout as LocalDate, view.stay.check_out_time, language),
     length: formatNights(view.stay.nights, language),
     guests: roomGuests(room, language),
     total: formatMoney(Math.round(view.price.total * 100), view.price.currency, language),

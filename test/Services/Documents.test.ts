@@ -115,7 +115,7 @@ layer(Documents.Default)("confirmation PDF", (it) => {
           "Страница 1 из 1"
         ]
       ) expect(text).toContain(expected)
-      expect(text).not.toMatch(/Double Room|Flexible with breakfast|Check-in/)
+      expect(text).not.toMatch(/Double Room|Flexible with breakfast|Arrival/)
     }))
 
   it.effect("metadata: title, author, language, creation date from the clock; the font is subset", () =>

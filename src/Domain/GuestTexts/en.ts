@@ -210,7 +210,7 @@ export const en = {
   change_occupancy_exceeded: "Too many guests for one room: each room takes at most {adults} guests, plus one infant under {infantAge}.",
   change_unknown_room_type: "This room type is no longer offered. Please choose another.",
 
-  // ---- why the API refuses an action (refused_actions' reason codes; `refusalKey` maps them) ----
+  // ---- why the API refuses an action (refused_actions' reason codes; `REFUSAL_TEXTS` in GuestTexts.ts maps them) ----
   refused_cancel_deadline_passed: "Free cancellation was possible until {when} (hotel time). To discuss your reservation, contact the hotel.",
   refused_change_stay_deadline_passed: "Dates and rooms could be changed here until {when} (hotel time). To change your stay now, contact the hotel.",
   refused_change_stay_not_completed: "This reservation can no longer be changed here. For any question, contact the hotel.",
