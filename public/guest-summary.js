@@ -46,7 +46,9 @@ export function summary(r) {
         "tbody",
         null,
         priceRow(t("roomTotal"), money(price.room_total, price.currency)),
-        price.promotion_discount > 0 ? priceRow(t("discount"), `−${money(price.promotion_discount, price.currency)}`) : null,
+        price.promotion_discount > 0
+          ? priceRow(r.promo_code ? t("promoCodeLine", r.promo_code) : t("discount"), money(-price.promotion_discount, price.currency))
+          : null,
         priceRow(t("tax"), money(price.tourist_tax, price.currency)),
         priceRow(t("total"), el("span", { id: "total" }, money(price.total, price.currency)), "total")
       )

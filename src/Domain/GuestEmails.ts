@@ -56,9 +56,8 @@ const priceRows = (view: CompletedReservation, { language, say, t }: Words): Rea
   const money = (cents: number) => formatMoney(cents, currency, language)
   const promo = view.promo_code
   return [
-    ...(promo === null
-      ? []
-      : [[t.promoCode, `${promo.code} – ${say("promoCodeDiscount", { name: promo.name, discount: money(view.price.promotion_discount) })}`] as const]),
+    // the promo code's line as the confirmation PDF and the pages write it
+    ...(promo === null ? [] : [[say("promoCodeLine", { code: promo.code, name: promo.name }), money(-view.price.promotion_discount)] as const]),
     [t.total, `${money(total)} (${say("includingTax", { amount: money(tourist_tax) })})`],
     [t.payment, view.policies.payment]
   ]

@@ -90,9 +90,7 @@ export const en = {
   closing: "Kind regards,",
   /** Between a label and its value: French sets a space before the colon. */
   colon: ": ",
-  promoCode: "Promo code",
   includingTax: "including tourist tax {amount}",
-  promoCodeDiscount: "{name}: {discount} off",
 
   // ---- the guest pages ----
   titleComplete: "Complete your reservation",
