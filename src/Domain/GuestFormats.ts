@@ -14,13 +14,11 @@ import { asOneLine } from "./Text.js"
  * wall clock: both are formatted in UTC from their digits, never converted again. Russian puts a
  * deadline after "до", which takes the genitive a weekday name would need: the date alone reads right.
  */
+const DAY = { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" } as const
+const WEEKDAY_AND_DAY = { weekday: "long", ...DAY } as const
 export const FORMATS = {
-  date: { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" },
-  deadlineDay: {
-    en: { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" },
-    fr: { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" },
-    ru: { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }
-  },
+  date: WEEKDAY_AND_DAY,
+  deadlineDay: { en: WEEKDAY_AND_DAY, fr: WEEKDAY_AND_DAY, ru: DAY },
   time: { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" }
 } as const satisfies {
   readonly date: Intl.DateTimeFormatOptions
