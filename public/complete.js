@@ -5,6 +5,7 @@ import { el } from "./guest-dom.js"
 import { checkForm, controlsOf, fieldControl, serverFieldError } from "./guest-form.js"
 import { fmtDateTime, money } from "./guest-format.js"
 import { fact, reasonText, summary } from "./guest-summary.js"
+import { LIMITS } from "./guest-i18n.js"
 import { t } from "./guest-text.js"
 
 const hotelLoaded = startPage("titleComplete")
@@ -87,7 +88,7 @@ function guestForm(r) {
     if (res.status === 409 && error.code === "availability_changed") return availabilityChanged(error.details || {})
     if (res.status === 400) return tell("error", serverFieldError(form, error))
     if (res.status === 429 && error.code === "rate_limited") {
-      const seconds = (error.details && error.details.retry_after_seconds) || Number(res.headers.get("retry-after")) || 3600
+      const seconds = (error.details && error.details.retry_after_seconds) || Number(res.headers.get("retry-after")) || LIMITS.completionWindowSeconds
       return tell("error", t("tooManyCompletions", { n: Math.max(1, Math.ceil(seconds / 60)) }))
     }
     tell("error", t("failed"))

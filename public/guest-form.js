@@ -1,13 +1,11 @@
 /* The guest forms' fields, from the API's field specs ({name, type, required, max_length, label}),
    and their validation in the browser: `name` is the API's field name. */
 import { el } from "./guest-dom.js"
+import { LIMITS } from "./guest-i18n.js"
 import { hasText, t } from "./guest-text.js"
 
 const AUTOCOMPLETE = { first_name: "given-name", last_name: "family-name", email: "email", phone: "tel", country: "country" }
 const INPUT_TYPE = { text: "text", email: "email", tel: "tel", country: "text", time: "time" }
-/** The API's phone rule, checked before sending. */
-// (a pattern attribute is compiled with the v flag: every punctuation inside the class is escaped)
-const PHONE_PATTERN = "\\+?[0-9][0-9 \\(\\)\\.\\-]{5,24}"
 const requiredMark = (required) => (required ? el("span", { class: "req", "aria-hidden": "true" }, " *") : null)
 
 /** A labelled control for a field {name, type, required, max_length, label?}, holding `value`. */
@@ -28,7 +26,7 @@ export function fieldControl(field, value) {
     id,
     name: field.name,
     required: field.required,
-    maxlength: field.type === "country" ? 2 : field.max_length,
+    maxlength: field.max_length,
     autocomplete: AUTOCOMPLETE[field.name] || "off",
     "aria-describedby": hint ? `${id}-hint` : null
   }
@@ -38,7 +36,8 @@ export function fieldControl(field, value) {
       ...common,
       type: INPUT_TYPE[field.type] || "text",
       class: field.type === "country" || field.type === "time" ? "short" : null,
-      pattern: field.type === "country" ? "[A-Za-z]{2}" : field.type === "tel" ? PHONE_PATTERN : null,
+      // the API's rules, checked before sending
+      pattern: field.type === "country" ? LIMITS.countryPattern : field.type === "tel" ? LIMITS.phonePattern : null,
       autocapitalize: field.type === "country" ? "characters" : field.type === "text" ? "words" : null,
       spellcheck: field.type === "email" ? "false" : null
     })

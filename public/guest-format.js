@@ -1,6 +1,8 @@
-/* Formats of the guest pages, in the page's language. Dates and times are the hotel's local ones:
-   their digits are shown, never converted. */
-import { locale } from "./guest-text.js"
+/* Formats of the guest pages, in the page's language, as the service writes them (FORMATS of
+   src/Domain/GuestFormats.ts). Dates and times are the hotel's local ones: their digits are shown,
+   never converted. */
+import { FORMATS } from "./guest-i18n.js"
+import { language, locale, t } from "./guest-text.js"
 
 const wall = (iso) => {
   const m = /^(\d{4})-(\d\d)-(\d\d)(?:T(\d\d):(\d\d))?/.exec(iso || "")
@@ -8,11 +10,13 @@ const wall = (iso) => {
 }
 const fmt = (iso, options) => {
   const date = wall(iso)
-  return date ? new Intl.DateTimeFormat(locale(), { timeZone: "UTC", ...options }).format(date) : String(iso)
+  return date ? new Intl.DateTimeFormat(locale(), options).format(date) : String(iso)
 }
-export const fmtDate = (iso) => fmt(iso, { weekday: "short", day: "numeric", month: "long", year: "numeric" })
-export const fmtDateTime = (iso) => fmt(iso, { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
-export const fmtTime = (hhmm) => fmt(`2000-01-01T${hhmm}`, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+/** A stay date, e.g. "Friday, 12 March 2027". */
+export const fmtDate = (iso) => fmt(iso, FORMATS.date)
+export const fmtTime = (hhmm) => fmt(`2000-01-01T${hhmm}`, FORMATS.time)
+/** A deadline or an expiry (ISO with the hotel's offset), as it follows "until". */
+export const fmtDateTime = (iso) => t("deadline", { day: fmt(iso, FORMATS.deadlineDay[language()]), time: fmt(iso, FORMATS.time) })
 export const money = (amount, currency) => new Intl.NumberFormat(locale(), { style: "currency", currency }).format(amount)
 export const countryName = (code) => {
   try {
@@ -20,4 +24,14 @@ export const countryName = (code) => {
   } catch {
     return code
   }
+}
+/** A child's age; 0 is an infant under one. */
+const age = (years) => (years === 0 ? t("infant") : t("age", { n: years }))
+/** The guests of one room line, e.g. "2 adults, 1 child (aged 1) per room" (guestsSummary, roomGuests). */
+export const roomGuests = (room) => {
+  const ages = room.children_ages || []
+  const adults = t("adults", { n: room.adults })
+  const list = new Intl.ListFormat(locale(), { type: "conjunction" }).format(ages.map(age))
+  const guests = ages.length === 0 ? adults : `${adults}, ${t("children", { n: ages.length })} (${t("ages", { list })})`
+  return room.quantity > 1 ? `${guests} ${t("perRoom")}` : guests
 }

@@ -1,26 +1,25 @@
 /* The reservation's summary, as both guest pages show it: stay, rooms, package, price, policies. */
 import { el } from "./guest-dom.js"
-import { fmtDate, fmtDateTime, fmtTime, money } from "./guest-format.js"
+import { fmtDate, fmtDateTime, fmtTime, money, roomGuests } from "./guest-format.js"
 import { hasText, t } from "./guest-text.js"
 
 export const fact = (term, value) => [el("dt", null, term), el("dd", null, value)]
 
+/** A stay date, and the hotel's time on it when the stay says it: "Friday, 12 March 2027, from 14:00". */
+const dayAt = (key, date, time) => (time ? t(key, { date: fmtDate(date), time: fmtTime(time) }) : fmtDate(date))
+
 /** Arrival, departure and length of a stay, as terms and values of a list of facts. */
 export const stayFacts = (stay) =>
   [
-    fact(t("arrival"), fmtDate(stay.checkin)),
-    fact(t("departure"), fmtDate(stay.checkout)),
+    fact(t("arrival"), dayAt("arrivalOn", stay.checkin, stay.check_in_time)),
+    fact(t("departure"), dayAt("departureOn", stay.checkout, stay.check_out_time)),
     fact(t("length"), t("nights", { n: stay.nights }))
   ].flat()
 
-const age = (years) => (years === 0 ? t("infant") : String(years))
 /** A room request as a list item: its name ({room_name}), guests and ages. */
 export const roomLine = (room) => {
-  const who = [t("adults", { n: room.adults })]
-  const ages = room.children_ages || []
-  if (ages.length > 0) who.push(`${t("children", { n: ages.length })} (${t("ages", { list: ages.map(age).join(", ") })})`)
   const name = room.quantity > 1 ? `${room.quantity} × ${room.room_name}` : room.room_name
-  return el("li", null, el("strong", null, name), ` — ${who.join(", ")}${room.quantity > 1 ? ` ${t("perRoom")}` : ""}`)
+  return el("li", null, el("strong", null, name), ` — ${roomGuests(room)}`)
 }
 
 const priceRow = (label, value, cls) => el("tr", { class: cls }, el("th", { scope: "row" }, label), el("td", null, value))
@@ -33,13 +32,7 @@ export function summary(r) {
     "section",
     { class: "card", id: "summary", "aria-labelledby": "summary-title" },
     el("h2", { id: "summary-title" }, t("yourStay")),
-    el(
-      "dl",
-      { class: "facts" },
-      stayFacts(stay),
-      fact(t("checkInFrom"), fmtTime(policies.check_in_from || stay.check_in_time)),
-      fact(t("checkOutBy"), fmtTime(policies.check_out_by || stay.check_out_time))
-    ),
+    el("dl", { class: "facts" }, stayFacts(stay)),
     el("h3", null, t("rooms")),
     el("ul", { class: "rooms" }, r.rooms.map(roomLine)),
     el("h3", null, t("package")),
@@ -53,13 +46,17 @@ export function summary(r) {
         "tbody",
         null,
         priceRow(t("roomTotal"), money(price.room_total, price.currency)),
-        price.promotion_discount > 0 ? priceRow(t("discount"), `−${money(price.promotion_discount, price.currency)}`) : null,
+        price.promotion_discount > 0
+          ? priceRow(r.promo_code ? t("promoCodeLine", r.promo_code) : t("discount"), money(-price.promotion_discount, price.currency))
+          : null,
         priceRow(t("tax"), money(price.tourist_tax, price.currency)),
         priceRow(t("total"), el("span", { id: "total" }, money(price.total, price.currency)), "total")
       )
     ),
     el("h3", null, t("cancellation")),
-    policies.free_cancellation_until ? el("p", { id: "free-until" }, t("freeUntil", { when: fmtDateTime(policies.free_cancellation_until) })) : null,
+    policies.refundable && policies.free_cancellation_until
+      ? el("p", { id: "free-until" }, t("freeUntil", { when: fmtDateTime(policies.free_cancellation_until) }))
+      : el("p", { id: "non-refundable" }, t("nonRefundablePolicy")),
     policies.cancellation ? el("p", null, policies.cancellation) : null,
     el("p", null, el("span", { class: "badge" }, t("noPayment"))),
     policies.payment ? el("p", { class: "note" }, policies.payment) : null

@@ -1,9 +1,7 @@
-/* The guest pages' language: which one is shown, and its words (guest-i18n.js) with their
-   placeholders and plural forms. */
-import { STRINGS } from "./guest-i18n.js"
-
-/** The locale of each language: day-month dates and 24-hour times, as in the emails and the PDF. */
-const LOCALES = { en: "en-GB", fr: "fr-FR", ru: "ru-RU" }
+/* The guest pages' language: which one is shown, and its words, from the service's one catalog
+   (/assets/guest-i18n.js, generated from src/Domain/GuestTexts), with their placeholders and
+   plural forms chosen as the service chooses them (src/Domain/GuestTexts.ts `say`). */
+import { LOCALES, REFUSALS, STRINGS } from "./guest-i18n.js"
 
 const browserLanguage = () =>
   (navigator.languages || [navigator.language || "en"]).map((l) => l.slice(0, 2).toLowerCase()).find((l) => l in STRINGS) || "en"
@@ -14,15 +12,21 @@ export const setLanguage = (language) => {
   if (language in STRINGS) lang = language
   return lang
 }
-/** The locale dates, times, money and country names are written in. */
+/** The language shown, and the locale dates, times, money and country names are written in. */
+export const language = () => lang
 export const locale = () => LOCALES[lang]
 
 /** A UI string, with {placeholders} filled and plural forms chosen by the language's rules. */
 export const t = (key, vars = {}) => {
-  let s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key
+  let s = STRINGS[lang][key] ?? key
   if (typeof s === "object") s = s[new Intl.PluralRules(locale()).select(vars.n)] ?? s.other
-  return s.replace(/\{(\w+)\}/g, (_, k) => String(vars[k]))
+  return s.replace(/\{(\w+)\}/g, (all, k) => (k in vars ? String(vars[k]) : all))
 }
 /** A word of a group by its key, e.g. statuses.CANCELLED. */
-export const word = (group, key) => (STRINGS[lang][group] || STRINGS.en[group] || {})[key] ?? key
+export const word = (group, key) => (STRINGS[lang][group] || {})[key] ?? key
 export const hasText = (key) => key in STRINGS[lang]
+/** Why the API refuses `action` (a refused_actions reason code), or null when the catalog has no words for it. */
+export const refusal = (action, reason, vars = {}) => {
+  const key = (REFUSALS[action] || {})[reason]
+  return key ? t(key, vars) : null
+}

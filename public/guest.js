@@ -35,8 +35,8 @@ function renderHotel() {
     el(
       "ul",
       { class: "hotel-contact", "aria-label": t("hotelContact") },
-      el("li", null, `${t("hotelPhone")}: `, link(`tel:${contact.phone.replace(/[^+\d]/g, "")}`, contact.phone)),
-      el("li", null, `${t("hotelEmail")}: `, link(`mailto:${contact.email}`, contact.email)),
+      el("li", null, `${t("phone")}: `, link(`tel:${contact.phone.replace(/[^+\d]/g, "")}`, contact.phone)),
+      el("li", null, `${t("email")}: `, link(`mailto:${contact.email}`, contact.email)),
       el("li", null, `${t("hotelWebsite")}: `, link(contact.website, contact.website.replace(/^https?:\/\//, "")))
     )
   )

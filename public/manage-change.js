@@ -6,13 +6,11 @@ import { el } from "./guest-dom.js"
 import { checkForm, serverFieldError } from "./guest-form.js"
 import { fmtDateTime, money } from "./guest-format.js"
 import { fact, reasonText, roomLine, stayFacts } from "./guest-summary.js"
-import { hasText, t } from "./guest-text.js"
+import { LIMITS } from "./guest-i18n.js"
+import { hasText, refusal, t } from "./guest-text.js"
 
-/** POST /v1/quotes takes at most 20 room requests, of 1 to 10 rooms, 1 or 2 adults, up to 3 children of 0 to 17. */
-const MAX_LINES = 20
-const ADULTS = [1, 2]
-// (compiled with the v flag, like every pattern attribute)
-const AGES_PATTERN = "\\s*((1[0-7]|[0-9])\\s*(,\\s*(1[0-7]|[0-9])\\s*){0,2})?"
+/** The adults a room may take, as POST /v1/quotes takes them: 1 to LIMITS.adultsPerRoom. */
+const ADULTS = Array.from({ length: LIMITS.adultsPerRoom }, (_, i) => i + 1)
 
 /** The API's amounts are decimals: compared and subtracted in cents. */
 const cents = (amount) => Math.round(amount * 100)
@@ -41,8 +39,7 @@ export const refusalOf = (r, action) => ((r.refused_actions || []).find((refused
 const cannotChangeText = (r, reason) => {
   const deadline = r.policies.free_cancellation_until
   const why = reason || refusalOf(r, "change_stay")
-  if (why === "deadline_passed" && deadline) return t("cannotChangeLate", { when: fmtDateTime(deadline) })
-  return t(why === "not_completed" ? "cannotChangeNow" : "cannotChangeNrf")
+  return refusal("change_stay", why, { when: deadline && fmtDateTime(deadline) }) || refusal("change_stay", "not_completed")
 }
 
 /**
@@ -89,7 +86,7 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
       id: id("quantity"),
       name: "quantity",
       min: 1,
-      max: 10,
+      max: LIMITS.roomsPerRequest,
       step: 1,
       required: true,
       inputmode: "numeric",
@@ -100,8 +97,8 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
       type: "text",
       id: id("ages"),
       name: "children_ages",
-      pattern: AGES_PATTERN,
-      maxlength: 20,
+      pattern: LIMITS.childAgesPattern,
+      maxlength: LIMITS.childAgesMaxLength,
       inputmode: "text",
       autocomplete: "off",
       "aria-describedby": `${id("ages")}-hint`
@@ -160,11 +157,11 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
       remove.textContent = t("removeRoom", { n: i + 1 })
       remove.hidden = all.length === 1
     })
-    addRoom.hidden = all.length >= MAX_LINES
+    addRoom.hidden = all.length >= LIMITS.roomRequests
   }
   const addRoom = el("button", { type: "button", id: "change-add-room", class: "secondary" }, t("addRoom"))
   addRoom.addEventListener("click", () => {
-    const line = lineFields({ room_type_id: types[0].id, quantity: 1, adults: 2, children_ages: [] })
+    const line = lineFields({ room_type_id: types[0].id, quantity: 1, adults: LIMITS.adultsPerRoom, children_ages: [] })
     lines.append(line)
     numberLines()
     staleQuote()
@@ -294,8 +291,8 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
     if (res.status === 400) {
       const named = serverFieldError(form, error) // marks the field the API names, when the form has it
       // more rooms than one reservation may hold: the API says group_booking
-      const code = details.reason === "group_booking" ? "group_booking" : error.code
-      const text = hasText(`change_${code}`) ? t(`change_${code}`) : named
+      const group = details.reason === "group_booking"
+      const text = group ? refusal("change_stay", "group_booking") : hasText(`change_${error.code}`) ? t(`change_${error.code}`) : named
       say(message, "error", text)
       if (!form.querySelector("[aria-invalid=true]")) focusSoon(message)
       return

@@ -7,7 +7,8 @@ import { el } from "./guest-dom.js"
 import { checkForm, fieldControl, serverFieldError } from "./guest-form.js"
 import { fmtDateTime, fmtTime } from "./guest-format.js"
 import { fact, summary } from "./guest-summary.js"
-import { t, word } from "./guest-text.js"
+import { LIMITS } from "./guest-i18n.js"
+import { refusal, t, word } from "./guest-text.js"
 import { changeCard, refusalOf } from "./manage-change.js"
 
 const hotelLoaded = startPage("titleManage")
@@ -197,7 +198,7 @@ function documentsCard(r, actions) {
     }
     if (res.status === 429) {
       const details = res.body && res.body.error && res.body.error.details
-      const seconds = (details && details.retry_after_seconds) || Number(res.headers.get("retry-after")) || 300
+      const seconds = (details && details.retry_after_seconds) || Number(res.headers.get("retry-after")) || LIMITS.resendIntervalSeconds
       return say(message, "warn", t("rateLimited", { n: Math.max(1, Math.ceil(seconds / 60)) }))
     }
     failed(res, message)
@@ -223,7 +224,8 @@ function cancellationCard(r, actions) {
   const section = el("section", { class: "card", id: "cancellation", "aria-labelledby": "cancel-title" }, el("h2", { id: "cancel-title" }, t("cancelTitle")))
   const deadline = r.policies.free_cancellation_until
   if (!actions.includes("cancel")) {
-    const why = refusalOf(r, "cancel") === "deadline_passed" && deadline ? t("cannotCancelLate", { when: fmtDateTime(deadline) }) : t("cannotCancelNrf")
+    const late = refusalOf(r, "cancel") === "deadline_passed" && deadline
+    const why = refusal("cancel", late ? "deadline_passed" : "non_refundable", { when: late && fmtDateTime(deadline) })
     section.append(el("p", { id: "cannot-cancel", tabindex: -1 }, why))
     return section
   }

@@ -2,6 +2,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { readFile } from "node:fs/promises"
+import { fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
 
 /**
  * The guest pages load nothing from elsewhere and run no inline script or style; an injected
@@ -12,14 +13,14 @@ export const GUEST_PAGE_CSP = "default-src 'self'; style-src 'self'; script-src 
 
 /**
  * The files of `public/` served under `/assets/`: an allow-list with one route each, so no file
- * path is ever built from a URL (the router decodes `%2F`). Anything else is a 404.
+ * path is ever built from a URL (the router decodes `%2F`). Anything else is a 404. The pages' words
+ * and limits are not among them: `/assets/guest-i18n.js` is made from the catalog (`GENERATED`).
  */
 const ASSETS: ReadonlyArray<readonly [file: string, contentType: string]> = [
   ["guest.css", "text/css; charset=utf-8"],
   ...[
     "guest.js",
     "guest-text.js",
-    "guest-i18n.js",
     "guest-format.js",
     "guest-dom.js",
     "guest-api.js",
@@ -37,11 +38,26 @@ const PAGES: ReadonlyArray<readonly [path: `/${string}`, file: string]> = [
   ["/manage", "manage.html"]
 ]
 
+/** The module the pages import for their words and limits, made once at start. */
+const GENERATED: ReadonlyArray<readonly [file: string, content: () => string]> = [["guest-i18n.js", guestPageModule]]
+
 /** The paths these pages and assets are served at. */
-export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [...PAGES.map(([path]) => path), ...ASSETS.map(([file]) => `/assets/${file}`)]
+export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
+  ...PAGES.map(([path]) => path),
+  ...[...ASSETS, ...GENERATED].map(([file]) => `/assets/${file}`)
+]
 
 /** Read once, when the layer is built: a missing file stops the start (a defect naming the path). */
 const readPublic = (file: string) => Effect.promise(() => readFile(new URL(`../../public/${file}`, import.meta.url)))
+
+/** A page shell with the catalog's words (English: the page switches to the reservation's language); a `{{key}}` of none stops the start. */
+const readShell = (file: string) =>
+  Effect.gen(function*() {
+    const html = new TextDecoder().decode(yield* readPublic(file))
+    const unknown = unknownShellTexts(html)
+    if (unknown.length > 0) return yield* Effect.dieMessage(`public/${file} names no text of the catalog: ${unknown.join(", ")}`)
+    return new TextEncoder().encode(fillShell(html, "en"))
+  })
 
 const page = (body: Uint8Array, contentType: string, cacheControl: string) =>
   HttpServerResponse.uint8Array(body, {
@@ -57,12 +73,16 @@ const page = (body: Uint8Array, contentType: string, cacheControl: string) =>
 export const GuestPagesLive = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     for (const [path, file] of PAGES) {
-      const html = page(yield* readPublic(file), "text/html; charset=utf-8", "no-store")
+      const html = page(yield* readShell(file), "text/html; charset=utf-8", "no-store")
       yield* router.get(path, Effect.succeed(html))
     }
     for (const [file, contentType] of ASSETS) {
       const asset = page(yield* readPublic(file), contentType, "no-cache")
       yield* router.get(`/assets/${file}`, Effect.succeed(asset))
+    }
+    for (const [file, content] of GENERATED) {
+      const module = page(new TextEncoder().encode(content()), "text/javascript; charset=utf-8", "no-cache")
+      yield* router.get(`/assets/${file}`, Effect.succeed(module))
     }
   })
 )

@@ -51,7 +51,7 @@ export const groupBookingMessage = (group: GroupBooking): string =>
 const HOUR_MS = 3_600_000
 
 /** The window completions per client address are counted in. */
-const COMPLETION_WINDOW_MS = HOUR_MS
+export const COMPLETION_WINDOW_MS = HOUR_MS
 
 /** The window room-nights per client address are counted in. */
 const ROOM_NIGHTS_WINDOW_MS = 24 * HOUR_MS

@@ -1,14 +1,14 @@
 import {
-  count,
   formatCountry,
-  formatDate,
   formatDeadline,
   formatMoney,
   formatNights,
-  GUEST_TEXTS,
+  formatStayDay,
+  formatTime,
   guestName,
-  guestsSummary
-} from "./GuestTexts.js"
+  roomGuests
+} from "./GuestFormats.js"
+import { GUEST_CATALOG, say, type SentenceKey, type TextValues, word } from "./GuestTexts.js"
 import type { HotelDefinition } from "./Hotel.js"
 import type { PromotionCode } from "./Ids.js"
 import { type Language, localized } from "./Language.js"
@@ -55,7 +55,8 @@ const guestWords = (label: string, caption: string, words: string): DocumentLine
 /** The confirmation of a reservation, as its guest reads it: every text in the reservation's language. */
 export const confirmationDocument = (hotel: HotelDefinition, view: ReservationView, manageUrl: string): ConfirmationDocument => {
   const language = view.language
-  const t = GUEST_TEXTS[language]
+  const t = GUEST_CATALOG[language]
+  const sayIn = (key: SentenceKey, values?: TextValues) => say(language, key, values)
   const money = (cents: number) => formatMoney(cents, view.price.currency, language)
   const { address, contact } = hotel
   const guest = view.guest
@@ -68,20 +69,20 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
 
   // the one promotion applied: the guest's promo code, or an automatic promotion
   const discountLabel = view.promo_code === null
-    ? t.promotion(view.package.promotions.map(promotionName).join(", "))
-    : t.promoCode(view.promo_code.code, view.promo_code.name)
+    ? sayIn("promotion", { name: view.package.promotions.map(promotionName).join(", ") })
+    : sayIn("promoCodeLine", { code: view.promo_code.code, name: view.promo_code.name })
 
   const requests = guest === null ? [] : [
-    ...(guest.baby_cot ? [t.babyCot] : []),
-    ...(guest.early_check_in_request ? [t.earlyCheckIn] : []),
-    ...(guest.late_check_out_request ? [t.lateCheckOut] : [])
+    ...(guest.baby_cot ? [t.baby_cot] : []),
+    ...(guest.early_check_in_request ? [t.early_check_in_request] : []),
+    ...(guest.late_check_out_request ? [t.late_check_out_request] : [])
   ]
 
   const sections: ReadonlyArray<DocumentSection> = [
     {
       heading: t.reservation,
       lines: [
-        field(t.status, t.statuses[view.status]),
+        field(t.status, word(language, "statuses", view.status)),
         ...(guest === null ? [] : [
           field(t.guest, guestName(guest)),
           field(t.email, asOneLine(guest.email)),
@@ -91,26 +92,22 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
       ]
     },
     {
-      heading: t.stay,
+      heading: t.yourStay,
       lines: [
-        field(t.checkIn, t.checkInFrom(formatDate(view.stay.checkin, language), view.stay.check_in_time)),
-        field(t.checkOut, t.checkOutBy(formatDate(view.stay.checkout, language), view.stay.check_out_time)),
+        field(t.arrival, formatStayDay("arrivalOn", view.stay.checkin, view.stay.check_in_time, language)),
+        field(t.departure, formatStayDay("departureOn", view.stay.checkout, view.stay.check_out_time, language)),
         field(t.length, formatNights(view.stay.nights, language)),
-        ...(guest === null || guest.arrival_time === null ? [] : [field(t.arrivalTime, guest.arrival_time)])
+        ...(guest === null || guest.arrival_time === null ? [] : [field(t.arrival_time, formatTime(guest.arrival_time, language))])
       ]
     },
     {
       heading: t.roomsAndGuests,
       lines: [
-        ...view.rooms.map((room) => {
-          const guests = guestsSummary(room, language)
-          return field(
-            count(language, room.quantity, t.nouns.room),
-            `${room.room_name}\n${room.quantity > 1 ? `${guests} ${t.perRoom}` : guests}`
-          )
-        }),
+        ...view.rooms.map((room) =>
+          field(sayIn("roomCountLabel", { n: room.quantity }), `${room.room_name}\n${roomGuests(room, language)}`)
+        ),
         ...(requests.length === 0 ? [] : [field(t.requests, requests.join("\n"))]),
-        ...(guest === null || guest.special_requests === null ? [] : [guestWords(t.specialRequests, t.inYourWords, guest.special_requests)])
+        ...(guest === null || guest.special_requests === null ? [] : [guestWords(t.special_requests, t.inYourWords, guest.special_requests)])
       ]
     },
     {
@@ -120,9 +117,9 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
     {
       heading: t.price,
       lines: [
-        amount(t.accommodation, money(view.price.room_total)),
+        amount(t.roomTotal, money(view.price.room_total)),
         ...(view.price.promotion_discount > 0 ? [amount(discountLabel, money(-view.price.promotion_discount))] : []),
-        amount(t.touristTax, money(view.price.tourist_tax)),
+        amount(t.tax, money(view.price.tourist_tax)),
         amount(t.total, money(view.price.total), true),
         text(view.policies.payment)
       ]
@@ -132,8 +129,8 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
       lines: [
         text(
           view.policies.refundable && view.policies.free_cancellation_until !== null
-            ? t.freeCancellationUntil(formatDeadline(view.policies.free_cancellation_until, hotel.timezone, language))
-            : t.nonRefundable
+            ? sayIn("freeUntil", { when: formatDeadline(view.policies.free_cancellation_until, hotel.timezone, language) })
+            : t.nonRefundablePolicy
         )
       ]
     },

@@ -1,10 +1,13 @@
 import type { CompletedReservation } from "./CompletedReservation.js"
-import { EMAIL_TEXTS, type EmailKind, type EmailTexts } from "./GuestEmailTexts.js"
-import { count, formatNights, GUEST_TEXTS, guestName, pluralForm } from "./GuestTexts.js"
+import { formatDeadline, formatMoney, formatNights, formatStayDay, formatTime, guestName, roomGuests } from "./GuestFormats.js"
+import { type Catalog, GUEST_CATALOG, say, type SentenceKey, type TextValues } from "./GuestTexts.js"
 import type { HotelDefinition } from "./Hotel.js"
 import type { MailContent } from "./Mail.js"
 import type { Language } from "./Language.js"
 import { asLines, asOneLine } from "./Text.js"
+
+/** The emails the service sends a guest. */
+type EmailKind = "confirmation" | "cancellation" | "guestDetailsUpdated" | "stayChanged"
 
 /** The confirmation PDF, made elsewhere, attached to the confirmation email. */
 export interface ConfirmationPdf {
@@ -14,17 +17,6 @@ export interface ConfirmationPdf {
 
 /** The PDF's file name: the reservation number, e.g. `BR-7K3Q9X.pdf`. */
 export const confirmationPdfFilename = (view: CompletedReservation): string => `${view.reservation_number}.pdf`
-
-/** A stay date is a local date: formatted as that calendar day, whatever the machine's zone. */
-const formatLocalDate = (language: Language, date: string): string =>
-  new Intl.DateTimeFormat(language, { dateStyle: "full", timeZone: "UTC" }).format(new Date(`${date}T00:00:00Z`))
-
-/** An instant, as the hotel's clock shows it. */
-const formatInstant = (language: Language, timeZone: string, iso: string): string =>
-  new Intl.DateTimeFormat(language, { dateStyle: "full", timeStyle: "short", hourCycle: "h23", timeZone }).format(new Date(iso))
-
-const formatMoney = (language: Language, cents: number, currency: string): string =>
-  new Intl.NumberFormat(language, { style: "currency", currency }).format(cents / 100)
 
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -38,59 +30,62 @@ interface GuestWords {
 /** A labelled line of the details table; a value of several lines is an array. */
 type Row = readonly [label: string, value: string | ReadonlyArray<string> | GuestWords]
 
-const stayRows = (view: CompletedReservation, t: EmailTexts): ReadonlyArray<Row> => {
-  const lang = view.language
-  const nouns = GUEST_TEXTS[lang].nouns
-  return [
-    [t.label.number, view.reservation_number],
-    [t.label.arrival, `${formatLocalDate(lang, view.stay.checkin)}, ${t.fromTime(view.stay.check_in_time)}`],
-    [t.label.departure, `${formatLocalDate(lang, view.stay.checkout)}, ${t.byTime(view.stay.check_out_time)}`],
-    [t.label.length, formatNights(view.stay.nights, lang)],
-    [t.label.rooms, view.rooms.map((room) => {
-      const ages = room.children_ages
-      const children = ages.length === 0
-        ? ""
-        : `, ${count(lang, ages.length, nouns.child)} (${pluralForm(lang, ages.length, t.ages)}${t.colon}${ages.join(", ")})`
-      return `${room.quantity} × ${room.room_name}${t.colon}${count(lang, room.adults, nouns.adult)}${children}`
-    })],
-    [t.label.package, view.package.name]
-  ]
+/** The words of one email: its language's catalog, and its sentences with their values. */
+interface Words {
+  readonly language: Language
+  readonly t: Catalog
+  readonly say: (key: SentenceKey, values?: TextValues) => string
 }
+const wordsOf = (language: Language): Words => ({
+  language,
+  t: GUEST_CATALOG[language],
+  say: (key, values) => say(language, key, values)
+})
 
-const priceRows = (view: CompletedReservation, t: EmailTexts): ReadonlyArray<Row> => {
+const stayRows = (view: CompletedReservation, { language, t }: Words): ReadonlyArray<Row> => [
+  [t.number, view.reservation_number],
+  [t.arrival, formatStayDay("arrivalOn", view.stay.checkin, view.stay.check_in_time, language)],
+  [t.departure, formatStayDay("departureOn", view.stay.checkout, view.stay.check_out_time, language)],
+  [t.length, formatNights(view.stay.nights, language)],
+  [t.rooms, view.rooms.map((room) => `${room.quantity} × ${room.room_name}${t.colon}${roomGuests(room, language)}`)],
+  [t.package, view.package.name]
+]
+
+const priceRows = (view: CompletedReservation, { language, say, t }: Words): ReadonlyArray<Row> => {
   const { currency, tourist_tax, total } = view.price
-  const money = (cents: number) => formatMoney(view.language, cents, currency)
+  const money = (cents: number) => formatMoney(cents, currency, language)
   const promo = view.promo_code
   return [
-    ...(promo === null ? [] : [[t.label.promoCode, `${promo.code} – ${t.promoCodeDiscount(promo.name, money(view.price.promotion_discount))}`] as const]),
-    [t.label.total, `${money(total)} (${t.includingTax(money(tourist_tax))})`],
-    [t.label.payment, view.policies.payment]
+    // the promo code's line as the confirmation PDF and the pages write it
+    ...(promo === null ? [] : [[say("promoCodeLine", { code: promo.code, name: promo.name }), money(-view.price.promotion_discount)] as const]),
+    [t.total, `${money(total)} (${say("includingTax", { amount: money(tourist_tax) })})`],
+    [t.payment, view.policies.payment]
   ]
 }
 
-const cancellationRow = (hotel: HotelDefinition, view: CompletedReservation, t: EmailTexts): Row => {
+const cancellationRow = (hotel: HotelDefinition, view: CompletedReservation, { language, say, t }: Words): Row => {
   const until = view.policies.free_cancellation_until
   const rule = view.policies.refundable && until !== null
-    ? t.freeCancellationUntil(formatInstant(view.language, hotel.timezone, until))
-    : t.nonRefundable
-  return [t.label.cancellation, [rule, view.policies.cancellation].filter((line) => line !== "")]
+    ? say("freeUntil", { when: formatDeadline(until, hotel.timezone, language) })
+    : t.nonRefundablePolicy
+  return [t.cancellation, [rule, view.policies.cancellation].filter((line) => line !== "")]
 }
 
-const guestRows = (view: CompletedReservation, t: EmailTexts): ReadonlyArray<Row> => {
+const guestRows = (view: CompletedReservation, { language, t }: Words): ReadonlyArray<Row> => {
   const guest = view.guest
   const requests = (["baby_cot", "early_check_in_request", "late_check_out_request"] as const)
     .filter((field) => guest[field])
-    .map((field) => t.request[field])
+    .map((field) => t[field])
   return [
-    [t.label.guest, guestName(guest)],
-    [t.label.email, asOneLine(guest.email)],
-    [t.label.phone, guest.phone],
-    ...(guest.arrival_time === null ? [] : [[t.label.arrivalTime, guest.arrival_time] as const]),
-    ...(guest.special_requests === null ? [] : [[t.label.specialRequests, {
-      caption: GUEST_TEXTS[view.language].inYourWords,
+    [t.guest, guestName(guest)],
+    [t.email, asOneLine(guest.email)],
+    [t.phone, guest.phone],
+    ...(guest.arrival_time === null ? [] : [[t.arrival_time, formatTime(guest.arrival_time, language)] as const]),
+    ...(guest.special_requests === null ? [] : [[t.special_requests, {
+      caption: t.inYourWords,
       lines: asLines(guest.special_requests)
     }] as const]),
-    ...(requests.length === 0 ? [] : [[t.label.requests, requests.join(", ")] as const])
+    ...(requests.length === 0 ? [] : [[t.requests, requests] as const])
   ]
 }
 
@@ -161,15 +156,17 @@ const compose = (
   rows: ReadonlyArray<Row>,
   notes: ReadonlyArray<string>
 ): Omit<MailContent, "attachments"> => {
-  const t = EMAIL_TEXTS[view.language]
+  const { say, t } = wordsOf(view.language)
+  const about = { number: view.reservation_number, hotel: hotel.name }
   const letter: Letter = {
     colon: t.colon,
-    subject: t.subject[kind](view.reservation_number, hotel.name),
-    greeting: t.greeting(guestName(view.guest)),
-    paragraphs: [t.intro[kind](view.reservation_number, hotel.name)],
+    subject: say(`subject_${kind}`, about),
+    greeting: say("greeting", { name: guestName(view.guest) }),
+    paragraphs: [say(`intro_${kind}`, about)],
     rows,
-    notes: [...notes, t.outro[kind]],
-    link: { label: t.link[kind], url: manageUrl, note: t.linkIsPersonal },
+    notes: [...notes, t[`outro_${kind}`]],
+    // the reservation cannot be managed any more once cancelled: its link shows it
+    link: { label: kind === "cancellation" ? t.viewReservation : t.manage, url: manageUrl, note: t.linkIsPersonal },
     signature: [
       t.closing,
       hotel.name,
@@ -193,14 +190,14 @@ const withConfirmation = (
   manageUrl: string,
   pdf: ConfirmationPdf
 ): MailContent => {
-  const t = EMAIL_TEXTS[view.language]
+  const words = wordsOf(view.language)
   return {
     ...compose(kind, hotel, view, manageUrl, [
-      ...stayRows(view, t),
-      ...priceRows(view, t),
-      cancellationRow(hotel, view, t),
-      ...guestRows(view, t)
-    ], [t.pdfAttached]),
+      ...stayRows(view, words),
+      ...priceRows(view, words),
+      cancellationRow(hotel, view, words),
+      ...guestRows(view, words)
+    ], [words.t.pdfAttached]),
     attachments: [{ filename: pdf.filename, contentType: "application/pdf", content: pdf.content }]
   }
 }
@@ -215,15 +212,15 @@ export const stayChangedEmail = (hotel: HotelDefinition, view: CompletedReservat
 
 /** Sent when the guest cancels. */
 export const cancellationEmail = (hotel: HotelDefinition, view: CompletedReservation, manageUrl: string): MailContent => ({
-  ...compose("cancellation", hotel, view, manageUrl, stayRows(view, EMAIL_TEXTS[view.language]), []),
+  ...compose("cancellation", hotel, view, manageUrl, stayRows(view, wordsOf(view.language)), []),
   attachments: []
 })
 
 /** Sent when the guest changes their details through the manage link: what is now on file. */
 export const guestDetailsUpdatedEmail = (hotel: HotelDefinition, view: CompletedReservation, manageUrl: string): MailContent => {
-  const t = EMAIL_TEXTS[view.language]
+  const words = wordsOf(view.language)
   return {
-    ...compose("guestDetailsUpdated", hotel, view, manageUrl, [...stayRows(view, t), ...guestRows(view, t)], []),
+    ...compose("guestDetailsUpdated", hotel, view, manageUrl, [...stayRows(view, words), ...guestRows(view, words)], []),
     attachments: []
   }
 }

@@ -47,8 +47,12 @@ export const channelMessageIdCutoff = (now: number): number => daysBefore(now, 7
 /** An Idempotency-Key is remembered 24 hours: a repeat within them answers the first answer. */
 export const idempotencyKeyExpiresAt = (firstUsedAt: number): number => firstUsedAt + DAY_MS
 
-/** A guest link works 24 hours, and never past check-in. */
-export const guestLinkExpiresAt = (issuedAt: number, checkIn: number): number => Math.min(issuedAt + 24 * HOUR_MS, checkIn)
+/** Hours a guest link works (the guest pages say it). */
+export const GUEST_LINK_HOURS = 24
+
+/** A guest link works `GUEST_LINK_HOURS`, and never past check-in. */
+export const guestLinkExpiresAt = (issuedAt: number, checkIn: number): number =>
+  Math.min(issuedAt + GUEST_LINK_HOURS * HOUR_MS, checkIn)
 
 /** The manage link works until 30 days after check-out. */
 export const manageLinkExpiresAt = (checkOut: number): number => checkOut + 30 * DAY_MS

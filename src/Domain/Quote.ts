@@ -6,9 +6,22 @@ import { Amount, type Cents, Currency } from "./Money.js"
 import { MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { Text } from "./Text.js"
 
-export const ChildAge = Schema.Int.pipe(Schema.between(0, 17)).annotations({ description: "Age on the check-in date, 0 to 17" })
+/** The oldest a child is (a guest of 18 is an adult). */
+export const MAX_CHILD_AGE = 17
+/** Adults one room takes: standard occupancy is 2 in every room type a request may name. */
+export const MAX_ADULTS_PER_ROOM = 2
+/** Identical rooms one room request may book. */
+export const MAX_ROOMS_PER_REQUEST = 10
+/** Room requests one quote (and one reservation) may hold: more is a group booking. */
+export const MAX_ROOM_REQUESTS = 20
+
+export const ChildAge = Schema.Int.pipe(Schema.between(0, MAX_CHILD_AGE)).annotations({
+  description: `Age on the check-in date, 0 to ${MAX_CHILD_AGE}`
+})
 export const ChildrenAges = Schema.Array(ChildAge).pipe(Schema.maxItems(MAX_CHILDREN_PER_ROOM))
-const Adults = Schema.Int.pipe(Schema.between(1, 2)).annotations({ description: "Adults (18+) in the room, 1 to 2" })
+const Adults = Schema.Int.pipe(Schema.between(1, MAX_ADULTS_PER_ROOM)).annotations({
+  description: `Adults (18+) in the room, 1 to ${MAX_ADULTS_PER_ROOM}`
+})
 
 /** The longest code a request may carry: as long as a code of the hotel file may be. */
 export const MAX_PROMO_CODE_LENGTH = 40
@@ -49,8 +62,8 @@ export type SingleRoomQuoteRequest = typeof SingleRoomQuoteRequest.Type
 
 export const RoomRequest = Schema.Struct({
   room_type_id: RoomTypeId,
-  quantity: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 10)), { default: () => 1 }).annotations({
-    description: "Rooms of this kind, 1 to 10 (default 1)"
+  quantity: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, MAX_ROOMS_PER_REQUEST)), { default: () => 1 }).annotations({
+    description: `Rooms of this kind, 1 to ${MAX_ROOMS_PER_REQUEST} (default 1)`
   }),
   adults: Adults,
   children_ages: Schema.optionalWith(ChildrenAges, { default: () => [] }).annotations({
@@ -66,7 +79,7 @@ export const MultiRoomQuoteRequest = Schema.Struct({
   }),
   checkin: LocalDate,
   checkout: LocalDate,
-  rooms: Schema.Array(RoomRequest).pipe(Schema.minItems(1), Schema.maxItems(20)),
+  rooms: Schema.Array(RoomRequest).pipe(Schema.minItems(1), Schema.maxItems(MAX_ROOM_REQUESTS)),
   promo_code: Schema.optional(PromoCodeInput)
 }).annotations({
   identifier: "MultiRoomQuoteRequest",

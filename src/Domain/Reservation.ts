@@ -68,22 +68,32 @@ export type IntentResponse = typeof IntentResponse.Type
 
 // GuestDetails also reads back stored reservations: it takes what was accepted before DESIGN §13
 // (documents show it on one line, `asOneLine`); what a guest sends now takes the stricter forms.
+/** The longest of each guest field: the schemas below and the guest form's fields (`guestFields`) say them. */
+export const FIELD_MAX_LENGTH = { name: 100, email: 254, country: 2, special_requests: 1000 } as const
+
 const StoredEmail = Text.pipe(
   Schema.trimmed(),
-  Schema.maxLength(254),
+  Schema.maxLength(FIELD_MAX_LENGTH.email),
   Schema.pattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: () => "must be an email address" })
 )
 const Email = StoredEmail.pipe(oneLine)
 /** The longest phone number the pattern below takes: `+`, a digit and 24 more characters. */
 export const PHONE_MAX_LENGTH = 26
+/**
+ * A phone number as the API takes it; the guest form checks the same pattern before sending (its
+ * punctuation escaped inside the class: a pattern attribute is compiled with the v flag).
+ */
+export const PHONE_PATTERN = /^\+?[0-9][0-9 \(\)\.\-]{5,24}$/
 export const Phone = Text.pipe(
   Schema.maxLength(PHONE_MAX_LENGTH),
-  Schema.pattern(/^\+?[0-9][0-9 ().-]{5,24}$/, { message: () => "must be a phone number, e.g. +33 4 93 00 12 34" })
+  Schema.pattern(PHONE_PATTERN, { message: () => "must be a phone number, e.g. +33 4 93 00 12 34" })
 )
-const StoredName = Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
+const StoredName = Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(FIELD_MAX_LENGTH.name))
 const Name = StoredName.pipe(oneLine)
-const Country = Schema.String.pipe(Schema.maxLength(2), Schema.pattern(/^[A-Z]{2}$/, { message: () => "must be an ISO 3166-1 alpha-2 code" }))
-const StoredSpecialRequests = Text.pipe(Schema.maxLength(1000))
+/** A country as the API takes it; the guest form accepts lower case and sends it upper case. */
+export const COUNTRY_PATTERN = /^[A-Z]{2}$/
+const Country = Schema.String.pipe(Schema.maxLength(FIELD_MAX_LENGTH.country), Schema.pattern(COUNTRY_PATTERN, { message: () => "must be an ISO 3166-1 alpha-2 code" }))
+const StoredSpecialRequests = Text.pipe(Schema.maxLength(FIELD_MAX_LENGTH.special_requests))
 export const SpecialRequests = StoredSpecialRequests.pipe(guestLines)
 
 export const GuestDetails = Schema.Struct({

@@ -1,3 +1,4 @@
+import { GUEST_CATALOG, say, type SentenceKey } from "./GuestTexts.js"
 import type { HotelDefinition } from "./Hotel.js"
 import type { RoomTypeId } from "./Ids.js"
 import { type Language, localized, type LocalizedText } from "./Language.js"
@@ -11,65 +12,26 @@ import type {
   ReservationView,
   ReservedPromoCode
 } from "./Reservation.js"
-import { PHONE_MAX_LENGTH, WORKFLOW_VERSION } from "./Reservation.js"
+import { FIELD_MAX_LENGTH, PHONE_MAX_LENGTH, WORKFLOW_VERSION } from "./Reservation.js"
 
-type FieldSpec = Omit<GuestField, "label">
+type FieldSpec = Omit<GuestField, "label" | "name"> & { readonly name: SentenceKey }
 
 /** What the guest form asks, in order (DESIGN §6): names are the completion body's fields. */
 const FIELDS: ReadonlyArray<FieldSpec> = [
-  { name: "first_name", type: "text", required: true, max_length: 100 },
-  { name: "last_name", type: "text", required: true, max_length: 100 },
-  { name: "email", type: "email", required: true, max_length: 254 },
+  { name: "first_name", type: "text", required: true, max_length: FIELD_MAX_LENGTH.name },
+  { name: "last_name", type: "text", required: true, max_length: FIELD_MAX_LENGTH.name },
+  { name: "email", type: "email", required: true, max_length: FIELD_MAX_LENGTH.email },
   { name: "phone", type: "tel", required: true, max_length: PHONE_MAX_LENGTH },
-  { name: "country", type: "country", required: false, max_length: 2 },
+  { name: "country", type: "country", required: false, max_length: FIELD_MAX_LENGTH.country },
   { name: "arrival_time", type: "time", required: false },
-  { name: "special_requests", type: "textarea", required: false, max_length: 1000 },
+  { name: "special_requests", type: "textarea", required: false, max_length: FIELD_MAX_LENGTH.special_requests },
   { name: "baby_cot", type: "checkbox", required: false },
   { name: "early_check_in_request", type: "checkbox", required: false },
   { name: "late_check_out_request", type: "checkbox", required: false }
 ]
 
-const LABELS: Record<Language, Record<string, string>> = {
-  en: {
-    first_name: "First name",
-    last_name: "Last name",
-    email: "Email",
-    phone: "Phone",
-    country: "Country (2-letter code)",
-    arrival_time: "Expected arrival time",
-    special_requests: "Special requests",
-    baby_cot: "Baby cot (free, on request)",
-    early_check_in_request: "Request early check-in (not guaranteed)",
-    late_check_out_request: "Request late check-out (not guaranteed)"
-  },
-  fr: {
-    first_name: "Prénom",
-    last_name: "Nom",
-    email: "E-mail",
-    phone: "Téléphone",
-    country: "Pays (code à 2 lettres)",
-    arrival_time: "Heure d'arrivée prévue",
-    special_requests: "Demandes particulières",
-    baby_cot: "Lit bébé (gratuit, sur demande)",
-    early_check_in_request: "Demander une arrivée anticipée (non garantie)",
-    late_check_out_request: "Demander un départ tardif (non garanti)"
-  },
-  ru: {
-    first_name: "Имя",
-    last_name: "Фамилия",
-    email: "Эл. почта",
-    phone: "Телефон",
-    country: "Страна (2-буквенный код)",
-    arrival_time: "Ожидаемое время прибытия",
-    special_requests: "Особые пожелания",
-    baby_cot: "Детская кроватка (бесплатно, по запросу)",
-    early_check_in_request: "Запросить ранний заезд (не гарантируется)",
-    late_check_out_request: "Запросить поздний выезд (не гарантируется)"
-  }
-}
-
 export const guestFields = (language: Language): ReadonlyArray<GuestField> =>
-  FIELDS.map((field) => ({ ...field, label: LABELS[language][field.name]! }))
+  FIELDS.map((field) => ({ ...field, label: say(language, field.name) }))
 
 /** What the guest may do next in each state (the management actions come with the manage link). */
 const ALLOWED_ACTIONS: Record<ReservationStatus, ReadonlyArray<string>> = {
@@ -154,11 +116,4 @@ export const publicReservation = (hotel: HotelDefinition, r: ReservationRecord, 
 })
 
 /** What the guest is told once the reservation is complete, in the reservation's language. */
-export const completionMessage: Record<Language, string> = {
-  en: "Reservation completed. A confirmation email with the PDF and a secure link to manage the reservation " +
-    "is on its way to the guest. No payment is required now.",
-  fr: "Réservation finalisée. Un e-mail de confirmation avec le PDF et un lien sécurisé pour gérer la réservation " +
-    "est en route. Aucun paiement n'est demandé maintenant.",
-  ru: "Бронирование завершено. Письмо с подтверждением, PDF и защищённой ссылкой для управления бронированием " +
-    "уже отправлено. Сейчас оплата не требуется."
-}
+export const completionMessage = (language: Language): string => GUEST_CATALOG[language].completed

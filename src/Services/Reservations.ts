@@ -184,7 +184,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       pms_status: reservation.pms_status ?? "PENDING",
       price: reservation.offer.price,
       promo_code: reservedPromoCode(hotel, reservation),
-      message: completionMessage[reservation.language]
+      message: completionMessage(reservation.language)
     })
 
     /** Re-prices the stay on the locked nights; the offer of the reservation's plan, or why it cannot be had. */

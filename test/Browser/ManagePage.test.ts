@@ -5,7 +5,9 @@ import * as fs from "node:fs"
 import type { Page } from "playwright-core"
 import { GUEST_PAGE_CSP } from "../../src/Api/GuestPages.js"
 import type { ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
+import { formatStayDay } from "../../src/Domain/GuestFormats.js"
 import type { Language } from "../../src/Domain/Language.js"
+import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import {
   axeViolations,
   baseUrl,
@@ -239,10 +241,8 @@ const changeJourney = (language: Language, days: number) =>
         summaryChanged: (await text(page, "#summary")) !== summaryBefore,
         length: await text(page, "#summary dl.facts dd:nth-of-type(3)"),
         arrival: await text(page, "#summary dl.facts dd:nth-of-type(1)"),
-        arrivalWanted: await page.evaluate<string>(
-          `new Intl.DateTimeFormat(${JSON.stringify(LOCALES[language])}, { timeZone: "UTC", weekday: "short", day: "numeric", month: "long", year: "numeric" })` +
-            `.format(new Date(${JSON.stringify(`${change.checkin}T00:00:00Z`)}))`
-        ),
+        // the arrival as the PDF and the emails write it
+        arrivalWanted: formatStayDay("arrivalOn", change.checkin as LocalDate, demoHotel.check_in, language),
         rooms: await page.locator("#summary ul.rooms li").count(),
         total: spaced(await text(page, "#total")),
         formCheckin: await page.locator("#change-checkin").inputValue(),
@@ -367,9 +367,9 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
         }
       })
       expect(shown).toEqual({
-        why: ui("fr", "cannotCancelNrf"),
+        why: ui("fr", "nonRefundablePolicy"),
         cancel: 0,
-        change: { why: ui("fr", "cannotChangeNrf"), form: 0 },
+        change: { why: ui("fr", "nonRefundablePolicy"), form: 0 },
         phone: { said: ui("fr", "checkFields").replace("{list}", ui("fr", "phone")), invalid: "true" }
       })
     }))
@@ -386,8 +386,8 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
         return { cancel: await text(page, "#cannot-cancel"), change: await text(page, "#cannot-change") }
       })
       const before = (key: string) => ui("en", key).split("{when}")[0]!
-      expect(shown.cancel.startsWith(before("cannotCancelLate"))).toBe(true)
-      expect(shown.change.startsWith(before("cannotChangeLate"))).toBe(true)
+      expect(shown.cancel.startsWith(before("refused_cancel_deadline_passed"))).toBe(true)
+      expect(shown.change.startsWith(before("refused_change_stay_deadline_passed"))).toBe(true)
     }))
 
   it.effect("an invalid link, or none after a reload, is explained in the browser's language with what to do", () =>
@@ -625,7 +625,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
           change: await page.locator("#change").count()
         }
       })
-      expect(shown).toEqual({ cancelled: 200, status: ui("en", "statuses", "CANCELLED"), said: ui("en", "cannotChangeNow"), change: 0 })
+      expect(shown).toEqual({ cancelled: 200, status: ui("en", "statuses", "CANCELLED"), said: ui("en", "refused_change_stay_not_completed"), change: 0 })
     }))
 
   it.effect("a stay change with the keyboard alone at 375 px: Tab to the departure, type it, Enter for the price, Tab to Confirm, Enter", () =>
@@ -709,7 +709,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
         order: { text: ui("en", "changeDatesOrder"), focus: "change-checkout" },
         age: { text: ui("en", "checkFields").replace("{list}", ui("en", "childrenAges")), focus: "change-ages-0", invalid: "true" },
         past: { text: ui("en", "change_invalid_dates"), focus: "change-checkin", invalid: "true" },
-        group: { text: ui("en", "change_group_booking"), focus: "change-message" },
+        group: { text: ui("en", "refused_change_stay_group_booking"), focus: "change-message" },
         result: 0
       })
     }))

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type ConfirmationDocument, confirmationDocument } from "../../src/Domain/ConfirmationDocument.js"
-import {
-  formatDate,
-  formatDeadline,
-  formatMoney,
-  formatNights,
-  GUEST_TEXTS,
-  guestsSummary
-} from "../../src/Domain/GuestTexts.js"
+import { formatDate, formatDeadline, formatMoney, formatNights, guestsSummary } from "../../src/Domain/GuestFormats.js"
+import { GUEST_CATALOG } from "../../src/Domain/GuestTexts.js"
 import type { Language } from "../../src/Domain/Language.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import type { GuestDetails } from "../../src/Domain/Reservation.js"
@@ -66,7 +60,7 @@ describe("guest texts", () => {
   it("the guests of a room, with the children's ages", () => {
     const room = { adults: 2, children_ages: [0, 4] }
     expect(guestsSummary(room, "en")).toBe("2 adults, 2 children (aged under 1 and 4)")
-    expect(guestsSummary(room, "fr")).toBe("2 adultes, 2 enfants (moins d'un an et 4 ans)")
+    expect(guestsSummary(room, "fr")).toBe("2 adultes, 2 enfants (moins d’un an et 4 ans)")
     expect(guestsSummary(room, "ru")).toBe("2 взрослых, 2 ребёнка (до года и 4 года)")
     expect(guestsSummary({ adults: 1, children_ages: [] }, "ru")).toBe("1 взрослый")
     expect(guestsSummary({ adults: 1, children_ages: [7] }, "en")).toBe("1 adult, 1 child (aged 7)")
@@ -118,8 +112,8 @@ describe("confirmation document", () => {
         "27 Promenade des Anglais, 06000 Nice, France",
         "Phone +33 4 93 00 12 34 · reservations@belle-rive-nice.example · https://belle-rive-nice.example",
         "Guest: Ana Lopez",
-        "Check-in: Friday, 12 March 2027, from 14:00",
-        "Check-out: Monday, 15 March 2027, by 12:00",
+        "Arrival: Friday, 12 March 2027, from 14:00",
+        "Departure: Monday, 15 March 2027, by 12:00",
         "Length of stay: 3 nights",
         "1 room: Double Room\n2 adults, 1 child (aged 1)",
         "2 rooms: Twin Room\n2 adults per room",
@@ -150,7 +144,7 @@ describe("confirmation document", () => {
         "Promotion : Réservation anticipée: -145,80 €",
         "Taxe de séjour: 51,84 €",
         "Total: 1 364,04 €",
-        "Annulation gratuite jusqu'au mercredi 10 mars 2027 à 14:00 (heure de l'hôtel).",
+        "Annulation gratuite jusqu’au mercredi 10 mars 2027 à 14:00 (heure de l’hôtel).",
         "le séjour se règle à l'hôtel"
       ]
     ) expect(fr).toContain(expected)
@@ -188,7 +182,7 @@ describe("confirmation document", () => {
     const doc = documentOf({ language: "en", rateCode: "NRF", daysAhead: 10 })
     expect(amounts(doc).map(([label]) => label)).toEqual(["Accommodation", "Tourist tax", "Total"])
     const text = textOf(doc)
-    expect(text).toContain(GUEST_TEXTS.en.nonRefundable)
+    expect(text).toContain(GUEST_CATALOG.en.nonRefundablePolicy)
     expect(text).not.toContain("Free cancellation until")
   })
 })

@@ -62,14 +62,15 @@ describe("guest emails", () => {
     expect(mail.subject).toBe("Your reservation BR-7K3Q9X at Hôtel Belle Rive is confirmed")
     for (const body of [plain(mail.text), htmlText(mail.html)]) {
       expect(body).toContain("BR-7K3Q9X")
-      expect(body).toContain("Friday, March 12, 2027, from 14:00")
-      expect(body).toContain("Monday, March 15, 2027, by 12:00")
+      expect(body).toContain("Friday, 12 March 2027, from 14:00")
+      expect(body).toContain("Monday, 15 March 2027, by 12:00")
       expect(body).toContain("3 nights")
-      expect(body).toContain("1 × Double Room: 2 adults, 1 child (age: 1)")
+      expect(body).toContain("1 × Double Room: 2 adults, 1 child (aged 1)")
       expect(body).toContain("1 × Twin Room: 1 adult")
       expect(body).toContain("€483.28 (including tourist tax €17.28)")
-      expect(body).toContain("Free cancellation until Wednesday, March 10, 2027 at 14:00.")
-      expect(body).toContain("baby cot, late check-out (not guaranteed)")
+      expect(body).toContain("Free cancellation until 14:00 on Wednesday, 10 March 2027 (hotel time).")
+      expect(body).toContain("Baby cot (free)")
+      expect(body).toContain("Late check-out (on request, not guaranteed)")
       expect(body).toContain("Your confirmation is attached as a PDF.")
     }
     expect(mail.text).toContain(`Manage your reservation: ${manageUrl}`)
@@ -79,8 +80,8 @@ describe("guest emails", () => {
   })
 
   it.each([
-    { language: "fr", numberLine: "Numéro de réservation : BR-7K3Q9X", subjects: ["Votre réservation BR-7K3Q9X est confirmée – Hôtel Belle Rive", "Votre réservation BR-7K3Q9X est annulée – Hôtel Belle Rive", "Votre réservation BR-7K3Q9X : informations mises à jour – Hôtel Belle Rive"], says: ["Bonjour Jeanne Dupont,", "vendredi 12 mars 2027, à partir de 14:00", "lundi 15 mars 2027, avant 12:00", "3 nuits", "Chambre double : 2 adultes, 1 enfant (âge : 1)", "483,28 € (dont taxe de séjour 17,28 €)", "Annulation gratuite jusqu'au mercredi 10 mars 2027 à 14:00.", "Gérer votre réservation", "lit bébé, départ tardif (non garanti)"] },
-    { language: "ru", numberLine: "Номер бронирования: BR-7K3Q9X", subjects: ["Ваше бронирование BR-7K3Q9X подтверждено – Hôtel Belle Rive", "Ваше бронирование BR-7K3Q9X отменено – Hôtel Belle Rive", "Ваше бронирование BR-7K3Q9X: данные обновлены – Hôtel Belle Rive"], says: ["Здравствуйте, Jeanne Dupont!", "пятница, 12 марта 2027 г., с 14:00", "понедельник, 15 марта 2027 г., до 12:00", "3 ночи", "2 взрослых, 1 ребёнок (возраст: 1)", "1 взрослый", "483,28 € (включая туристический налог 17,28 €)", "Бесплатная отмена возможна до: среда, 10 марта 2027 г. в 14:00.", "Управление бронированием", "детская кроватка, поздний выезд (не гарантируется)"] }
+    { language: "fr", numberLine: "Numéro de réservation : BR-7K3Q9X", subjects: ["Votre réservation BR-7K3Q9X est confirmée – Hôtel Belle Rive", "Votre réservation BR-7K3Q9X est annulée – Hôtel Belle Rive", "Votre réservation BR-7K3Q9X : informations mises à jour – Hôtel Belle Rive"], says: ["Bonjour Jeanne Dupont,", "vendredi 12 mars 2027, à partir de 14:00", "lundi 15 mars 2027, avant 12:00", "3 nuits", "Chambre double : 2 adultes, 1 enfant (1 an)", "483,28 € (dont taxe de séjour 17,28 €)", "Annulation gratuite jusqu’au mercredi 10 mars 2027 à 14:00 (heure de l’hôtel).", "Gérer votre réservation", "Lit bébé (gratuit)", "Départ tardif (sur demande, non garanti)"] },
+    { language: "ru", numberLine: "Номер бронирования: BR-7K3Q9X", subjects: ["Ваше бронирование BR-7K3Q9X подтверждено – Hôtel Belle Rive", "Ваше бронирование BR-7K3Q9X отменено – Hôtel Belle Rive", "Ваше бронирование BR-7K3Q9X: данные обновлены – Hôtel Belle Rive"], says: ["Здравствуйте, Jeanne Dupont!", "пятница, 12 марта 2027 г., с 14:00", "понедельник, 15 марта 2027 г., до 12:00", "3 ночи", "2 взрослых, 1 ребёнок (1 год)", "1 взрослый", "483,28 € (включая туристический налог 17,28 €)", "Бесплатная отмена — до 14:00 10 марта 2027 г. (по времени отеля).", "Управление бронированием", "Детская кроватка (бесплатно)", "Поздний выезд (по запросу, не гарантируется)"] }
   ] as const)("in $language: subjects and the confirmation's body in the language", ({ language, numberLine, says, subjects }) => {
     const all = emails(language)
     expect(all.map((mail) => mail.subject)).toEqual(subjects)
@@ -111,9 +112,9 @@ describe("guest emails", () => {
   })
 
   it.each([
-    { language: "en", row: "Promo code: DIRECT12 – Direct booking code: €50.40 off" },
-    { language: "fr", row: "Code promo : DIRECT12 – Code de réservation directe : 50,40 € de réduction" },
-    { language: "ru", row: "Промокод: DIRECT12 – Код прямого бронирования: скидка 50,40 €" }
+    { language: "en", row: "Promo code DIRECT12 (Direct booking code): -€50.40" },
+    { language: "fr", row: "Code promo DIRECT12 (Code de réservation directe) : -50,40 €" },
+    { language: "ru", row: "Промокод DIRECT12 (Код прямого бронирования): -50,40 €" }
   ] as const)("the confirmation names the promo code and what it took off, in $language; none without one", ({ language, row }) => {
     const view = {
       ...views[language],
@@ -123,14 +124,14 @@ describe("guest emails", () => {
     }
     const mail = confirmationEmail(demoHotel, view, manageUrl, pdf)
     expect(plain(mail.text)).toContain(row)
-    expect(htmlText(mail.html)).toContain(`DIRECT12 – ${view.promo_code.name}`)
+    expect(htmlText(mail.html)).toContain(`DIRECT12 (${view.promo_code.name})`)
     expect(plain(confirmationEmail(demoHotel, views[language], manageUrl, pdf).text)).not.toContain("DIRECT12")
   })
 
   it("a non-refundable reservation says it cannot be cancelled", () => {
     const view = completedReservation("en")
     const mail = confirmationEmail(demoHotel, { ...view, policies: { ...view.policies, refundable: false, free_cancellation_until: null } }, manageUrl, pdf)
-    expect(mail.text).toContain("Non-refundable rate: the reservation cannot be cancelled.")
+    expect(mail.text).toContain("Non-refundable rate: this reservation cannot be cancelled or changed free of charge. To discuss it, contact the hotel.")
     expect(mail.text).not.toContain("Free cancellation until")
   })
 

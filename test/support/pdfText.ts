@@ -28,7 +28,7 @@ const lineText = (line: Line): string => {
 /**
  * The text of a PDF, page after page and line after line, as pdfjs (Mozilla's PDF.js, run in Node)
  * reads it: no-break spaces made plain and runs of spaces single, so that a label and its value
- * drawn apart read as "Check-in Friday, 12 March 2027, from 14:00".
+ * drawn apart read as "Arrival Friday, 12 March 2027, from 14:00".
  */
 export const pdfText = async (pdf: Uint8Array): Promise<string> => {
   // pdfjs takes the buffer over (transfers it): it reads a copy

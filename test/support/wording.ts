@@ -1,10 +1,11 @@
+import { GUEST_CATALOG } from "../../src/Domain/GuestTexts.js"
 import type { Language } from "../../src/Domain/Language.js"
 import { demoHotel } from "./hotel.js"
 
 type Dictionary = Record<Language, Record<string, unknown>>
 
-/** The pages' own words (public/guest-i18n.js), read as the browser reads them. */
-const { STRINGS } = (await import(new URL("../../public/guest-i18n.js", import.meta.url).href)) as { STRINGS: Dictionary }
+/** The service's words (the catalog the pages, emails and PDF read). */
+const STRINGS = GUEST_CATALOG as unknown as Dictionary
 
 const texts = (value: unknown): ReadonlyArray<string> =>
   typeof value === "string" ? [value] : value !== null && typeof value === "object" ? Object.values(value).flatMap(texts) : []
@@ -51,7 +52,7 @@ export const englishLeftovers = (text: string, language: Exclude<Language, "en">
   )
 }
 
-/** A word of the pages' own dictionary, e.g. ui("fr", "statuses", "CANCELLED"). */
+/** A word of the catalog, e.g. ui("fr", "statuses", "CANCELLED"). */
 export const ui = (language: Language, key: string, sub?: string): string => {
   const value = STRINGS[language][key]
   const text = sub !== undefined && value !== null && typeof value === "object" ? (value as Record<string, unknown>)[sub] : value

@@ -2,7 +2,7 @@ import fontkit from "@pdf-lib/fontkit"
 import { PDFDocument, type PDFFont, type PDFPage, PDFString, rgb } from "pdf-lib"
 import type { Font, Fontkit } from "pdf-lib/cjs/types/fontkit.js"
 import type { ConfirmationDocument, DocumentLine } from "../../Domain/ConfirmationDocument.js"
-import { GUEST_TEXTS } from "../../Domain/GuestTexts.js"
+import { say } from "../../Domain/GuestTexts.js"
 
 /**
  * The confirmation document drawn as a PDF with pdf-lib, in a worker thread (`ConfirmationPdfWorker`)
@@ -272,14 +272,13 @@ export const renderPdf = async (doc: ConfirmationDocument, fonts: FontFiles, cre
   }
 
   const pages = pdf.getPages()
-  const texts = GUEST_TEXTS[doc.language]
   pages.forEach((p, i) => {
     page = p
     y = MARGIN.bottom - 30
     rule(0.6)
     y -= 6
     draw(doc.footer, MARGIN.left, SIZE.small, regular, MUTED)
-    const numbering = texts.page(i + 1, pages.length)
+    const numbering = say(doc.language, "page", { page: i + 1, pages: pages.length })
     draw(numbering, PAGE.width - MARGIN.right - regular.widthOfTextAtSize(numbering, SIZE.small), SIZE.small, regular, MUTED)
   })
   return pdf.save()
