@@ -35,8 +35,8 @@ import {
 } from "../Domain/Errors.js"
 import { Hotel, RoomTypes } from "../Domain/Hotel.js"
 import { CalendarParams, MAX_CALENDAR_DATES, PriceCalendar } from "../Domain/PriceCalendar.js"
-import { AnalyticsHeaders, type ClientInfo, clientInfo, MultiRoomQuoteRequest, MultiRoomQuoteResponse } from "../Domain/Quote.js"
-import { IdempotencyKey, IntentRequest, IntentResponse } from "../Domain/Reservation.js"
+import { type ClientInfo, MultiRoomQuoteRequest, MultiRoomQuoteResponse } from "../Domain/Quote.js"
+import { IntentRequest, IntentResponse } from "../Domain/Reservation.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { DatabaseOutage } from "../Services/DatabaseOutage.js"
 import { HotelCatalog } from "../Services/HotelCatalog.js"
@@ -58,6 +58,7 @@ import {
   ValidationErrorBody
 } from "./Errors.js"
 import { jsonRpcWithoutInternals, refusal } from "./McpMessage.js"
+import { AnalyticsHeaders, clientInfo, IdempotencyKey } from "./RequestHeaders.js"
 import { ForbiddenOrigin, ForbiddenOriginBody } from "./TransportErrors.js"
 
 // --- tools -------------------------------------------------------------------

@@ -5,7 +5,6 @@ import { RULES } from "../Domain/Discovery.js"
 import {
   CompletionRequest,
   CompletionResponse,
-  IntentHeaders,
   IntentRequest,
   IntentResponse,
   PublicReservation
@@ -23,6 +22,7 @@ import {
   ValidationErrorBody
 } from "./Errors.js"
 import { ReservationTokenAuth } from "./ReservationToken.js"
+import { IntentHeaders } from "./RequestHeaders.js"
 
 /** Endpoints 9 to 11: a pending reservation from a live quote, completed by the guest. */
 export class ReservationsGroup extends HttpApiGroup.make("reservations")

@@ -235,30 +235,10 @@ export const MultiRoomQuoteResponse = Schema.Struct({
 })
 export type MultiRoomQuoteResponse = typeof MultiRoomQuoteResponse.Type
 
-/** The optional analytics headers of a call: who asks, never a credential. */
+/** Who makes a call, as the caller names itself (application, AI agent, session): for usage measurement, never a credential. */
 export const ClientInfo = Schema.Struct({
   client: Schema.NullOr(Schema.String),
   ai_agent: Schema.NullOr(Schema.String),
   session: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "ClientInfo" })
 export type ClientInfo = typeof ClientInfo.Type
-
-/** The optional analytics request headers, as the API declares them (lower-case names). */
-export const AnalyticsHeaders = Schema.Struct({
-  "x-hotel-client": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
-    description: "Optional: the calling application, for usage measurement; not a credential"
-  }),
-  "x-ai-agent": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
-    description: "Optional: the AI agent acting for a user, for usage measurement; not a credential"
-  }),
-  "x-hotel-session": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
-    description: "Optional: the caller's session, for usage measurement; not a credential"
-  })
-})
-export type AnalyticsHeaders = typeof AnalyticsHeaders.Type
-
-export const clientInfo = (headers: AnalyticsHeaders): ClientInfo => ({
-  client: headers["x-hotel-client"] ?? null,
-  ai_agent: headers["x-ai-agent"] ?? null,
-  session: headers["x-hotel-session"] ?? null
-})

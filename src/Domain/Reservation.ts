@@ -4,7 +4,7 @@ import { Language } from "./Language.js"
 import { LocalDate } from "./LocalDate.js"
 import { guestLines, oneLine, Text } from "./Text.js"
 import { Amount, Cents, Currency } from "./Money.js"
-import { AnalyticsHeaders, ClientInfo, OfferPrice, PackageOffer, QuotedRoom, QuoteStay, type RoomUnavailability } from "./Quote.js"
+import { ClientInfo, OfferPrice, PackageOffer, QuotedRoom, QuoteStay, type RoomUnavailability } from "./Quote.js"
 
 /** PENDING_GUEST → GUEST_COMPLETED → CANCELLED; PENDING_GUEST → EXPIRED when the guest link lapses. */
 export const ReservationStatus = Schema.Literal("PENDING_GUEST", "GUEST_COMPLETED", "CANCELLED", "EXPIRED").annotations({
@@ -29,16 +29,6 @@ export const IntentRequest = Schema.Struct({
   examples: [{ quote_id: "q_01JD6ZK3V6W9F4T8Y2N5R7B3XQ" as QuoteId, package_code: "FLEX_BB" as PackageCode, language: "en" }]
 })
 export type IntentRequest = typeof IntentRequest.Type
-
-export const IdempotencyKey = Text.pipe(Schema.minLength(1), Schema.maxLength(160)).annotations({
-  description: "Optional: repeat a request safely. Same key and body within 24 h: the first answer is replayed " +
-    "(header Idempotent-Replayed: true); same key, other body: 422; while the first is still running: 409."
-})
-
-export const IntentHeaders = Schema.Struct({
-  ...AnalyticsHeaders.fields,
-  "idempotency-key": Schema.optional(IdempotencyKey)
-})
 
 export const IntentResponse = Schema.Struct({
   reservation_id: ReservationId,
