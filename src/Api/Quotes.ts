@@ -1,8 +1,8 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { RULES } from "../Domain/Discovery.js"
 import { MultiRoomQuoteRequest, MultiRoomQuoteResponse, SingleRoomQuoteRequest } from "../Domain/Quote.js"
+import { RULES } from "./AgentRules.js"
 import { InvalidPromoCodeBody, ValidationErrorBody } from "./Errors.js"
 import { AnalyticsHeaders } from "./RequestHeaders.js"
 

@@ -1,7 +1,6 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { RULES } from "../Domain/Discovery.js"
 import {
   CompletionRequest,
   CompletionResponse,
@@ -9,6 +8,7 @@ import {
   IntentResponse,
   PublicReservation
 } from "../Domain/Reservation.js"
+import { RULES } from "./AgentRules.js"
 import {
   AvailabilityChangedBody,
   GroupBookingRequiredBody,
@@ -21,8 +21,8 @@ import {
   ReservationNotPendingBody,
   ValidationErrorBody
 } from "./Errors.js"
-import { ReservationTokenAuth } from "./ReservationToken.js"
 import { IntentHeaders } from "./RequestHeaders.js"
+import { ReservationTokenAuth } from "./ReservationToken.js"
 
 /** Endpoints 9 to 11: a pending reservation from a live quote, completed by the guest. */
 export class ReservationsGroup extends HttpApiGroup.make("reservations")
