@@ -22,7 +22,7 @@ const endpointPaths = (api: { readonly groups: Record<string, { readonly endpoin
  * Every path the server answers, spelt as it answers it: each route is a fixed path, with no id
  * and no token in it (the channel interface's are here even while it is not served).
  */
-const ROUTES: ReadonlySet<string> = new Set([
+export const ROUTES: ReadonlySet<string> = new Set([
   ...endpointPaths(Api),
   ...endpointPaths(ChannelApi),
   ...GUEST_PAGE_PATHS,

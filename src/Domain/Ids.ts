@@ -14,7 +14,7 @@ const code = brandedString(/^[A-Za-z0-9_-]{1,40}$/, 40)
 /** Identifiers the service issues. */
 const token = brandedString(/^[A-Za-z0-9_.-]{1,64}$/, 64)
 
-export const HotelId = code("HotelId", "Hotel identifier", "belle-rive-nice")
+export const HotelId = code("HotelId", "Hotel identifier", "seaside-hotel")
 export type HotelId = typeof HotelId.Type
 
 export const RoomTypeId = code("RoomTypeId", "Room type identifier (double, twin, deluxe)", "double")

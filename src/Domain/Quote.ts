@@ -219,8 +219,8 @@ export const MultiRoomQuoteResponse = Schema.Struct({
     package_offers: [{
       package_code: "FLEX_BB" as PackageCode,
       rate_code: "FLEX_BB" as RateCode,
-      name: "Flexible with breakfast",
-      description: "Room and breakfast buffet for every guest. Free cancellation until 14:00 two days before check-in.",
+      name: "Flexible, breakfast included",
+      description: "Room and breakfast for every guest; free cancellation until free_cancellation_until.",
       breakfast_included: true,
       refundable: true,
       free_cancellation_until: "2026-12-08T14:00:00+01:00",

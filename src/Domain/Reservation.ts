@@ -46,7 +46,7 @@ export const IntentResponse = Schema.Struct({
   examples: [{
     reservation_id: "r_bMs8aVQCIqWPbAYx6TM5" as ReservationId,
     status: "PENDING_GUEST",
-    continue_url: "https://book.belle-rive-nice.example/complete#token=QuvYn1pAQmivYoiZLfuZt2OM23Fs98LMd8xAzGXSpLo",
+    continue_url: "https://book.hotel.example/complete#token=QuvYn1pAQmivYoiZLfuZt2OM23Fs98LMd8xAzGXSpLo",
     expires_at: "2026-11-23T11:34:34+01:00",
     language: "en",
     payment_required: false,
@@ -68,7 +68,7 @@ const Email = StoredEmail.pipe(oneLine)
 export const PHONE_MAX_LENGTH = 26
 export const Phone = Text.pipe(
   Schema.maxLength(PHONE_MAX_LENGTH),
-  Schema.pattern(/^\+?[0-9][0-9 ().-]{5,24}$/, { message: () => "must be a phone number, e.g. +33 4 93 00 12 34" })
+  Schema.pattern(/^\+?[0-9][0-9 ().-]{5,24}$/, { message: () => "must be a phone number, e.g. +33 6 12 34 56 78" })
 )
 const StoredName = Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(100))
 const Name = StoredName.pipe(oneLine)
