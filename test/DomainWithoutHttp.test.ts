@@ -133,11 +133,16 @@ const localizedTexts = (value: unknown): ReadonlyArray<string> => {
   return isLocalized ? entries.map(([, text]) => text as string) : entries.flatMap(([, nested]) => localizedTexts(nested))
 }
 
+/** The codes of a list of the hotel's, enumerated as a text would: `a, b, c` and `a, b and c`. */
+const enumerations = (codes: ReadonlyArray<string>) =>
+  [codes.join(", "), `${codes.slice(0, -1).join(", ")} and ${codes.at(-1)}`]
+
 /**
  * The facts that say which hotel this is and what it offers: its name (and the name without
- * "Hôtel"), id, address, time zone, phone, email and website, and every text it writes. Its codes
- * (room types, rate and promotion codes, times, currency) are left out: they are the API's
- * vocabulary, which examples in the contract illustrate a field's format with.
+ * "Hôtel"), id, address, time zone, phone, email and website, every text it writes, and which room
+ * types, rate plans and promotions it has (their codes enumerated). A single code (a room type,
+ * a rate, a time, the currency) is left out: it is the API's vocabulary, which examples in the
+ * contract illustrate a field's format with.
  */
 const HOTEL_FACTS: ReadonlyArray<string> = [...new Set([
   hotel.name,
@@ -151,7 +156,10 @@ const HOTEL_FACTS: ReadonlyArray<string> = [...new Set([
   hotel.contact.phone.replace(/[^+0-9]/g, ""),
   hotel.contact.email,
   new URL(hotel.contact.website).host,
-  ...localizedTexts(hotel)
+  ...localizedTexts(hotel),
+  ...enumerations(hotel.room_types.map((room: { id: string }) => room.id)),
+  ...enumerations(hotel.rate_plans.map((plan: { code: string }) => plan.code)),
+  ...enumerations(hotel.promotions.map((promotion: { code: string }) => promotion.code))
 ] as ReadonlyArray<string>)]
 
 /** The facts written in a piece of code, comments included. */
@@ -160,7 +168,9 @@ const hotelFactsIn = (text: string) =>
 
 describe("the hotel's facts are only in data/hotel.json", () => {
   it("reads the demo hotel's facts from its file, so the check below means something", () => {
-    expect(HOTEL_FACTS).toEqual(expect.arrayContaining(["Hôtel Belle Rive", "Belle Rive", "Nice", "Europe/Paris", "+33 4 93 00 12 34"]))
+    expect(HOTEL_FACTS).toEqual(expect.arrayContaining([
+      "Hôtel Belle Rive", "Belle Rive", "Nice", "Europe/Paris", "+33 4 93 00 12 34", "double, twin, deluxe", "double, twin and deluxe"
+    ]))
     expect(HOTEL_FACTS.length).toBeGreaterThan(50)
     const planted = `const example = { name: "${hotel.name}", room_name: "${hotel.room_types[0].name.en}", tz: "${hotel.timezone}" }`
     expect(hotelFactsIn(planted)).toEqual(expect.arrayContaining([hotel.name, hotel.room_types[0].name.en, hotel.timezone]))
