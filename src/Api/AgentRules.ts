@@ -49,7 +49,7 @@ const listed = (items: ReadonlyArray<string>) =>
 type HotelFacts = Pick<HotelDefinition, "room_types" | "check_in" | "check_out" | "timezone">
 
 /** Every rule, stating this hotel's room types, times and time zone, in the order agents read them. */
-export const rulesOf = (hotel: HotelFacts) => {
+const rulesOf = (hotel: HotelFacts) => {
   const { dates: _dates, infant, occupancy, times: _times, ...rest } = RULES
   return {
     roomTypes: `Room types are ${listed(hotel.room_types.map((room) => room.id))}; the hotel's facts and policies are at GET /v1/hotel.`,
