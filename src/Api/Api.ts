@@ -1,8 +1,10 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { API_DESCRIPTION, API_NAME, API_VERSION } from "../Domain/Discovery.js"
+import type { HotelDefinition } from "../Domain/Hotel.js"
+import { API_VERSION } from "../Domain/Version.js"
 import { CalendarGroup } from "./Calendar.js"
-import { DiscoveryGroup } from "./Discovery.js"
+import { API_DESCRIPTION, apiName, DiscoveryGroup } from "./Discovery.js"
+import type { AboutTheHotel } from "./AboutTheHotel.js"
 import { NotFoundBody, RateLimitedBody, ServiceUnavailableBody } from "./Errors.js"
 import { HotelGroup } from "./Hotel.js"
 import { ManageGroup } from "./Manage.js"
@@ -51,10 +53,14 @@ export class Api extends HttpApi.make("hotel-booking-api")
   .addError(ServiceUnavailableBody)
   .addError(InternalErrorBody)
   .annotateContext(OpenApi.annotations({
-    title: API_NAME,
     version: API_VERSION,
     description: API_DESCRIPTION,
-    license: { name: "Proprietary", url: "https://belle-rive-nice.example/legal" },
     transform: withoutFrameworkErrors
   }))
 {}
+
+/** What the public API's documents say of the hotel: their title, and the licence on its website. */
+export const aboutTheHotel = (hotel: HotelDefinition): AboutTheHotel => ({
+  title: apiName(hotel),
+  license: { name: "Proprietary", url: `${hotel.contact.website}/legal` }
+})

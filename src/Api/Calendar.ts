@@ -1,8 +1,8 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { RULES } from "../Domain/Discovery.js"
 import { CalendarQuery, MAX_CALENDAR_DATES, PriceCalendar } from "../Domain/PriceCalendar.js"
+import { RULES } from "./AgentRules.js"
 import { InvalidPromoCodeBody, ValidationErrorBody } from "./Errors.js"
 
 /** The price calendar: which arrival dates are cheapest, to choose dates before quoting. */

@@ -15,8 +15,10 @@ import {
   MAX_UPDATES,
   MAX_VIEW_DATES
 } from "../Domain/Channel.js"
-import { API_VERSION } from "../Domain/Discovery.js"
+import type { HotelDefinition } from "../Domain/Hotel.js"
 import { FeedPage, FeedQuery, MAX_FEED_LIMIT } from "../Domain/ReservationFeed.js"
+import { API_VERSION } from "../Domain/Version.js"
+import type { AboutTheHotel } from "./AboutTheHotel.js"
 import { withoutFrameworkErrors } from "./Api.js"
 import { InvalidMessageBody, InvalidTokenBody, NotFoundBody, RateLimitedBody, ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
 import { ForbiddenBody, InternalErrorBody, MessageTooLargeBody, MissingBearerBody } from "./TransportErrors.js"
@@ -114,10 +116,12 @@ export class ChannelApi extends HttpApi.make("hotel-channel-api")
   .addError(ServiceUnavailableBody)
   .addError(InternalErrorBody)
   .annotateContext(OpenApi.annotations({
-    title: "Hôtel Belle Rive channel interface",
     version: API_VERSION,
     description: "For the hotel's PMS or channel manager: availability, restrictions and rates (ARI) in, " +
       "the inventory view and the reservation feed out. Served only when CHANNEL_TOKEN is set; every call carries it.",
     transform: withoutFrameworkErrors
   }))
 {}
+
+/** What the channel document says of the hotel: its title. */
+export const aboutTheHotel = (hotel: HotelDefinition): AboutTheHotel => ({ title: `${hotel.name} channel interface` })

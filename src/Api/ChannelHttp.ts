@@ -7,9 +7,9 @@ import { InvalidToken } from "../Domain/Errors.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { Channel } from "../Services/Channel.js"
 import { ReservationFeed } from "../Services/ReservationFeed.js"
-import { CHANNEL_PREFIX, ChannelApi, ChannelAuth } from "./Channel.js"
+import { documentOf, perHotel } from "./AboutTheHotel.js"
+import { aboutTheHotel, CHANNEL_PREFIX, ChannelApi, ChannelAuth } from "./Channel.js"
 import { clientAddress } from "./ClientAddress.js"
-import { documentOf } from "./Docs.js"
 import { issuesByPath } from "./Middleware.js"
 import { noStore } from "./ReservationToken.js"
 import { Forbidden, MissingToken } from "./TransportErrors.js"
@@ -18,12 +18,13 @@ const ChannelHandlers = HttpApiBuilder.group(ChannelApi, "channel", (handlers) =
   Effect.gen(function*() {
     const channel = yield* Channel
     const feed = yield* ReservationFeed
-    const document = yield* documentOf(ChannelApi)
+    const { publicBaseUrl } = yield* AppConfig
+    const document = yield* perHotel(aboutTheHotel, (about) => Effect.sync(() => documentOf(ChannelApi, about, publicBaseUrl)))
     return handlers
       .handle("ari", ({ payload }) => channel.applyMessage(payload))
       .handle("inventory", ({ urlParams }) => channel.inventory(urlParams))
       .handle("reservations", ({ urlParams }) => feed.page(urlParams))
-      .handle("document", () => Effect.succeed(document))
+      .handle("document", () => document)
   }))
 
 /** Digests of equal length whatever was sent: compared in constant time, not even the token's length shows in the time taken. */

@@ -2,22 +2,23 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect } from "effect"
 import { Api } from "./Api.js"
-import {
-  AGENT_RULES,
-  API_DESCRIPTION,
-  API_NAME,
-  API_VERSION,
-  type ApiCatalog,
-  type ApiRoot,
-  type DiscoveryIndex,
-  type EndpointSummary,
-  LLMS_TXT_PATH,
-  llmsText,
-  MCP_PATH
-} from "../Domain/Discovery.js"
+import type { HotelDefinition } from "../Domain/Hotel.js"
+import { API_VERSION } from "../Domain/Version.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { HotelCatalog } from "../Services/HotelCatalog.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
+import { agentRules } from "./AgentRules.js"
+import {
+  API_DESCRIPTION,
+  type ApiCatalog,
+  type ApiRoot,
+  apiName,
+  type DiscoveryIndex,
+  type EndpointSummary,
+  LLMS_TXT_PATH,
+  MCP_PATH
+} from "./Discovery.js"
+import { llmsText } from "./LlmsText.js"
 
 /** Every public endpoint of the API, read off its own definition so the index never drifts. */
 const publicEndpoints = (): ReadonlyArray<EndpointSummary> => {
@@ -46,10 +47,7 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
     const { publicBaseUrl: base } = yield* AppConfig
     const catalog = yield* HotelCatalog
     const endpoints = publicEndpoints()
-    const root: ApiRoot = {
-      name: API_NAME,
-      version: API_VERSION,
-      description: API_DESCRIPTION,
+    const links = {
       documentation: `${base}/docs/`,
       openapi: `${base}/openapi.json`,
       api_index: `${base}/v1`,
@@ -58,48 +56,55 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
       mcp: `${base}${MCP_PATH}`,
       llms_txt: `${base}${LLMS_TXT_PATH}`
     }
-    const index: DiscoveryIndex = {
-      name: API_NAME,
-      version: API_VERSION,
-      description: API_DESCRIPTION,
-      documentation: root.documentation,
-      openapi: root.openapi,
-      endpoints,
-      agent_rules: AGENT_RULES,
-      mcp: root.mcp,
-      llms_txt: root.llms_txt
-    }
+    // the root and the index name the hotel and state its rules: made again only when its definition is
+    let made: { readonly hotel: HotelDefinition; readonly root: ApiRoot; readonly index: DiscoveryIndex } | undefined
+    const documents = Effect.map(catalog.definition(), (hotel) => {
+      if (made?.hotel === hotel) return made
+      const about = { name: apiName(hotel), version: API_VERSION, description: API_DESCRIPTION }
+      const root: ApiRoot = { ...about, ...links }
+      const index: DiscoveryIndex = {
+        ...about,
+        documentation: links.documentation,
+        openapi: links.openapi,
+        endpoints,
+        agent_rules: agentRules(hotel),
+        mcp: links.mcp,
+        llms_txt: links.llms_txt
+      }
+      return made = { hotel, root, index }
+    })
     const apiCatalog: ApiCatalog = {
       linkset: [{
         anchor: `${base}/v1`,
-        "service-desc": [{ href: root.openapi, type: "application/vnd.oai.openapi+json;version=3.1" }],
+        "service-desc": [{ href: links.openapi, type: "application/vnd.oai.openapi+json;version=3.1" }],
         "service-doc": [
-          { href: root.documentation, type: "text/html" },
-          { href: root.llms_txt, type: "text/markdown", title: "Summary for language models" }
+          { href: links.documentation, type: "text/html" },
+          { href: links.llms_txt, type: "text/markdown", title: "Summary for language models" }
         ],
-        "service-meta": [{ href: root.api_index, type: "application/json", title: "API index with agent rules" }],
-        status: [{ href: root.health, type: "application/json" }]
+        "service-meta": [{ href: links.api_index, type: "application/json", title: "API index with agent rules" }],
+        status: [{ href: links.health, type: "application/json" }]
       }, {
         // the same booking flow for AI agents: an MCP server describes itself (initialize, tools/list)
-        anchor: root.mcp,
-        "service-desc": [{ href: root.mcp, type: "application/json", title: "MCP server (Model Context Protocol, Streamable HTTP transport)" }],
-        "service-doc": [{ href: root.llms_txt, type: "text/markdown", title: "Summary for language models" }],
-        "service-meta": [{ href: root.api_index, type: "application/json", title: "API index with agent rules" }],
-        status: [{ href: root.health, type: "application/json" }]
+        anchor: links.mcp,
+        "service-desc": [{ href: links.mcp, type: "application/json", title: "MCP server (Model Context Protocol, Streamable HTTP transport)" }],
+        "service-doc": [{ href: links.llms_txt, type: "text/markdown", title: "Summary for language models" }],
+        "service-meta": [{ href: links.api_index, type: "application/json", title: "API index with agent rules" }],
+        status: [{ href: links.health, type: "application/json" }]
       }]
     }
     return {
       root: Tracing.fn("Discovery.root")(function*() {
-        return root
+        return (yield* documents).root
       }),
       index: Tracing.fn("Discovery.index")(function*() {
-        return index
+        return (yield* documents).index
       }),
       catalog: Tracing.fn("Discovery.catalog")(function*() {
         return apiCatalog
       }),
       /** /llms.txt, from the index and the hotel as they are now. */
       llmsText: Tracing.fn("Discovery.llmsText")(function*() {
+        const { index, root } = yield* documents
         const hotel = yield* catalog.hotel()
         const { rooms } = yield* catalog.roomTypes()
         return llmsText({ root, index, hotel, rooms })

@@ -1,27 +1,20 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
-import { Api } from "./Api.js"
+import { documentOf, perHotel } from "./AboutTheHotel.js"
+import { aboutTheHotel, Api } from "./Api.js"
 import { heavyDocument } from "./HeavyDocument.js"
 
-/** The OpenAPI 3.1 document generated from an HttpApi, served at this deployment's base URL. */
-export const documentOf = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>
-) =>
-  Effect.map(AppConfig, ({ publicBaseUrl }) => ({
-    ...OpenApi.fromApi(api),
-    servers: [{ url: publicBaseUrl, description: "This deployment" }]
-  }))
-
-/** `/openapi.json`: the public API's document, compressed at start. */
+/** `/openapi.json`: the public API's document, compressed when made. */
 const openApiDocument = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
-    const text = JSON.stringify(yield* documentOf(Api))
-    yield* router.get("/openapi.json", yield* heavyDocument("application/json", new TextEncoder().encode(text)))
+    const { publicBaseUrl } = yield* AppConfig
+    const document = yield* perHotel(aboutTheHotel, (about) =>
+      heavyDocument("application/json", new TextEncoder().encode(JSON.stringify(documentOf(Api, about, publicBaseUrl)))))
+    yield* router.get("/openapi.json", Effect.flatten(document))
   })
 )
 
@@ -42,7 +35,7 @@ const docsApp = (api: Context.Tag.Service<HttpApi.Api>) =>
     Effect.scoped
   )
 
-/** The reference page, drawn by the first visit (a GET of `/docs/`) and compressed then, once. */
+/** The reference page, drawn by the first visit (a GET of `/docs/`) and compressed then; again only when it names the hotel otherwise. */
 const drawnReference = (api: Context.Tag.Service<HttpApi.Api>) =>
   Effect.flatMap(Effect.flatten(docsApp(api)), ({ body }) =>
     body._tag === "Uint8Array"
@@ -50,11 +43,12 @@ const drawnReference = (api: Context.Tag.Service<HttpApi.Api>) =>
       : Effect.dieMessage(`the API reference is a body of kind ${body._tag}, not bytes`))
 
 const reference = HttpApiBuilder.Router.use((router) =>
-  HttpApi.Api.pipe(
-    // a first visitor who leaves while the page is drawn must not leave it undrawn for everyone
-    Effect.flatMap((api) => Effect.cached(Effect.uninterruptible(drawnReference(api)))),
-    Effect.flatMap((answer) => router.get("/docs/", Effect.flatten(answer)))
-  )
+  Effect.gen(function*() {
+    const served = yield* HttpApi.Api
+    const page = yield* perHotel(aboutTheHotel, (about) =>
+      drawnReference({ ...served, api: served.api.annotateContext(OpenApi.annotations(about)) }))
+    yield* router.get("/docs/", Effect.flatten(page))
+  })
 )
 
 /** The documents about the API: its OpenAPI description and its reference. */

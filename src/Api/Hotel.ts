@@ -4,9 +4,9 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 import { Availability, AvailabilityQuery } from "../Domain/Availability.js"
-import { RULES } from "../Domain/Discovery.js"
 import { DatabaseDown } from "../Domain/Errors.js"
 import { Hotel, RoomTypes, RoomTypesQuery } from "../Domain/Hotel.js"
+import { RULES } from "./AgentRules.js"
 import { ValidationErrorBody } from "./Errors.js"
 
 export const HealthStatus = Schema.Struct({
@@ -48,7 +48,7 @@ export class HotelGroup extends HttpApiGroup.make("hotel")
       .annotate(OpenApi.Summary, "Hotel facts, policies and contact information")
       .annotate(
         OpenApi.Description,
-        "Check-in from 14:00 and check-out by 12:00, strict. The tourist tax is dynamic: its official amount is only in live quotes."
+        `${RULES.times} The tourist tax is dynamic: its official amount is only in live quotes.`
       )
   )
   .add(

@@ -2,10 +2,10 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { RULES } from "../Domain/Discovery.js"
 import { ManageRequest } from "../Domain/Management.js"
 import { ManagedReservation } from "../Domain/Reservation.js"
 import { ChangeQuote } from "../Domain/StayChange.js"
+import { RULES } from "./AgentRules.js"
 import {
   AlreadyCancelledBody,
   AvailabilityChangedBody,

@@ -21,7 +21,6 @@ import { Cause, Context, Effect, JSONSchema, Layer, Option, ParseResult, Schema,
 import type * as SchemaAST from "effect/SchemaAST"
 import { randomBytes } from "node:crypto"
 import { Availability, AvailabilityParams } from "../Domain/Availability.js"
-import { AGENT_RULES, API_NAME, API_VERSION, MCP_PATH, RULES } from "../Domain/Discovery.js"
 import {
   GroupBookingRequired,
   IdempotencyInProgress,
@@ -35,8 +34,9 @@ import {
 } from "../Domain/Errors.js"
 import { Hotel, RoomTypes } from "../Domain/Hotel.js"
 import { CalendarParams, MAX_CALENDAR_DATES, PriceCalendar } from "../Domain/PriceCalendar.js"
-import { AnalyticsHeaders, type ClientInfo, clientInfo, MultiRoomQuoteRequest, MultiRoomQuoteResponse } from "../Domain/Quote.js"
-import { IdempotencyKey, IntentRequest, IntentResponse } from "../Domain/Reservation.js"
+import { type ClientInfo, MultiRoomQuoteRequest, MultiRoomQuoteResponse } from "../Domain/Quote.js"
+import { IntentRequest, IntentResponse } from "../Domain/Reservation.js"
+import { API_VERSION } from "../Domain/Version.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { DatabaseOutage } from "../Services/DatabaseOutage.js"
 import { HotelCatalog } from "../Services/HotelCatalog.js"
@@ -44,6 +44,8 @@ import { Inventory } from "../Services/Inventory.js"
 import { PriceCalendar as PriceCalendarService } from "../Services/PriceCalendar.js"
 import { Quotes } from "../Services/Quotes.js"
 import { Reservations } from "../Services/Reservations.js"
+import { agentRules, RULES } from "./AgentRules.js"
+import { MCP_NAME, MCP_PATH } from "./Discovery.js"
 import {
   describeIssues,
   type ErrorBody,
@@ -58,6 +60,7 @@ import {
   ValidationErrorBody
 } from "./Errors.js"
 import { jsonRpcWithoutInternals, refusal } from "./McpMessage.js"
+import { AnalyticsHeaders, clientInfo, IdempotencyKey } from "./RequestHeaders.js"
 import { ForbiddenOrigin, ForbiddenOriginBody } from "./TransportErrors.js"
 
 // --- tools -------------------------------------------------------------------
@@ -91,7 +94,7 @@ const GetHotel = withHints(
 
 const ListRoomTypes = withHints(
   Tool.make("list_room_types", {
-    description: "The room types (double, twin, deluxe) with their size, beds, view and occupancy rules, as GET /v1/room-types. " +
+    description: "The room types with their size, beds, view and occupancy rules, as GET /v1/room-types. " +
       `${RULES.occupancy} ${RULES.infant}`,
     success: RoomTypes
   }),
@@ -289,6 +292,9 @@ const registerTools = Effect.gen(function*() {
 const HotelPolicies = Hotel.pipe(Schema.pick("name", "timezone", "currency", "check_in", "check_out", "policies", "tourist_tax", "contact"))
 const encodePolicies = Schema.encode(HotelPolicies)
 
+// the library answers any failure as an internal error, which shows nothing of it: the log does
+const logFault = Effect.tapErrorCause((cause) => Effect.logError("unexpected fault in an MCP resource", cause))
+
 const PoliciesResource = McpServer.resource({
   uri: "hotel://policies",
   name: "Hotel policies",
@@ -298,10 +304,7 @@ const PoliciesResource = McpServer.resource({
     const catalog = yield* HotelCatalog
     const policies = yield* encodePolicies(yield* catalog.hotel())
     return JSON.stringify(policies, null, 2)
-  }).pipe(
-    // the library answers any failure as an internal error, which shows nothing of it: the log does
-    Effect.tapErrorCause((cause) => Effect.logError("unexpected fault in an MCP resource", cause))
-  )
+  }).pipe(logFault)
 })
 
 const AgentRulesResource = McpServer.resource({
@@ -309,7 +312,10 @@ const AgentRulesResource = McpServer.resource({
   name: "Agent rules",
   description: "The business rules and the booking flow every agent must follow (the agent_rules of GET /v1).",
   mimeType: "text/markdown",
-  content: Effect.succeed(AGENT_RULES.map((rule) => `- ${rule}`).join("\n") + "\n")
+  content: Effect.gen(function*() {
+    const catalog = yield* HotelCatalog
+    return agentRules(yield* catalog.definition()).map((rule) => `- ${rule}`).join("\n") + "\n"
+  }).pipe(logFault)
 })
 
 // --- HTTP -------------------------------------------------------------------------
@@ -433,6 +439,6 @@ export const McpLive = Layer.mergeAll(
   PoliciesResource,
   AgentRulesResource
 ).pipe(
-  Layer.provide(McpServer.layer({ name: API_NAME, version: API_VERSION })),
+  Layer.provide(McpServer.layer({ name: MCP_NAME, version: API_VERSION })),
   Layer.provide(McpProtocol)
 )

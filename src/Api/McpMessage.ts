@@ -9,7 +9,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as RpcMessage from "@effect/rpc/RpcMessage"
 import * as RpcSerialization from "@effect/rpc/RpcSerialization"
 import { Either, ParseResult, Predicate, Schema } from "effect"
-import { MCP_PATH } from "../Domain/Discovery.js"
+import { MCP_PATH } from "./Discovery.js"
 import { ValidationError } from "../Domain/Errors.js"
 import { describeIssues, quote, ValidationErrorBody } from "./Errors.js"
 

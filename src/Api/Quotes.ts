@@ -1,9 +1,10 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { RULES } from "../Domain/Discovery.js"
-import { AnalyticsHeaders, MultiRoomQuoteRequest, MultiRoomQuoteResponse, SingleRoomQuoteRequest } from "../Domain/Quote.js"
+import { MultiRoomQuoteRequest, MultiRoomQuoteResponse, SingleRoomQuoteRequest } from "../Domain/Quote.js"
+import { RULES } from "./AgentRules.js"
 import { InvalidPromoCodeBody, ValidationErrorBody } from "./Errors.js"
+import { AnalyticsHeaders } from "./RequestHeaders.js"
 
 const PROMO_CODE_DESCRIPTION = "An optional promo_code (case-insensitive) is one more candidate promotion of each offer: " +
   "the best single promotion applies, and promo_code.applied says whether an offer applies the code (false when it does " +

@@ -1,8 +1,8 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
-import { clientInfo } from "../Domain/Quote.js"
 import { Quotes } from "../Services/Quotes.js"
 import { Api } from "./Api.js"
+import { clientInfo } from "./RequestHeaders.js"
 
 export const QuotesHttp = HttpApiBuilder.group(Api, "quotes", (handlers) =>
   Effect.gen(function*() {

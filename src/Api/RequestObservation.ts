@@ -5,14 +5,14 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import { Context, Effect, Layer, Option, Struct } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { MCP_PATH } from "../Domain/Discovery.js"
-import { AnalyticsHeaders } from "../Domain/Quote.js"
+import { MCP_PATH } from "./Discovery.js"
 import { maskSecrets } from "../Domain/Redaction.js"
 import { type RequestLogLine } from "../Layers/Platform/Logging.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { Api } from "./Api.js"
 import { ChannelApi } from "./Channel.js"
 import { GUEST_PAGE_PATHS } from "./GuestPages.js"
+import { AnalyticsHeaders } from "./RequestHeaders.js"
 import { withResponseHeader } from "./ResponseHeaders.js"
 
 const endpointPaths = (api: { readonly groups: Record<string, { readonly endpoints: Record<string, { readonly path: string }> }> }) =>
@@ -22,7 +22,7 @@ const endpointPaths = (api: { readonly groups: Record<string, { readonly endpoin
  * Every path the server answers, spelt as it answers it: each route is a fixed path, with no id
  * and no token in it (the channel interface's are here even while it is not served).
  */
-const ROUTES: ReadonlySet<string> = new Set([
+export const ROUTES: ReadonlySet<string> = new Set([
   ...endpointPaths(Api),
   ...endpointPaths(ChannelApi),
   ...GUEST_PAGE_PATHS,

@@ -1,15 +1,14 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { RULES } from "../Domain/Discovery.js"
 import {
   CompletionRequest,
   CompletionResponse,
-  IntentHeaders,
   IntentRequest,
   IntentResponse,
   PublicReservation
 } from "../Domain/Reservation.js"
+import { RULES } from "./AgentRules.js"
 import {
   AvailabilityChangedBody,
   GroupBookingRequiredBody,
@@ -22,6 +21,7 @@ import {
   ReservationNotPendingBody,
   ValidationErrorBody
 } from "./Errors.js"
+import { IntentHeaders } from "./RequestHeaders.js"
 import { ReservationTokenAuth } from "./ReservationToken.js"
 
 /** Endpoints 9 to 11: a pending reservation from a live quote, completed by the guest. */

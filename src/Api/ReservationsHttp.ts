@@ -1,10 +1,10 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
-import { clientInfo } from "../Domain/Quote.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { Reservations } from "../Services/Reservations.js"
 import { Api } from "./Api.js"
 import { clientAddress } from "./ClientAddress.js"
+import { clientInfo } from "./RequestHeaders.js"
 import { noStore, PresentedToken } from "./ReservationToken.js"
 import { withResponseHeader } from "./ResponseHeaders.js"
 

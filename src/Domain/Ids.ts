@@ -14,13 +14,13 @@ const code = brandedString(/^[A-Za-z0-9_-]{1,40}$/, 40)
 /** Identifiers the service issues. */
 const token = brandedString(/^[A-Za-z0-9_.-]{1,64}$/, 64)
 
-export const HotelId = code("HotelId", "Hotel identifier", "belle-rive-nice")
+export const HotelId = code("HotelId", "Hotel identifier", "seaside-hotel")
 export type HotelId = typeof HotelId.Type
 
-export const RoomTypeId = code("RoomTypeId", "Room type identifier (double, twin, deluxe)", "double")
+export const RoomTypeId = code("RoomTypeId", "Room type identifier: the id of one of the hotel's room types (GET /v1/room-types)", "double")
 export type RoomTypeId = typeof RoomTypeId.Type
 
-export const RateCode = code("RateCode", "Rate plan code (FLEX, FLEX_BB, NRF)", "FLEX")
+export const RateCode = code("RateCode", "Rate plan code: the code of one of the hotel's rate plans (a quote's offers name them)", "FLEX")
 export type RateCode = typeof RateCode.Type
 
 export const PromotionCode = code("PromotionCode", "Promotion code", "EARLY_BOOKING")

@@ -232,8 +232,8 @@ export const MultiRoomQuoteResponse = Schema.Struct({
     package_offers: [{
       package_code: "FLEX_BB" as PackageCode,
       rate_code: "FLEX_BB" as RateCode,
-      name: "Flexible with breakfast",
-      description: "Room and breakfast buffet for every guest. Free cancellation until 14:00 two days before check-in.",
+      name: "Flexible, breakfast included",
+      description: "Room and breakfast for every guest; free cancellation until free_cancellation_until.",
       breakfast_included: true,
       refundable: true,
       free_cancellation_until: "2026-12-08T14:00:00+01:00",
@@ -248,30 +248,10 @@ export const MultiRoomQuoteResponse = Schema.Struct({
 })
 export type MultiRoomQuoteResponse = typeof MultiRoomQuoteResponse.Type
 
-/** The optional analytics headers of a call: who asks, never a credential. */
+/** Who makes a call, as the caller names itself (application, AI agent, session): for usage measurement, never a credential. */
 export const ClientInfo = Schema.Struct({
   client: Schema.NullOr(Schema.String),
   ai_agent: Schema.NullOr(Schema.String),
   session: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "ClientInfo" })
 export type ClientInfo = typeof ClientInfo.Type
-
-/** The optional analytics request headers, as the API declares them (lower-case names). */
-export const AnalyticsHeaders = Schema.Struct({
-  "x-hotel-client": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
-    description: "Optional: the calling application, for usage measurement; not a credential"
-  }),
-  "x-ai-agent": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
-    description: "Optional: the AI agent acting for a user, for usage measurement; not a credential"
-  }),
-  "x-hotel-session": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
-    description: "Optional: the caller's session, for usage measurement; not a credential"
-  })
-})
-export type AnalyticsHeaders = typeof AnalyticsHeaders.Type
-
-export const clientInfo = (headers: AnalyticsHeaders): ClientInfo => ({
-  client: headers["x-hotel-client"] ?? null,
-  ai_agent: headers["x-ai-agent"] ?? null,
-  session: headers["x-hotel-session"] ?? null
-})

@@ -4,7 +4,7 @@ import { Language } from "./Language.js"
 import { LocalDate } from "./LocalDate.js"
 import { guestLines, oneLine, Text } from "./Text.js"
 import { Amount, Cents, Currency } from "./Money.js"
-import { AnalyticsHeaders, ClientInfo, OfferPrice, PackageOffer, QuotedRoom, QuoteStay, type RoomUnavailability } from "./Quote.js"
+import { ClientInfo, OfferPrice, PackageOffer, QuotedRoom, QuoteStay, type RoomUnavailability } from "./Quote.js"
 
 /** PENDING_GUEST → GUEST_COMPLETED → CANCELLED; PENDING_GUEST → EXPIRED when the guest link lapses. */
 export const ReservationStatus = Schema.Literal("PENDING_GUEST", "GUEST_COMPLETED", "CANCELLED", "EXPIRED").annotations({
@@ -30,16 +30,6 @@ export const IntentRequest = Schema.Struct({
 })
 export type IntentRequest = typeof IntentRequest.Type
 
-export const IdempotencyKey = Text.pipe(Schema.minLength(1), Schema.maxLength(160)).annotations({
-  description: "Optional: repeat a request safely. Same key and body within 24 h: the first answer is replayed " +
-    "(header Idempotent-Replayed: true); same key, other body: 422; while the first is still running: 409."
-})
-
-export const IntentHeaders = Schema.Struct({
-  ...AnalyticsHeaders.fields,
-  "idempotency-key": Schema.optional(IdempotencyKey)
-})
-
 export const IntentResponse = Schema.Struct({
   reservation_id: ReservationId,
   status: Schema.Literal("PENDING_GUEST"),
@@ -56,7 +46,7 @@ export const IntentResponse = Schema.Struct({
   examples: [{
     reservation_id: "r_bMs8aVQCIqWPbAYx6TM5" as ReservationId,
     status: "PENDING_GUEST",
-    continue_url: "https://book.belle-rive-nice.example/complete#token=QuvYn1pAQmivYoiZLfuZt2OM23Fs98LMd8xAzGXSpLo",
+    continue_url: "https://book.hotel.example/complete#token=QuvYn1pAQmivYoiZLfuZt2OM23Fs98LMd8xAzGXSpLo",
     expires_at: "2026-11-23T11:34:34+01:00",
     language: "en",
     payment_required: false,
@@ -86,7 +76,7 @@ export const PHONE_MAX_LENGTH = 26
 export const PHONE_PATTERN = /^\+?[0-9][0-9 \(\)\.\-]{5,24}$/
 export const Phone = Text.pipe(
   Schema.maxLength(PHONE_MAX_LENGTH),
-  Schema.pattern(PHONE_PATTERN, { message: () => "must be a phone number, e.g. +33 4 93 00 12 34" })
+  Schema.pattern(PHONE_PATTERN, { message: () => "must be a phone number, e.g. +33 6 12 34 56 78" })
 )
 const StoredName = Text.pipe(Schema.trimmed(), Schema.minLength(1), Schema.maxLength(FIELD_MAX_LENGTH.name))
 const Name = StoredName.pipe(oneLine)

@@ -86,12 +86,12 @@ export const ChangeQuote = Schema.Struct({
   description: "quote_change's answer: the reservation as the change would make it, and what it costs more or less",
   examples: [{
     stay: { checkin: "2027-03-13" as LocalDate, checkout: "2027-03-16" as LocalDate, nights: 3, check_in_time: "14:00", check_out_time: "12:00" },
-    rooms: [{ room_index: 0, room_type_id: "double" as RoomTypeId, room_name: "Double Room", quantity: 1, adults: 2, children_ages: [1] }],
+    rooms: [{ room_index: 0, room_type_id: "double" as RoomTypeId, room_name: "Double, city view", quantity: 1, adults: 2, children_ages: [1] }],
     package: {
       package_code: "FLEX.EARLY_BOOKING" as PackageCode,
       rate_code: "FLEX" as RateCode,
       name: "Flexible",
-      description: "Room only. Free cancellation until 14:00 two days before check-in.",
+      description: "Room only; free cancellation until the reservation's deadline.",
       breakfast_included: false,
       refundable: true,
       promotions: ["EARLY_BOOKING" as PromotionCode]

@@ -1,20 +1,18 @@
 import { Schema } from "effect"
 import { Cents } from "./Money.js"
 
-/** Who a figure is counted for: the `X-Hotel-Client` header, or the `X-AI-Agent` header. */
+/** Who a figure is counted for: the calling application (`ClientInfo.client`), or the AI agent (`ClientInfo.ai_agent`). */
 export const UsageDimension = Schema.Literal("client", "ai_agent")
 export type UsageDimension = typeof UsageDimension.Type
 
-const DIMENSION_HEADERS: Record<UsageDimension, string> = { client: "X-Hotel-Client", ai_agent: "X-AI-Agent" }
+/** What stands for the caller's name when the caller gave none. */
+export const UNNAMED = "(none)"
 
-/** What a header value stands for when the caller sent none. */
-export const NO_HEADER = "(none)"
-
-/** One day (hotel time) of one header value: what its callers did. */
+/** One day (hotel time) of one caller's name: what its callers did. */
 export const UsageRow = Schema.Struct({
   day: Schema.String,
   dimension: UsageDimension,
-  /** The header's value, or `(none)`. */
+  /** The name the callers gave, or `(none)`. */
   value: Schema.String,
   quotes: Schema.Int,
   intents: Schema.Int,
@@ -24,96 +22,5 @@ export const UsageRow = Schema.Struct({
 })
 export type UsageRow = typeof UsageRow.Type
 
-export const UsageFormat = Schema.Literal("table", "csv", "json")
-export type UsageFormat = typeof UsageFormat.Type
-
 /** Completions per quote: none without a quote. */
 export const conversion = (row: UsageRow): number | null => row.quotes === 0 ? null : row.completions / row.quotes
-
-const amount = (cents: number) => (cents / 100).toFixed(2)
-const percent = (ratio: number | null) => ratio === null ? "-" : `${(ratio * 100).toFixed(1)} %`
-
-const csvField = (text: string) => /[",\n\r]/.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text
-
-/**
- * Terminal escape sequences (CSI `ESC [ … final`, the string commands OSC, DCS, PM, APC and SOS up
- * to their terminator, and two-character escapes), in their 7-bit and 8-bit (C1) forms.
- */
-const ESCAPE_SEQUENCE =
-  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b[\]PX^_]|[\u0090\u0098\u009d-\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]/g
-/** C0 and C1 control characters and DEL. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g
-
-/**
- * A header value as text a terminal or a spreadsheet only shows: the callers chose it (an MCP
- * client names itself in JSON, where any character goes), and an escape sequence would act on the
- * reader's terminal.
- */
-export const printable = (value: string) => value.replace(ESCAPE_SEQUENCE, "").replace(CONTROL, "")
-
-/**
- * A spreadsheet runs a cell that starts with `=`, `+`, `-` or `@` (tab and CR too) as a formula:
- * a leading apostrophe makes it text (OWASP, "CSV Injection").
- */
-const asText = (cell: string) => /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell
-
-const table = (header: ReadonlyArray<string>, lines: ReadonlyArray<ReadonlyArray<string>>, rightAligned: ReadonlySet<number>) => {
-  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i]!.length)))
-  const render = (cells: ReadonlyArray<string>) =>
-    cells.map((cell, i) => rightAligned.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)).join("  ").trimEnd()
-  return [render(header), widths.map((w) => "-".repeat(w)).join("  "), ...lines.map(render)].join("\n")
-}
-
-/** The report as printed: a table for people, CSV or JSON for tools. */
-export const formatUsage = (rows: ReadonlyArray<UsageRow>, format: UsageFormat, currency: string): string => {
-  switch (format) {
-    case "json":
-      return JSON.stringify(
-        rows.map((row) => ({
-          day: row.day,
-          header: DIMENSION_HEADERS[row.dimension],
-          value: row.value,
-          quotes: row.quotes,
-          intents: row.intents,
-          completions: row.completions,
-          conversion: conversion(row),
-          revenue_cents: row.revenue,
-          currency
-        })),
-        null,
-        2
-      )
-    case "csv":
-      return [
-        "day,header,value,quotes,intents,completions,conversion,revenue,currency",
-        ...rows.map((row) =>
-          [
-            row.day,
-            DIMENSION_HEADERS[row.dimension],
-            csvField(asText(printable(row.value))),
-            String(row.quotes),
-            String(row.intents),
-            String(row.completions),
-            conversion(row)?.toFixed(4) ?? "",
-            amount(row.revenue),
-            currency
-          ].join(",")
-        )
-      ].join("\n")
-    case "table":
-      return rows.length === 0 ? "no traffic in this period" : table(
-        ["day", "header", "value", "quotes", "intents", "completions", "conversion", `revenue (${currency})`],
-        rows.map((row) => [
-          row.day,
-          DIMENSION_HEADERS[row.dimension],
-          printable(row.value),
-          String(row.quotes),
-          String(row.intents),
-          String(row.completions),
-          percent(conversion(row)),
-          amount(row.revenue)
-        ]),
-        new Set([3, 4, 5, 6, 7])
-      )
-  }
-}

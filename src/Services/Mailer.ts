@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { type MailMessage, messageIdHeader } from "../Domain/Mail.js"
+import { HotelRepo } from "../Layers/Persistence/HotelRepo.js"
 import { PRIVATE_FILE, privateFolder } from "../Layers/Platform/PrivateFiles.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
@@ -136,17 +137,22 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
       })
     )
 
-  /** SMTP when `SMTP_URL` is set, else .eml files under `DATA_DIR/mail`; says which at start. */
+  /** SMTP when `SMTP_URL` is set, else .eml files under `DATA_DIR/mail`; says which at start. From `MAIL_FROM`, else the hotel. */
   static readonly Default = Layer.unwrapEffect(
     Effect.gen(function*() {
       const config = yield* AppConfig
+      // built after the migrations, which import the hotel into an empty database
+      const from = Option.isSome(config.mailFrom) ? config.mailFrom.value : yield* Effect.map(
+        Effect.orDie((yield* HotelRepo).load),
+        (hotel) => `${hotel.name} <${hotel.contact.email}>`
+      )
       if (Option.isSome(config.smtpUrl)) {
         yield* Effect.logInfo(`mail: sending through ${withoutCredentials(config.smtpUrl.value)}`)
-        return Mailer.smtp({ url: config.smtpUrl.value, from: config.mailFrom })
+        return Mailer.smtp({ url: config.smtpUrl.value, from })
       }
       const dir = path.join(config.dataDir, "mail")
       yield* Effect.logInfo(`mail: writing .eml files to ${dir} (SMTP_URL unset)`)
-      return Mailer.files({ dir, from: config.mailFrom })
+      return Mailer.files({ dir, from })
     })
   )
 }

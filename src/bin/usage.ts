@@ -4,7 +4,7 @@
 // Quotes are kept QUOTE_RETENTION_DAYS (30 by default): older days count no quotes.
 import { Effect, FiberRef, HashSet, Layer, Logger, Schema } from "effect"
 import { LocalDate } from "../Domain/LocalDate.js"
-import { formatUsage, UsageFormat } from "../Domain/Usage.js"
+import { formatUsage, UsageFormat } from "./UsageReport.js"
 import { runEntry } from "../Layers/Platform/Entry.js"
 import { HotelRepo } from "../Layers/Persistence/HotelRepo.js"
 import { CommandDatabaseLive } from "../Layers/Persistence/Migrations.js"

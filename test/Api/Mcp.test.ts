@@ -2,12 +2,14 @@ import { expect, layer } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect, Layer, Option } from "effect"
-import { AGENT_RULES, BOOKING_FLOW, RULES } from "../../src/Domain/Discovery.js"
+import { agentRules, RULES } from "../../src/Api/AgentRules.js"
+import { BOOKING_FLOW } from "../../src/Api/LlmsText.js"
 import type { QuoteId, ReservationId } from "../../src/Domain/Ids.js"
 import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { makeTestClock } from "../support/clock.js"
 import { completeWith, get, post, tokenOf } from "../support/flow.js"
+import { demoHotel } from "../support/hotel.js"
 import { baseUrl, TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
@@ -61,7 +63,7 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
   it.scoped("the official client connects and lists the booking tools with their input schemas and rules", () =>
     Effect.gen(function*() {
       const client = yield* connect
-      expect(client.getServerVersion()).toEqual({ name: "Hôtel Belle Rive Booking API", version: "1.1.0" })
+      expect(client.getServerVersion()).toEqual({ name: "Hotel Booking API", version: "1.1.0" })
       const { tools } = yield* Effect.promise(() => client.listTools())
       expect(tools.map((t) => t.name)).toEqual(BOOKING_FLOW.flatMap((step) => step.tool ?? []))
       const tool = (name: string) => tools.find((t) => t.name === name)!
@@ -264,7 +266,7 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
       expect(Object.keys(body.policies)).toEqual(expect.arrayContaining(["cancellation", "payment"]))
       const rules = yield* Effect.promise(() => client.readResource({ uri: "hotel://agent-rules" }))
       const text = (rules.contents[0] as { text: string }).text
-      for (const rule of AGENT_RULES) expect(text).toContain(rule)
+      for (const rule of agentRules(demoHotel)) expect(text).toContain(rule)
     }))
 
   it.effect("/mcp takes POST only: GET (no event stream) and DELETE are 405 Error bodies", () =>
@@ -291,7 +293,7 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
       for (const headers of [{ origin: "http://hotel.test" }, { origin: ALLOWED_ORIGIN }, {}]) {
         const served = yield* post("/mcp", initialize(7), headers)
         expect({ headers, status: served.status }).toEqual({ headers, status: 200 })
-        expect(served.body).toMatchObject({ jsonrpc: "2.0", id: 7, result: { serverInfo: { name: "Hôtel Belle Rive Booking API" } } })
+        expect(served.body).toMatchObject({ jsonrpc: "2.0", id: 7, result: { serverInfo: { name: "Hotel Booking API" } } })
       }
     }))
 

@@ -6,6 +6,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from "node:n
 import * as path from "node:path"
 import { confirmationEmail } from "../../src/Domain/GuestEmails.js"
 import type { MailMessage } from "../../src/Domain/Mail.js"
+import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { MailDeliveryError, Mailer } from "../../src/Services/Mailer.js"
 import { temporaryDataDir } from "../support/database.js"
@@ -131,13 +132,20 @@ describe("Mailer.files", () => {
       expect(modes).toEqual({ folder: 0o700, files: [[expect.stringMatching(/-job-42\.eml$/), 0o600], ["older.eml", 0o600]] })
     }))
 
-  it.scopedLive("Mailer.Default writes under DATA_DIR/mail when SMTP_URL is unset", () =>
+  it.scopedLive("Mailer.Default writes under DATA_DIR/mail when SMTP_URL is unset, from the hotel when MAIL_FROM is", () =>
     Effect.gen(function*() {
       const dataDir = yield* temporaryDataDir
+      const hotel = { ...demoHotel, name: "Hôtel Second", contact: { ...demoHotel.contact, email: "desk@second.example" } }
       yield* send(message).pipe(
-        Effect.provide(Mailer.Default.pipe(Layer.provide(AppConfig.InMemory({ dataDir, smtpUrl: Option.none() }))))
+        Effect.provide(Mailer.Default.pipe(Layer.provide([
+          AppConfig.InMemory({ dataDir, smtpUrl: Option.none(), mailFrom: Option.none() }),
+          HotelRepo.InMemory(hotel)
+        ])))
       )
-      expect(yield* Effect.promise(() => fs.readdir(path.join(dataDir, "mail")))).toHaveLength(1)
+      const files = yield* Effect.promise(() => fs.readdir(path.join(dataDir, "mail")))
+      expect(files).toHaveLength(1)
+      const parsed = yield* Effect.promise(async () => simpleParser(await fs.readFile(path.join(dataDir, "mail", files[0]!))))
+      expect(parsed.from?.value).toEqual([{ name: "Hôtel Second", address: "desk@second.example" }])
     }))
 })
 

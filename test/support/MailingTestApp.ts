@@ -1,5 +1,5 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import * as path from "node:path"
 import { HttpLive } from "../../src/Api/Http.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
@@ -23,7 +23,7 @@ export const mailFrom = "Hôtel Belle Rive <reservations@belle-rive-nice.example
 /** The demo hotel's configuration (`config` overriding it), with the platform and the test secret: what the mailing tests run on. */
 export const mailingConfig = (config: Partial<typeof AppConfig.Service> = {}) =>
   Layer.mergeAll(
-    AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom, ...UNLIMITED, ...config }),
+    AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom: Option.some(mailFrom), ...UNLIMITED, ...config }),
     NodeContext.layer,
     AppSecret.InMemory
   )

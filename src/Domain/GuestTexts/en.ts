@@ -114,7 +114,7 @@ export const en = {
   details: "Your details",
   requiredNote: "Fields marked * are required.",
   hint_email: "Your confirmation will be sent to this address.",
-  hint_phone: "With country code, e.g. +33 4 93 00 12 34",
+  hint_phone: "With country code, e.g. +33 6 12 34 56 78",
   hint_country: "Two-letter country code, e.g. FR, GB, DE",
   terms: "Terms and conditions",
   accept_terms: "I have read and accept the terms and conditions",

@@ -104,7 +104,7 @@ export const fr: Catalog = {
   details: "Vos coordonnées",
   requiredNote: "Les champs marqués d’un * sont obligatoires.",
   hint_email: "Votre confirmation sera envoyée à cette adresse.",
-  hint_phone: "Avec l’indicatif du pays, p. ex. +33 4 93 00 12 34",
+  hint_phone: "Avec l’indicatif du pays, p. ex. +33 6 12 34 56 78",
   hint_country: "Code pays à deux lettres, p. ex. FR, BE, CH",
   terms: "Conditions générales",
   accept_terms: "J’ai lu et j’accepte les conditions générales",

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
 import type { LocalDate } from "../../Domain/LocalDate.js"
-import { NO_HEADER, UsageRow } from "../../Domain/Usage.js"
+import { UNNAMED, UsageRow } from "../../Domain/Usage.js"
 
 /** The traffic of a period, read from the stored quotes and reservations. */
 export class UsageRepo extends Context.Tag("UsageRepo")<UsageRepo, {
@@ -35,7 +35,7 @@ export class UsageRepo extends Context.Tag("UsageRepo")<UsageRepo, {
               FROM reservations r, tz
               WHERE r.completed_at IS NOT NULL
             )
-            SELECT e.day::text AS day, d.dimension, COALESCE(d.value, ${NO_HEADER}) AS value,
+            SELECT e.day::text AS day, d.dimension, COALESCE(d.value, ${UNNAMED}) AS value,
               sum(e.quotes)::int AS quotes, sum(e.intents)::int AS intents, sum(e.completions)::int AS completions,
               sum(e.revenue)::int AS revenue
             FROM events e

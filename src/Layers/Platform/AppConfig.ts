@@ -77,7 +77,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly databaseTimeoutMs: number
   readonly dataDir: string
   readonly smtpUrl: Option.Option<Redacted.Redacted>
-  readonly mailFrom: string
+  /** The sender of guest emails; unset, the hotel's name and email (`Mailer.Default`). */
+  readonly mailFrom: Option.Option<string>
   readonly pmsUrl: Option.Option<string>
   /** Sent to the PMS as `Authorization: Bearer …`. */
   readonly pmsToken: Option.Option<Redacted.Redacted>
@@ -130,7 +131,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       databaseTimeoutMs: yield* wholeNumber("DATABASE_TIMEOUT_MS", "milliseconds", 100, 60_000).pipe(Config.withDefault(DEFAULT_DATABASE_TIMEOUT_MS)),
       dataDir,
       smtpUrl: yield* optionalSecret("SMTP_URL"),
-      mailFrom: yield* Config.string("MAIL_FROM").pipe(Config.withDefault("Hôtel Belle Rive <reservations@belle-rive-nice.example>")),
+      mailFrom: yield* Config.option(Config.string("MAIL_FROM")),
       pmsUrl: yield* Config.option(Config.url("PMS_URL").pipe(Config.map((url) => url.toString()))),
       pmsToken: yield* optionalSecret("PMS_TOKEN"),
       quoteTtlSeconds: yield* wholeNumber("QUOTE_TTL_SECONDS", "seconds", 10, 86_400).pipe(Config.withDefault(900)),

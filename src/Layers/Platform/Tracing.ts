@@ -2,7 +2,7 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import { Effect, FiberRef, Layer, Option, type Tracer } from "effect"
 import type { YieldWrap } from "effect/Utils"
-import { API_VERSION } from "../../Domain/Discovery.js"
+import { API_VERSION } from "../../Domain/Version.js"
 import { AppConfig } from "./AppConfig.js"
 
 /**
