@@ -80,6 +80,10 @@ export const baseUrl = Effect.map(HttpServer.HttpServer, ({ address }) => {
 /** A typed client of the API, derived from its definition. */
 export const apiClient = HttpApiClient.make(Api)
 
+/** The typed client presenting a reservation link's token (`X-Reservation-Token`), as the guest and manage pages do. */
+export const apiClientWith = (token: string) =>
+  HttpApiClient.make(Api, { transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("x-reservation-token", token)) })
+
 /** Raw HTTP: status, headers and JSON body, for checking the wire shape itself. */
 export const request = (req: HttpClientRequest.HttpClientRequest) =>
   Effect.gen(function*() {

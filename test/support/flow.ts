@@ -2,11 +2,15 @@ import { HttpClientRequest } from "@effect/platform"
 import { expect } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { AriUpdate } from "../../src/Domain/Channel.js"
-import type { ReservationId } from "../../src/Domain/Ids.js"
+import { RateCode, type ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
+import { LocalDate } from "../../src/Domain/LocalDate.js"
+import type { Cents } from "../../src/Domain/Money.js"
+import type { MultiRoomQuoteRequest, RoomRequest } from "../../src/Domain/Quote.js"
+import type { CompletionRequest } from "../../src/Domain/Reservation.js"
 import { Channel } from "../../src/Services/Channel.js"
 import { Tokens } from "../../src/Services/Tokens.js"
-import { request } from "./TestApp.js"
+import { apiClient, apiClientWith, request } from "./TestApp.js"
 
 export const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   request(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUnsafeJson(body), HttpClientRequest.setHeaders(headers)))
@@ -19,6 +23,7 @@ export interface RoomAsk {
   readonly adults: number
   readonly quantity?: number
   readonly children_ages?: ReadonlyArray<number>
+  readonly rate_code?: string
 }
 
 /** A live quote for the stay: its body. */
@@ -80,3 +85,81 @@ export const completedReservation = (checkin: string, checkout: string, rooms: R
     const manageToken = yield* (yield* Tokens).reveal(id, "manage").pipe(Effect.map(Option.getOrThrow))
     return { id, number: done.body.reservation_number as string, guestToken: pending.token, manageToken, total: pending.total }
   })
+
+/*
+ * The same flow through the typed client (`HttpApiClient`): payloads checked by the compiler and
+ * encoded by the API's own schemas, answers decoded by them (amounts in cents, errors as their
+ * tagged classes). The raw helpers above stay for the tests of the wire itself.
+ */
+
+/** An amount in euros as the typed client reads it: integer cents. */
+export const eur = (amount: number) => Math.round(amount * 100) as Cents
+
+export const stayOf = (checkin: string, checkout: string) => ({ checkin: LocalDate.make(checkin), checkout: LocalDate.make(checkout) })
+
+/** Room requests as the API takes them once decoded: the defaults (one room, no children) written out. */
+export const roomRequests = (rooms: ReadonlyArray<RoomAsk>): ReadonlyArray<RoomRequest> =>
+  rooms.map((room) => ({
+    room_type_id: RoomTypeId.make(room.room_type_id),
+    quantity: room.quantity ?? 1,
+    adults: room.adults,
+    children_ages: room.children_ages ?? [],
+    ...(room.rate_code === undefined ? {} : { rate_code: RateCode.make(room.rate_code) })
+  }))
+
+/** A live quote for the stay (`extra`: a session_id or a promo_code). */
+export const quoteStay = (
+  checkin: string,
+  checkout: string,
+  rooms: ReadonlyArray<RoomAsk>,
+  extra: Pick<MultiRoomQuoteRequest, "session_id" | "promo_code"> = {}
+) =>
+  Effect.flatMap(apiClient, (api) =>
+    api.quotes.quoteRooms({ headers: {}, payload: { ...stayOf(checkin, checkout), rooms: roomRequests(rooms), ...extra } }))
+
+/** Quote, then an intent for a plan (in `language`): the guest token, the total the guest sees, the offer, intent and quote. */
+export const pendingBooking = (
+  checkin: string,
+  checkout: string,
+  rooms: ReadonlyArray<RoomAsk>,
+  rateCode = "FLEX",
+  language: Language = "en",
+  extra: Pick<MultiRoomQuoteRequest, "promo_code"> = {}
+) =>
+  Effect.gen(function*() {
+    const quote = yield* quoteStay(checkin, checkout, rooms, extra)
+    const offer = quote.package_offers.find((o) => o.rate_code === rateCode)
+    if (offer === undefined) return yield* Effect.dieMessage(`no ${rateCode} offer in the quote`)
+    const intent = yield* (yield* apiClient).reservations.createIntent({
+      headers: {},
+      payload: { quote_id: quote.quote_id, package_code: offer.package_code, language }
+    })
+    return { token: tokenOf(intent.continue_url), total: offer.price.total, offer, intent, quote }
+  })
+
+/** The guest's details of every completion, typed (`guest` above is the same, as raw JSON). */
+export const guestDetails = {
+  first_name: "Ana",
+  last_name: "Lopez",
+  email: "ana@example.com",
+  phone: "+34 600 123 456",
+  accept_terms: true,
+  terms_version: "2026-11"
+} satisfies Omit<CompletionRequest, "expected_total">
+
+/** The guest completes with the guest link's token, at `expectedTotal` (`extra`: optional details). */
+export const complete = (token: string, expectedTotal: Cents, extra: Partial<CompletionRequest> = {}) =>
+  Effect.flatMap(apiClientWith(token), (api) =>
+    api.reservations.complete({ payload: { ...guestDetails, expected_total: expectedTotal, ...extra } }))
+
+/** A reservation completed at its quoted total, typed: its id, number, both links' tokens and that total (cents). */
+export const completedBooking = (checkin: string, checkout: string, rooms: ReadonlyArray<RoomAsk>, rateCode = "FLEX") =>
+  Effect.gen(function*() {
+    const pending = yield* pendingBooking(checkin, checkout, rooms, rateCode)
+    const done = yield* complete(pending.token, pending.total)
+    const manageToken = yield* (yield* Tokens).reveal(done.reservation_id, "manage").pipe(Effect.map(Option.getOrThrow))
+    return { id: done.reservation_id, number: done.reservation_number, guestToken: pending.token, manageToken, total: pending.total }
+  })
+
+/** The manage endpoints with a link's token. */
+export const manageWith = (token: string) => Effect.map(apiClientWith(token), (api) => api.manage)
