@@ -7,7 +7,8 @@ import type { Language } from "../../src/Domain/Language.js"
 import { LocalDate } from "../../src/Domain/LocalDate.js"
 import type { Cents } from "../../src/Domain/Money.js"
 import type { MultiRoomQuoteRequest, RoomRequest } from "../../src/Domain/Quote.js"
-import type { CompletionRequest } from "../../src/Domain/Reservation.js"
+import type { ManageRequest } from "../../src/Domain/Management.js"
+import type { CompletionRequest, ManagedReservation } from "../../src/Domain/Reservation.js"
 import { Channel } from "../../src/Services/Channel.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { apiClient, apiClientWith, request } from "./TestApp.js"
@@ -163,3 +164,10 @@ export const completedBooking = (checkin: string, checkout: string, rooms: Reado
 
 /** The manage endpoints with a link's token. */
 export const manageWith = (token: string) => Effect.map(apiClientWith(token), (api) => api.manage)
+
+/** A manage action that answers the reservation as it now is (every action but quote_change). */
+export const manageAct = (token: string, payload: Exclude<ManageRequest, { readonly action: "quote_change" }>) =>
+  // the client's parameter is one request type per action: a payload of any action is one of them
+  Effect.flatMap(manageWith(token), (manage) => manage.act({ payload } as Parameters<typeof manage.act>[0])).pipe(
+    Effect.filterOrDieMessage((answer): answer is ManagedReservation => "reservation_id" in answer, `${payload.action} answered no reservation`)
+  )
