@@ -10,7 +10,16 @@ const OUTAGE_STREAK = 3
 /** Never loop faster than this while a job is due that another worker is claiming. */
 const MIN_WAIT_MS = 10
 
-const run = (options: OutboxWorkerOptions) =>
+/**
+ * What a worker tells beside its work. `idle` runs each time a claim found nothing due while no
+ * delivery of this worker is in flight: from then on it sends nothing until a job becomes due.
+ * Tests wait on it to assert that nothing more arrives; the service passes nothing.
+ */
+export interface OutboxWorkerHooks {
+  readonly idle: Effect.Effect<void>
+}
+
+const run = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks) =>
   Effect.gen(function*() {
     const outbox = yield* OutboxRepo
     const deliveries = yield* Deliveries
@@ -95,6 +104,7 @@ const run = (options: OutboxWorkerOptions) =>
         return jobs.length
       }))
       if (room > 0 && claimed === room) return // more may be due
+      if (claimed === 0 && (yield* Ref.get(busy)) === 0) yield* hooks.idle
       const nextDue = room > claimed ? yield* outbox.nextDueInMs : Option.none()
       const waitMs = Option.match(nextDue, {
         onNone: () => options.pollMs,
@@ -142,7 +152,8 @@ const run = (options: OutboxWorkerOptions) =>
  * jitter, fails a job after its last attempt (logged, kept), and takes over the jobs of a worker
  * that died once their lease ends. Any number of instances may run one on the same database.
  */
-const layer = (options: OutboxWorkerOptions) => Layer.scopedDiscard(run(options)).pipe(Layer.provide(Deliveries.Default))
+const layer = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks = { idle: Effect.void }) =>
+  Layer.scopedDiscard(run(options, hooks)).pipe(Layer.provide(Deliveries.Default))
 
 export const OutboxWorker = {
   layer,

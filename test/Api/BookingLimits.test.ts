@@ -1,8 +1,8 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { makeTestClock } from "../support/clock.js"
-import { completeWith, get, guest, pendingReservation, post, quote } from "../support/flow.js"
-import { TestApp } from "../support/TestApp.js"
+import { complete, completeWith, guest, pendingBooking, post, quoteStay } from "../support/flow.js"
+import { apiClientWith, TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
@@ -15,28 +15,28 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
   it.effect("more rooms than booking.max_rooms_per_reservation (6): priced, reservable false, an intent is 409 group_booking", () =>
     Effect.gen(function*() {
       const stay = { checkin: "2027-01-12", checkout: "2027-01-14" }
-      const group = yield* post("/v1/quotes", {
-        ...stay,
-        rooms: [{ room_type_id: "double", adults: 2, quantity: 4 }, { room_type_id: "twin", adults: 1, quantity: 3 }]
-      })
-      expect(group.status).toBe(200)
-      expect(group.body).toMatchObject({
+      const group = yield* quoteStay(stay.checkin, stay.checkout, [
+        { room_type_id: "double", adults: 2, quantity: 4 },
+        { room_type_id: "twin", adults: 1, quantity: 3 }
+      ])
+      expect(group).toMatchObject({
         status: "available",
         reservable: false,
         not_reservable: { reason: "group_booking", max_rooms: 6, requested_rooms: 7, contact }
       })
-      expect(group.body.package_offers.length).toBeGreaterThan(0)
+      expect(group.package_offers.length).toBeGreaterThan(0)
 
-      const intent = yield* post("/v1/reservation-intents", { quote_id: group.body.quote_id, package_code: "FLEX" })
+      // the refusal as the wire carries it
+      const intent = yield* post("/v1/reservation-intents", { quote_id: group.quote_id, package_code: "FLEX" })
       expect(intent.status).toBe(409)
       expect(intent.body.error).toEqual({
         code: "quote_not_reservable",
         message: expect.stringContaining("7 rooms are more than the 6 one reservation may hold"),
-        details: { quote_id: group.body.quote_id, reason: "group_booking", max_rooms: 6, requested_rooms: 7, contact }
+        details: { quote_id: group.quote_id, reason: "group_booking", max_rooms: 6, requested_rooms: 7, contact }
       })
 
       // six rooms, in as many requests as they come, are one reservation
-      const six = yield* pendingReservation(stay.checkin, stay.checkout, [
+      const six = yield* pendingBooking(stay.checkin, stay.checkout, [
         { room_type_id: "double", adults: 2, quantity: 4 },
         { room_type_id: "twin", adults: 1 },
         { room_type_id: "deluxe", adults: 2 }
@@ -46,8 +46,8 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("an unavailable quote is not reservable either", () =>
     Effect.gen(function*() {
-      const quote = yield* post("/v1/quotes", { checkin: "2027-01-20", checkout: "2027-01-21", rooms: [{ room_type_id: "deluxe", adults: 2, quantity: 6 }] })
-      expect(quote.body).toMatchObject({ status: "unavailable", reservable: false, not_reservable: null })
+      const quote = yield* quoteStay("2027-01-20", "2027-01-21", [{ room_type_id: "deluxe", adults: 2, quantity: 6 }])
+      expect(quote).toMatchObject({ status: "unavailable", reservable: false, not_reservable: null })
     }))
 })
 
@@ -58,39 +58,39 @@ layer(TestApp({ config: { bookingLimitPerHour: 2 } }).pipe(Layer.provide(clock.l
       Effect.gen(function*() {
         const stays = [["2027-02-01", "2027-02-02"], ["2027-02-03", "2027-02-04"], ["2027-02-05", "2027-02-06"]] as const
         const [first, second, third] = yield* Effect.forEach(stays, ([checkin, checkout]) =>
-          pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }]))
-        expect((yield* completeWith(first!.token, first!.total)).status).toBe(200)
+          pendingBooking(checkin, checkout, [{ room_type_id: "double", adults: 2 }]))
+        yield* complete(first!.token, first!.total)
         clock.advance(10 * MINUTE)
-        expect((yield* completeWith(second!.token, second!.total)).status).toBe(200)
+        yield* complete(second!.token, second!.total)
         // completing the same reservation again answers it again: it is no second completion
-        expect((yield* completeWith(second!.token, second!.total)).status).toBe(200)
+        yield* complete(second!.token, second!.total)
         clock.advance(20 * MINUTE)
 
-        const refused = yield* completeWith(third!.token, third!.total)
+        // the refusal as the wire carries it: status, Retry-After, body
+        const refused = yield* completeWith(third!.token, third!.total / 100)
         expect(refused.status).toBe(429)
         expect(refused.headers["retry-after"]).toBe("1800")
         expect(refused.body.error).toMatchObject({ code: "rate_limited", details: { retry_after_seconds: 1800 } })
         expect(refused.body.error.message).toContain("contact the hotel")
 
         clock.advance(30 * MINUTE)
-        const later = yield* completeWith(third!.token, third!.total)
-        expect(later.status).toBe(200)
-        expect(later.body.status).toBe("GUEST_COMPLETED")
+        const later = yield* complete(third!.token, third!.total)
+        expect(later.status).toBe("GUEST_COMPLETED")
         clock.set("2026-11-22T10:00:00Z")
       }))
   }
 )
 
-/** A completion through a reverse proxy at the test client's address, which says the guest is at `forwardedFor`. */
+/** A completion through a reverse proxy at the test client's address, which says the guest is at `forwardedFor` (total in cents). */
 const completeFrom = (forwardedFor: string, { token, total }: { token: string; total: number }) =>
   Effect.map(
-    post("/v1/reservation-complete", { ...guest, expected_total: total }, { "x-reservation-token": token, "x-forwarded-for": forwardedFor }),
+    post("/v1/reservation-complete", { ...guest, expected_total: total / 100 }, { "x-reservation-token": token, "x-forwarded-for": forwardedFor }),
     (response) => response.status
   )
 
 const threeStays = Effect.forEach(
   [["2027-02-10", "2027-02-11"], ["2027-02-12", "2027-02-13"], ["2027-02-14", "2027-02-15"]] as const,
-  ([checkin, checkout]) => pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
+  ([checkin, checkout]) => pendingBooking(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
 )
 
 layer(
@@ -129,14 +129,15 @@ layer(TestApp({ config: { roomNightsPerAddressPerDay: 60 } }).pipe(Layer.provide
         // 2 rooms for 14 nights each: 28 room-nights, twice within the budget, the third beyond it
         const stays = [["2027-03-01", "2027-03-15"], ["2027-04-01", "2027-04-15"], ["2027-05-01", "2027-05-15"]] as const
         const [first, second, third] = yield* Effect.forEach(stays, ([checkin, checkout]) =>
-          pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2, quantity: 2 }]))
-        const availableBefore = yield* quote(stays[2][0], stays[2][1], [{ room_type_id: "double", adults: 2 }])
-        expect((yield* completeWith(first!.token, first!.total)).status).toBe(200)
+          pendingBooking(checkin, checkout, [{ room_type_id: "double", adults: 2, quantity: 2 }]))
+        const availableBefore = yield* quoteStay(stays[2][0], stays[2][1], [{ room_type_id: "double", adults: 2 }])
+        yield* complete(first!.token, first!.total)
         clock.advance(2 * HOUR)
-        expect((yield* completeWith(second!.token, second!.total)).status).toBe(200)
+        yield* complete(second!.token, second!.total)
         clock.advance(HOUR)
 
-        const refused = yield* completeWith(third!.token, third!.total)
+        // the refusal as the wire carries it: status, Retry-After, body
+        const refused = yield* completeWith(third!.token, third!.total / 100)
         expect(refused.status).toBe(429)
         // the first completion leaves the 24 hours in 21 hours: then 28 + 28 fit
         expect(refused.headers["retry-after"]).toBe(String(21 * 3600))
@@ -146,22 +147,22 @@ layer(TestApp({ config: { roomNightsPerAddressPerDay: 60 } }).pipe(Layer.provide
           details: { retry_after_seconds: 21 * 3600, contact }
         })
         // nothing taken: still pending, the rooms as they were
-        expect((yield* get("/v1/reservation-public", { "x-reservation-token": third!.token })).body.status).toBe("PENDING_GUEST")
-        expect(yield* quote(stays[2][0], stays[2][1], [{ room_type_id: "double", adults: 2 }])).toMatchObject({
+        expect((yield* (yield* apiClientWith(third!.token)).reservations.publicView()).status).toBe("PENDING_GUEST")
+        expect(yield* quoteStay(stays[2][0], stays[2][1], [{ room_type_id: "double", adults: 2 }])).toMatchObject({
           package_offers: availableBefore.package_offers
         })
 
         // once the first has left the 24 hours, it fits (asked again: the guest link lasts 24 hours)
         clock.advance(21 * HOUR)
-        const again = yield* pendingReservation(stays[2][0], stays[2][1], [{ room_type_id: "double", adults: 2, quantity: 2 }])
-        expect((yield* completeWith(again.token, again.total)).status).toBe(200)
+        const again = yield* pendingBooking(stays[2][0], stays[2][1], [{ room_type_id: "double", adults: 2, quantity: 2 }])
+        yield* complete(again.token, again.total)
         clock.set("2026-11-22T10:00:00Z")
       }))
 
     it.effect("a stay beyond the budget by itself is refused with the contact: only the hotel books it", () =>
       Effect.gen(function*() {
-        const big = yield* pendingReservation("2027-06-01", "2027-06-22", [{ room_type_id: "double", adults: 2, quantity: 3 }])
-        const refused = yield* completeWith(big.token, big.total)
+        const big = yield* pendingBooking("2027-06-01", "2027-06-22", [{ room_type_id: "double", adults: 2, quantity: 3 }])
+        const refused = yield* completeWith(big.token, big.total / 100)
         expect(refused.status).toBe(429)
         expect(refused.body.error.message).toContain("63 more room-nights")
         expect(refused.body.error.details).toEqual({ retry_after_seconds: 86_400, contact })

@@ -2,13 +2,13 @@ import type { HttpClient } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Runtime } from "effect"
 import fc from "fast-check"
-import type { RoomTypeId } from "../../src/Domain/Ids.js"
-import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
+import { RateCode, RoomTypeId } from "../../src/Domain/Ids.js"
+import { addDays, LocalDate } from "../../src/Domain/LocalDate.js"
 import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
 import { makeTestClock } from "../support/clock.js"
-import { get, post } from "../support/flow.js"
+import { eur, get, post } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
-import { TestApp } from "../support/TestApp.js"
+import { apiClient, TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time; the hotel takes bookings up to 500 days ahead.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
@@ -26,8 +26,33 @@ interface Day {
   readonly reason: string | null
 }
 
+/** Raw: the query string as a client writes it, for what the API refuses and the property against raw quotes. */
 const calendar = (query: Record<string, string | number>) =>
   get(`/v1/calendar?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`)
+
+interface CalendarAsk {
+  readonly nights?: number
+  readonly adults?: number
+  readonly children_ages?: ReadonlyArray<number>
+  readonly room_type_id?: string
+  readonly rate_code?: string
+  readonly promo_code?: string
+}
+/** The calendar through the typed client (lowest totals in cents). */
+const calendarOf = (from: string, to: string, ask: CalendarAsk = {}) =>
+  Effect.flatMap(apiClient, (api) =>
+    api.calendar.calendar({
+      urlParams: {
+        from: LocalDate.make(from),
+        to: LocalDate.make(to),
+        nights: ask.nights ?? 1,
+        adults: ask.adults ?? 2,
+        children_ages: ask.children_ages ?? [],
+        ...(ask.room_type_id === undefined ? {} : { room_type_id: RoomTypeId.make(ask.room_type_id) }),
+        ...(ask.rate_code === undefined ? {} : { rate_code: RateCode.make(ask.rate_code) }),
+        ...(ask.promo_code === undefined ? {} : { promo_code: ask.promo_code })
+      }
+    }))
 
 const day = (checkin: string, fields: Partial<Day>): Partial<Day> => ({ checkin, ...fields })
 
@@ -36,8 +61,7 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 }, double: { "2026-12-11": 1
 ), { excludeTestServices: true })("GET /v1/calendar", (it) => {
   it.effect("answers one day per arrival date with the lowest total of any room type, and the package that gives it", () =>
     Effect.gen(function*() {
-      const { body, status } = yield* calendar({ from: "2026-12-09", to: "2026-12-12", nights: 1 })
-      expect(status).toBe(200)
+      const body = yield* calendarOf("2026-12-09", "2026-12-12", { nights: 1 })
       expect(body).toMatchObject({ from: "2026-12-09", to: "2026-12-12", nights: 1, adults: 2, children_ages: [], currency: "EUR" })
       // Wednesday 2026-12-09, 17 days ahead: NRF (12 % off FLEX 110) 96.80 + tax 2 x 2.60 = 102
       expect(body.days).toEqual([
@@ -45,7 +69,7 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 }, double: { "2026-12-11": 1
           checkin: "2026-12-09",
           checkout: "2026-12-10",
           available: true,
-          lowest_total: 102,
+          lowest_total: eur(102),
           room_type_id: "double",
           package_code: "NRF",
           rate_code: "NRF",
@@ -69,9 +93,9 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 }, double: { "2026-12-11": 1
 
   it.effect("a stay that takes a sold-out night is sold out; children's ages and a room type narrow the offers", () =>
     Effect.gen(function*() {
-      const { body } = yield* calendar({ from: "2026-12-08", to: "2026-12-12", nights: 3, room_type_id: "twin", adults: 1, children_ages: "8" })
+      const body = yield* calendarOf("2026-12-08", "2026-12-12", { nights: 3, room_type_id: "twin", adults: 1, children_ages: [8] })
       expect(body.children_ages).toEqual([8])
-      expect(body.days.map((d: Day) => [d.checkin, d.checkout, d.reason, d.room_type_id])).toEqual([
+      expect(body.days.map((d) => [d.checkin, d.checkout, d.reason, d.room_type_id])).toEqual([
         ["2026-12-08", "2026-12-11", null, "twin"],
         ["2026-12-09", "2026-12-12", "sold_out", null],
         ["2026-12-10", "2026-12-13", "sold_out", null],
@@ -83,18 +107,18 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 }, double: { "2026-12-11": 1
   it.effect("a promo code counts as in a quote: its package when it is worth most, none when the stay is too short for it", () =>
     Effect.gen(function*() {
       // DIRECT12: 12 % off from 2 nights, more than early booking's 10 % (45 days ahead or more)
-      const { body } = yield* calendar({ from: "2027-01-06", to: "2027-01-07", nights: 2, promo_code: "direct12" })
-      expect(body.days.map((d: Day) => d.package_code)).toEqual(["NRF.DIRECT12", "NRF.DIRECT12"])
-      const without = yield* calendar({ from: "2027-01-06", to: "2027-01-07", nights: 2 })
-      expect(without.body.days.map((d: Day) => d.package_code)).toEqual(["NRF.EARLY_BOOKING", "NRF.EARLY_BOOKING"])
-      expect(body.days[0].lowest_total).toBeLessThan(without.body.days[0].lowest_total)
-      const oneNight = yield* calendar({ from: "2027-01-06", to: "2027-01-06", promo_code: "DIRECT12" })
-      expect(oneNight.body.days[0].package_code).toBe("NRF.EARLY_BOOKING")
+      const body = yield* calendarOf("2027-01-06", "2027-01-07", { nights: 2, promo_code: "direct12" })
+      expect(body.days.map((d) => d.package_code)).toEqual(["NRF.DIRECT12", "NRF.DIRECT12"])
+      const without = yield* calendarOf("2027-01-06", "2027-01-07", { nights: 2 })
+      expect(without.days.map((d) => d.package_code)).toEqual(["NRF.EARLY_BOOKING", "NRF.EARLY_BOOKING"])
+      expect(body.days[0]!.lowest_total).toBeLessThan(without.days[0]!.lowest_total!)
+      const oneNight = yield* calendarOf("2027-01-06", "2027-01-06", { promo_code: "DIRECT12" })
+      expect(oneNight.days[0]!.package_code).toBe("NRF.EARLY_BOOKING")
     }))
 
   it.effect("past dates, dates beyond the booking window and a plan not yet eligible have no offer, each with its reason", () =>
     Effect.gen(function*() {
-      const { body } = yield* calendar({ from: "2026-11-20", to: "2026-11-26", rate_code: "NRF" })
+      const body = yield* calendarOf("2026-11-20", "2026-11-26", { rate_code: "NRF" })
       // NRF needs check-in 3 days ahead or more
       expect(body.days).toMatchObject([
         day("2026-11-20", { available: false, reason: "past", lowest_total: null }),
@@ -107,8 +131,8 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 }, double: { "2026-12-11": 1
       ])
       // 500 days ahead is the last arrival date taken
       const last = addDays(TODAY, 500)
-      const edge = yield* calendar({ from: last, to: addDays(last, 1) })
-      expect(edge.body.days).toMatchObject([
+      const edge = yield* calendarOf(last, addDays(last, 1))
+      expect(edge.days).toMatchObject([
         day(last, { available: true }),
         day(addDays(last, 1), { available: false, reason: "beyond_booking_window" })
       ])
@@ -262,9 +286,9 @@ layer(
 )("GET /v1/calendar on a hotel of 7 nights at most", (it) => {
   it.effect("a stay longer than the hotel takes is stay_too_long on every date", () =>
     Effect.gen(function*() {
-      const { body } = yield* calendar({ from: "2027-01-10", to: "2027-01-11", nights: 8 })
-      expect(body.days.map((d: Day) => d.reason)).toEqual(["stay_too_long", "stay_too_long"])
-      const seven = yield* calendar({ from: "2027-01-10", to: "2027-01-10", nights: 7 })
-      expect(seven.body.days[0]).toMatchObject({ available: true, package_code: "NRF.LONG_STAY" })
+      const body = yield* calendarOf("2027-01-10", "2027-01-11", { nights: 8 })
+      expect(body.days.map((d) => d.reason)).toEqual(["stay_too_long", "stay_too_long"])
+      const seven = yield* calendarOf("2027-01-10", "2027-01-10", { nights: 7 })
+      expect(seven.days[0]).toMatchObject({ available: true, package_code: "NRF.LONG_STAY" })
     }))
 })

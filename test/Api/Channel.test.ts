@@ -1,11 +1,15 @@
-import { HttpClientRequest } from "@effect/platform"
+import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
+import { ChannelApi } from "../../src/Api/Channel.js"
+import type { AriMessage } from "../../src/Domain/Channel.js"
+import { RoomTypeId } from "../../src/Domain/Ids.js"
 import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
+import { DEFAULT_FEED_LIMIT } from "../../src/Domain/ReservationFeed.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { makeTestClock } from "../support/clock.js"
-import { completedReservation, get, post } from "../support/flow.js"
+import { completedBooking, get, post } from "../support/flow.js"
 import { request, TestApp } from "../support/TestApp.js"
 
 /*
@@ -25,6 +29,16 @@ const AS_OF = "2026-11-22T10:00:00+01:00"
 const send = (message: unknown, headers: Record<string, string> = bearer) => post("/internal/v1/ari", message, headers)
 const message = (id: string, updates: ReadonlyArray<unknown>, asOf = AS_OF) => ({ message_id: id, as_of: asOf, updates })
 const view = (query: string) => get(`/internal/v1/inventory?${query}`, bearer)
+
+/** The channel interface's typed client (`ChannelApi`), carrying the token as the hotel's systems do. */
+const channelClient = HttpApiClient.make(ChannelApi, { transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(TOKEN)) })
+const sendTyped = (payload: AriMessage) => Effect.flatMap(channelClient, (channel) => channel.channel.ari({ payload }))
+/** The inventory view of one room type (or every one) from `from` to `to`, typed. */
+const inventory = (from: LocalDate, to: LocalDate, roomType?: string) =>
+  Effect.flatMap(channelClient, (channel) =>
+    channel.channel.inventory({ urlParams: { from, to, ...(roomType === undefined ? {} : { room_type_id: RoomTypeId.make(roomType) }) } }))
+const typedMessage = (id: string, updates: AriMessage["updates"], asOf = AS_OF): AriMessage => ({ message_id: id, as_of: asOf, updates })
+const deluxe = RoomTypeId.make("deluxe")
 
 const withApp = (config: Partial<typeof AppConfig.Service>) =>
   TestApp({ config }).pipe(Layer.provide(clock.layer))
@@ -73,24 +87,22 @@ layer(withApp(channelOn), { excludeTestServices: true })("the channel interface,
 
   it.effect("a message answers the cells applied and stale; the same message_id again answers the same and changes nothing", () =>
     Effect.gen(function*() {
-      const first = message("ok-1", [{ room_type_id: "deluxe", from: day(10), to: day(12), rooms_to_sell: 2, stop_sell: true }])
-      const answer = yield* send(first)
-      expect([answer.status, answer.body]).toEqual([200, { message_id: "ok-1", applied: 6, stale: 0 }])
+      const first = typedMessage("ok-1", [{ room_type_id: deluxe, from: day(10), to: day(12), rooms_to_sell: 2, stop_sell: true }])
+      expect(yield* sendTyped(first)).toEqual({ message_id: "ok-1", applied: 6, stale: 0 })
       // a newer figure, then the first message again under its id: the first answer, the newer figure kept
-      expect((yield* send(message("ok-2", [{ room_type_id: "deluxe", from: day(10), to: day(10), rooms_to_sell: 4 }], "2026-11-22T10:01:00+01:00"))).body)
+      expect(yield* sendTyped(typedMessage("ok-2", [{ room_type_id: deluxe, from: day(10), to: day(10), rooms_to_sell: 4 }], "2026-11-22T10:01:00+01:00")))
         .toEqual({ message_id: "ok-2", applied: 1, stale: 0 })
-      expect((yield* send(first)).body).toEqual({ message_id: "ok-1", applied: 6, stale: 0 })
+      expect(yield* sendTyped(first)).toEqual({ message_id: "ok-1", applied: 6, stale: 0 })
       // under a new id, the older figures are stale where the newer one was written
-      expect((yield* send({ ...first, message_id: "ok-3" })).body).toEqual({ message_id: "ok-3", applied: 5, stale: 1 })
-      const nights = (yield* view(`from=${day(10)}&to=${day(12)}&room_type_id=deluxe`)).body.room_types[0].nights
-      expect(nights.map((n: { rooms_to_sell: number; stop_sell: boolean }) => [n.rooms_to_sell, n.stop_sell])).toEqual([[4, true], [2, true], [2, true]])
-      expect((yield* send(message("heartbeat", []))).body).toEqual({ message_id: "heartbeat", applied: 0, stale: 0 })
+      expect(yield* sendTyped({ ...first, message_id: "ok-3" })).toEqual({ message_id: "ok-3", applied: 5, stale: 1 })
+      const nights = (yield* inventory(day(10), day(12), "deluxe")).room_types[0]!.nights
+      expect(nights.map((n) => [n.rooms_to_sell, n.stop_sell])).toEqual([[4, true], [2, true], [2, true]])
+      expect(yield* sendTyped(typedMessage("heartbeat", []))).toEqual({ message_id: "heartbeat", applied: 0, stale: 0 })
     }))
 
   it.effect("every bound answers 400 invalid_request naming the field by its path, and changes nothing", () =>
     Effect.gen(function*() {
-      const window = `from=${day(-1)}&to=${day(60)}`
-      const before = (yield* view(window)).body
+      const before = yield* inventory(day(-1), day(60))
       const good = { room_type_id: "double", from: day(20), to: day(21), stop_sell: true }
       /** Three good updates, then the bad one: its path is updates[3]. */
       const withBad = (bad: Record<string, unknown>) => message("bad", [good, good, good, { room_type_id: "twin", from: day(5), to: day(6), ...bad }])
@@ -132,9 +144,13 @@ layer(withApp(channelOn), { excludeTestServices: true })("the channel interface,
         expect(answer.body.error.details.issues.map((issue: { path: string }) => issue.path), name).toContain(path)
         expect(answer.body.error.message, name).toContain(path)
       }
-      expect((yield* view(window)).body).toEqual(before)
+      expect(yield* inventory(day(-1), day(60))).toEqual(before)
       // a refused message does not use up its id
-      expect((yield* send(message("bad", [good]))).body).toEqual({ message_id: "bad", applied: 2, stale: 0 })
+      expect(yield* sendTyped(typedMessage("bad", [{ ...good, room_type_id: RoomTypeId.make(good.room_type_id) }]))).toEqual({
+        message_id: "bad",
+        applied: 2,
+        stale: 0
+      })
     }))
 
   it.effect("a bad value is quoted, at most 100 characters of it", () =>
@@ -176,7 +192,7 @@ layer(withApp(channelOn), { excludeTestServices: true })("the channel interface,
     Effect.gen(function*() {
       const long = yield* view(`from=${day(1)}&to=${day(63)}`)
       expect([long.status, long.body.error.code]).toEqual([400, "range_too_long"])
-      expect((yield* view(`from=${day(1)}&to=${day(62)}`)).body.room_types[0].nights).toHaveLength(62)
+      expect((yield* inventory(day(1), day(62))).room_types[0]!.nights).toHaveLength(62)
       const unknown = yield* view(`from=${day(1)}&to=${day(2)}&room_type_id=suite`)
       expect([unknown.status, unknown.body.error.code]).toEqual([400, "unknown_room_type"])
       const malformed = yield* view(`from=tomorrow&to=${day(2)}`)
@@ -192,14 +208,14 @@ layer(withApp(channelOn), { excludeTestServices: true })("the channel interface,
 
   it.effect("a completed reservation shows in the feed and in the inventory view's booked_here", () =>
     Effect.gen(function*() {
-      const { number } = yield* completedReservation(day(30), day(32), [{ room_type_id: "twin", adults: 2 }])
-      const page = (yield* get("/internal/v1/reservations", bearer)).body
-      expect(page.changes.map((c: { change: string; reservation: { reservation_number: string } }) => [c.change, c.reservation.reservation_number]))
-        .toEqual([["completed", number]])
-      expect(page.next_cursor).toBe(page.changes[0].cursor)
-      expect((yield* get(`/internal/v1/reservations?after=${page.next_cursor}`, bearer)).body).toEqual({ changes: [], next_cursor: page.next_cursor })
-      const nights = (yield* view(`from=${day(30)}&to=${day(32)}&room_type_id=twin`)).body.room_types[0].nights
-      expect(nights.map((n: { booked_here: number; free: number }) => [n.booked_here, n.free])).toEqual([[1, 7], [1, 7], [0, 8]])
+      const { number } = yield* completedBooking(day(30), day(32), [{ room_type_id: "twin", adults: 2 }])
+      const channel = (yield* channelClient).channel
+      const page = yield* channel.reservations({ urlParams: { limit: DEFAULT_FEED_LIMIT } })
+      expect(page.changes.map((c) => [c.change, c.reservation.reservation_number])).toEqual([["completed", number]])
+      expect(page.next_cursor).toBe(page.changes[0]!.cursor)
+      expect(yield* channel.reservations({ urlParams: { after: page.next_cursor!, limit: DEFAULT_FEED_LIMIT } })).toEqual({ changes: [], next_cursor: page.next_cursor })
+      const nights = (yield* inventory(day(30), day(32), "twin")).room_types[0]!.nights
+      expect(nights.map((n) => [n.booked_here, n.free])).toEqual([[1, 7], [1, 7], [0, 8]])
     }))
 
   it.effect("no public document, llms.txt or the MCP tools mention the interface", () =>
@@ -239,10 +255,7 @@ layer(withApp({ ...channelOn, channelAllowedAddresses: ["10.20.30.40"] }), { exc
 })
 
 layer(withApp({ ...channelOn, channelAllowedAddresses: ["127.0.0.1", "::1"] }), { excludeTestServices: true })("CHANNEL_ALLOWED_ADDRESSES listing the caller", (it) => {
-  it.effect("a listed caller is served", () =>
-    Effect.gen(function*() {
-      expect((yield* view(`from=${day(1)}&to=${day(1)}`)).status).toBe(200)
-    }))
+  it.effect("a listed caller is served", () => inventory(day(1), day(1)))
 })
 
 layer(withApp({ ...channelOn, rateLimitPerMinute: 3 }), { excludeTestServices: true })("RATE_LIMIT_PER_MINUTE on the channel", (it) => {

@@ -6,14 +6,15 @@ import * as path from "node:path"
 import pg from "pg"
 import { HttpLive } from "../../src/Api/Http.js"
 import { Repositories, Services } from "../../src/Composition.js"
+import type { MultiRoomQuoteResponse } from "../../src/Domain/Quote.js"
 import { pgClientLayer } from "../../src/Layers/Persistence/Database.js"
 import { embeddedPostgres } from "../../src/Layers/Persistence/EmbeddedPostgres.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { daysFromToday } from "../support/clock.js"
 import { temporaryDataDir, testDatabaseUrl } from "../support/database.js"
-import { completeWith, get, pendingReservation, post } from "../support/flow.js"
-import { TestServer } from "../support/TestApp.js"
+import { complete, completeWith, get, pendingBooking, post, quoteStay } from "../support/flow.js"
+import { apiClient, TestServer } from "../support/TestApp.js"
 
 /*
  * DESIGN §11: the database failing under requests. Each test owns the database it breaks: a
@@ -54,6 +55,13 @@ const appOn = (url: Redacted.Redacted, logs: Array<LogLine>) =>
 const checkin = daysFromToday(30)
 const checkout = daysFromToday(32)
 const quoteBody = { checkin, checkout, rooms: [{ room_type_id: "double", adults: 2 }] }
+/** An intent through the typed client, with its Idempotency-Key. */
+const intentWith = (key: string, quote: MultiRoomQuoteResponse) =>
+  Effect.flatMap(apiClient, (api) =>
+    api.reservations.createIntent({
+      headers: { "idempotency-key": key },
+      payload: { quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" }
+    }))
 
 /** Sends the request and measures how long its answer took. */
 const timed = <A, E, R>(request: Effect.Effect<A, E, R>) =>
@@ -141,7 +149,7 @@ describe("a lock held by someone else", () => {
       const url = yield* testDatabaseUrl
       const logs: Array<LogLine> = []
       yield* Effect.provide(Effect.gen(function*() {
-        const pending = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
+        const pending = yield* pendingBooking(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
         const inventory = yield* operator(url)
         const nights = () =>
           Effect.promise(() => inventory.query("SELECT sum(booked)::int AS booked FROM inventory_nights")).pipe(Effect.map((r) => r.rows[0].booked))
@@ -153,7 +161,7 @@ describe("a lock held by someone else", () => {
         const answers = yield* Effect.all(
           [
             ...Array.from({ length: 6 }, () => timed(post("/v1/quotes", quoteBody))),
-            timed(completeWith(pending.token, pending.total))
+            timed(completeWith(pending.token, pending.total / 100))
           ],
           { concurrency: "unbounded" }
         )
@@ -172,8 +180,7 @@ describe("a lock held by someone else", () => {
         expect(jobs.rows[0].n).toBe(0)
         expect(logs.filter((line) => line.level === "ERROR")).toEqual([])
 
-        const repeated = yield* completeWith(pending.token, pending.total)
-        expect(repeated.status).toBe(200)
+        yield* complete(pending.token, pending.total)
         expect(yield* nights()).toBe(bookedBefore + 2)
       }), appOn(url, logs))
     }), 60_000)
@@ -207,8 +214,8 @@ describe("a connection killed mid-transaction", () => {
           }).pipe(Effect.scoped)
 
         // a completion: killed while waiting for the nights
-        const pending = yield* pendingReservation(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
-        expectUnavailable(yield* underKill(completeWith(pending.token, pending.total), "inventory_nights"))
+        const pending = yield* pendingBooking(checkin, checkout, [{ room_type_id: "double", adults: 2 }])
+        expectUnavailable(yield* underKill(completeWith(pending.token, pending.total / 100), "inventory_nights"))
         const state = yield* Effect.promise(() =>
           admin.query(
             `SELECT r.status, (SELECT count(*)::int FROM outbox_jobs) AS jobs, (SELECT coalesce(sum(booked), 0)::int FROM inventory_nights) AS booked,
@@ -217,18 +224,16 @@ describe("a connection killed mid-transaction", () => {
           )
         )
         expect(state.rows).toEqual([{ status: "PENDING_GUEST", jobs: 0, booked: 0, manage_tokens: 0 }])
-        const done = yield* completeWith(pending.token, pending.total)
-        expect(done.status).toBe(200)
+        yield* complete(pending.token, pending.total)
 
         // an intent with an Idempotency-Key: killed while it reads the quote; the retry makes it once
-        const quoted = yield* post("/v1/quotes", quoteBody)
-        const intent = { quote_id: quoted.body.quote_id, package_code: quoted.body.package_offers[0].package_code }
+        const quoted = yield* quoteStay(checkin, checkout, quoteBody.rooms)
+        const intent = { quote_id: quoted.quote_id, package_code: quoted.package_offers[0]!.package_code }
         const key = { "idempotency-key": "killed-intent-1" }
         expectUnavailable(yield* underKill(post("/v1/reservation-intents", intent, key), "quotes"))
-        const retried = yield* post("/v1/reservation-intents", intent, key)
-        expect(retried.status).toBe(200)
-        const replayed = yield* post("/v1/reservation-intents", intent, key)
-        expect(replayed.body.reservation_id).toBe(retried.body.reservation_id)
+        const retried = yield* intentWith(key["idempotency-key"], quoted)
+        const replayed = yield* intentWith(key["idempotency-key"], quoted)
+        expect(replayed.reservation_id).toBe(retried.reservation_id)
         const intentsOf = (quoteId: string) =>
           Effect.promise(() => admin.query("SELECT count(*)::int AS n FROM reservations WHERE quote_id = $1", [quoteId])).pipe(
             Effect.map((r) => r.rows[0].n)
@@ -247,13 +252,13 @@ describe("a connection killed mid-transaction", () => {
             END $$;
             CREATE TRIGGER die_when_done BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION die_when_done()`)
         )
-        const another = yield* post("/v1/quotes", quoteBody)
-        const secondIntent = { quote_id: another.body.quote_id, package_code: another.body.package_offers[0].package_code }
+        const another = yield* quoteStay(checkin, checkout, quoteBody.rooms)
+        const secondIntent = { quote_id: another.quote_id, package_code: another.package_offers[0]!.package_code }
         const secondKey = { "idempotency-key": "killed-intent-2" }
         expectUnavailable(yield* post("/v1/reservation-intents", secondIntent, secondKey))
         expect(yield* intentsOf(secondIntent.quote_id)).toBe(0)
         yield* Effect.promise(() => admin.query("DROP TRIGGER die_when_done ON idempotency_keys"))
-        expect((yield* post("/v1/reservation-intents", secondIntent, secondKey)).status).toBe(200)
+        yield* intentWith(secondKey["idempotency-key"], another)
         expect(yield* intentsOf(secondIntent.quote_id)).toBe(1)
       }), appOn(url, []))
     }), 60_000)

@@ -67,7 +67,10 @@ describe("the Node server", () => {
     const logged: Array<RequestEntry> = []
     const scope = Effect.runSync(Scope.make())
     Effect.runSync(Scope.extend(logRequestsOf(server, (entry) => void logged.push(entry)), scope))
+    // each response once closed, the moment its log line is written (the log's listener came first)
+    const closed: Array<Promise<void>> = []
     server.on("request", (request, response) => {
+      closed.push(new Promise((resolve) => response.once("close", resolve)))
       // the reservation endpoint never answers here: its client gives up
       if (request.url !== "/v1/reservation-public") response.writeHead(201, { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" }).end()
     })
@@ -88,7 +91,7 @@ describe("the Node server", () => {
       // once the scope is closed, nothing more is logged
       Effect.runSync(Scope.close(scope, Exit.void))
       await fetch(`http://127.0.0.1:${port}/v1/hotel`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
+      await closed[3]
       expect(logged).toHaveLength(3)
     } finally {
       server.closeAllConnections()

@@ -3,14 +3,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect, Layer, Option } from "effect"
 import type { HotelDefinition, PromoCodeDefinition } from "../../src/Domain/Hotel.js"
-import type { PromotionCode, RateCode, ReservationId } from "../../src/Domain/Ids.js"
+import { type PromotionCode, type RateCode, type ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
-import { completeWith, get, post, tokenOf } from "../support/flow.js"
+import { complete, completeWith, eur, manageAct, manageWith, pendingBooking, post, quoteStay, stayOf } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
-import { baseUrl, TestApp } from "../support/TestApp.js"
+import { apiClient, apiClientWith, baseUrl, TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
@@ -41,27 +41,33 @@ const hotel: HotelDefinition = {
 const stay = { checkin: "2026-12-10", checkout: "2026-12-13" }
 const rooms = [{ room_type_id: "double", adults: 2 }]
 const single = { ...stay, adults: 2, children: 0, room_type_id: "double" }
+/** Raw: for the refusals as the wire carries them. */
 const quote = (body: Record<string, unknown>) => post("/v1/quotes", { ...stay, rooms, ...body })
+/** The stay's quote through the typed client, with the code when given. */
+const quoteWith = (code?: string, checkout = stay.checkout) =>
+  quoteStay(stay.checkin, checkout, rooms, code === undefined ? {} : { promo_code: code })
+/** The one-room quote through the typed client. */
+const quoteOneRoom = (checkout: string, code: string) =>
+  Effect.flatMap(apiClient, (api) =>
+    api.quotes.quoteSingleRoom({
+      headers: {},
+      payload: { ...stayOf(stay.checkin, checkout), adults: 2, children: 0, room_type_id: RoomTypeId.make("double"), promo_code: code }
+    }))
 const packagesOf = (body: { package_offers: ReadonlyArray<{ package_code: string }> }) => body.package_offers.map((o) => o.package_code)
-const flexTotal = (body: { package_offers: ReadonlyArray<{ rate_code: string; price: { total: number } }> }) =>
+const flexTotal = <A extends number>(body: { package_offers: ReadonlyArray<{ rate_code: string; price: { total: A } }> }) =>
   body.package_offers.find((o) => o.rate_code === "FLEX")!.price.total
 
 /** A pending FLEX reservation quoted with the code: its guest token, total and id. */
 const pendingWith = (code: string | undefined, checkout = stay.checkout) =>
-  Effect.gen(function*() {
-    const quoted = yield* post("/v1/quotes", { ...stay, checkout, rooms, ...(code === undefined ? {} : { promo_code: code }) })
-    expect(quoted.status).toBe(200)
-    const offer = quoted.body.package_offers.find((o: { rate_code: string }) => o.rate_code === "FLEX")
-    const intent = yield* post("/v1/reservation-intents", { quote_id: quoted.body.quote_id, package_code: offer.package_code })
-    expect(intent.status).toBe(200)
-    return { token: tokenOf(intent.body.continue_url), total: offer.price.total as number, id: intent.body.reservation_id as ReservationId }
-  })
+  Effect.map(
+    pendingBooking(stay.checkin, checkout, rooms, "FLEX", "en", code === undefined ? {} : { promo_code: code }),
+    ({ intent, token, total }) => ({ token, total, id: intent.reservation_id })
+  )
 const record = (id: ReservationId) => Effect.flatMap(ReservationRepo, (repo) => repo.find(id)).pipe(Effect.map(Option.getOrThrow))
 const cancel = (id: ReservationId) =>
   Effect.gen(function*() {
     const token = Option.getOrThrow(yield* (yield* Tokens).reveal(id, "manage"))
-    const cancelled = yield* post("/v1/reservation-manage", { action: "cancel" }, { "x-reservation-token": token })
-    expect(cancelled.status).toBe(200)
+    yield* manageAct(token, { action: "cancel" })
   })
 
 /** The official MCP client, over Streamable HTTP, connected to the in-process server's /mcp. */
@@ -78,41 +84,38 @@ const connect = Effect.acquireRelease(
 layer(TestApp({ hotel }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("promo codes", (it) => {
   it.effect("POST /v1/quotes with DIRECT12 on 3 nights: every offer applies it, applied true", () =>
     Effect.gen(function*() {
-      const { body, status } = yield* quote({ promo_code: "DIRECT12" })
-      expect(status).toBe(200)
+      const body = yield* quoteWith("DIRECT12")
       expect(body.promo_code).toEqual({ code: "DIRECT12", applied: true })
       expect(packagesOf(body)).toEqual(["FLEX.DIRECT12", "FLEX_BB.DIRECT12", "NRF.DIRECT12"])
       // 12 %: 13.20 + 15.60 + 15.60 = 44.40; 370.00 - 44.40 + 15.60 = 341.20
       expect(body.package_offers[0]).toMatchObject({
         promotions: ["DIRECT12"],
-        price: { room_total: 370, promotion_discount: 44.4, tourist_tax: 15.6, total: 341.2 }
+        price: { room_total: eur(370), promotion_discount: eur(44.4), tourist_tax: eur(15.6), total: eur(341.2) }
       })
       // without a code: null, and the full price
-      const plain = yield* quote({})
-      expect(plain.body.promo_code).toBeNull()
-      expect(flexTotal(plain.body)).toBe(385.6)
+      const plain = yield* quoteWith()
+      expect(plain.promo_code).toBeNull()
+      expect(flexTotal(plain)).toBe(eur(385.6))
     }))
 
   it.effect("POST /v1/quote takes the code in any case: applied on 2 nights, not on 1 (offers without it, no error)", () =>
     Effect.gen(function*() {
-      const twoNights = yield* post("/v1/quote", { ...single, checkout: "2026-12-12", promo_code: " direct12 " })
-      expect(twoNights.status).toBe(200)
-      expect(twoNights.body.promo_code).toEqual({ code: "DIRECT12", applied: true })
-      expect(packagesOf(twoNights.body)).toEqual(["FLEX.DIRECT12", "FLEX_BB.DIRECT12", "NRF.DIRECT12"])
-      const oneNight = yield* post("/v1/quote", { ...single, checkout: "2026-12-11", promo_code: "Direct12" })
-      expect(oneNight.status).toBe(200)
-      expect(oneNight.body.promo_code).toEqual({ code: "DIRECT12", applied: false })
-      expect(packagesOf(oneNight.body)).toEqual(["FLEX", "FLEX_BB", "NRF"])
-      expect(oneNight.body.package_offers.every((o: { promotions: Array<string> }) => o.promotions.length === 0)).toBe(true)
+      const twoNights = yield* quoteOneRoom("2026-12-12", " direct12 ")
+      expect(twoNights.promo_code).toEqual({ code: "DIRECT12", applied: true })
+      expect(packagesOf(twoNights)).toEqual(["FLEX.DIRECT12", "FLEX_BB.DIRECT12", "NRF.DIRECT12"])
+      const oneNight = yield* quoteOneRoom("2026-12-11", "Direct12")
+      expect(oneNight.promo_code).toEqual({ code: "DIRECT12", applied: false })
+      expect(packagesOf(oneNight)).toEqual(["FLEX", "FLEX_BB", "NRF"])
+      expect(oneNight.package_offers.every((o) => o.promotions.length === 0)).toBe(true)
     }))
 
   it.effect("a code for some plans is applied on those only, and counts as applied", () =>
     Effect.gen(function*() {
-      const { body } = yield* quote({ promo_code: "nrf_only" })
+      const body = yield* quoteWith("nrf_only")
       expect(body.promo_code).toEqual({ code: "NRF_ONLY", applied: true })
       expect(packagesOf(body)).toEqual(["FLEX", "FLEX_BB", "NRF.NRF_ONLY"])
-      const flexOnly = yield* post("/v1/quotes", { ...stay, rooms: [{ ...rooms[0], rate_code: "FLEX" }], promo_code: "NRF_ONLY" })
-      expect(flexOnly.body.promo_code).toEqual({ code: "NRF_ONLY", applied: false })
+      const flexOnly = yield* quoteStay(stay.checkin, stay.checkout, [{ ...rooms[0]!, rate_code: "FLEX" }], { promo_code: "NRF_ONLY" })
+      expect(flexOnly.promo_code).toEqual({ code: "NRF_ONLY", applied: false })
     }))
 
   it.effect("unknown, switched off, outside its booking dates: 400 invalid_promo_code with the reason, on both endpoints", () =>
@@ -147,35 +150,34 @@ layer(TestApp({ hotel }).pipe(Layer.provide(clock.layer)), { excludeTestServices
       const notApplied = yield* pendingWith("DIRECT12", "2026-12-11")
       expect((yield* record(notApplied.id)).promo_code).toBeNull()
       // each room's share is priced with the code too, as completion prices it
-      const twoRooms = yield* post("/v1/quotes", { ...stay, rooms: [...rooms, { room_type_id: "twin", adults: 1 }], promo_code: "DIRECT12" })
-      const offer = twoRooms.body.package_offers[0]
-      const intent = yield* post("/v1/reservation-intents", { quote_id: twoRooms.body.quote_id, package_code: offer.package_code })
-      const shares = (yield* record(intent.body.reservation_id)).line_totals
-      expect(shares.reduce((a, b) => a + b, 0)).toBe(Math.round(offer.price.total * 100))
-      const done = yield* completeWith(applied.token, applied.total)
-      expect(done.status).toBe(200)
-      expect(done.body.price.total).toBe(341.2)
+      const twoRooms = yield* quoteStay(stay.checkin, stay.checkout, [...rooms, { room_type_id: "twin", adults: 1 }], { promo_code: "DIRECT12" })
+      const offer = twoRooms.package_offers[0]!
+      const intent = yield* (yield* apiClient).reservations.createIntent({
+        headers: {},
+        payload: { quote_id: twoRooms.quote_id, package_code: offer.package_code, language: "en" }
+      })
+      const shares = (yield* record(intent.reservation_id)).line_totals
+      expect(shares.reduce((a, b) => a + b, 0)).toBe(offer.price.total)
+      const done = yield* complete(applied.token, applied.total)
+      expect(done.price.total).toBe(eur(341.2))
       expect((yield* record(applied.id))).toMatchObject({ status: "GUEST_COMPLETED", promo_code: "DIRECT12" })
     }))
 
   it.effect("the public, completion and manage views name the code, in the reservation's language", () =>
     Effect.gen(function*() {
-      const quoted = yield* quote({ promo_code: "DIRECT12" })
-      const offer = quoted.body.package_offers[0]
-      const intent = yield* post("/v1/reservation-intents", { quote_id: quoted.body.quote_id, package_code: offer.package_code, language: "fr" })
-      const token = tokenOf(intent.body.continue_url)
+      const { intent, offer, token } = yield* pendingBooking(stay.checkin, stay.checkout, rooms, "FLEX", "fr", { promo_code: "DIRECT12" })
       const named = { code: "DIRECT12", name: "Code de réservation directe" }
-      const publicView = yield* get("/v1/reservation-public", { "x-reservation-token": token })
-      expect(publicView.body).toMatchObject({ promo_code: named, package: { package_code: "FLEX.DIRECT12", promotions: ["DIRECT12"] } })
-      const done = yield* completeWith(token, offer.price.total)
-      expect(done.body.promo_code).toEqual(named)
-      const manageToken = Option.getOrThrow(yield* (yield* Tokens).reveal(intent.body.reservation_id, "manage"))
-      const managed = yield* get("/v1/reservation-manage", { "x-reservation-token": manageToken })
-      expect(managed.body.promo_code).toEqual(named)
+      const publicView = yield* (yield* apiClientWith(token)).reservations.publicView()
+      expect(publicView).toMatchObject({ promo_code: named, package: { package_code: "FLEX.DIRECT12", promotions: ["DIRECT12"] } })
+      const done = yield* complete(token, offer.price.total)
+      expect(done.promo_code).toEqual(named)
+      const manageToken = Option.getOrThrow(yield* (yield* Tokens).reveal(intent.reservation_id, "manage"))
+      const managed = yield* (yield* manageWith(manageToken)).view()
+      expect(managed.promo_code).toEqual(named)
       // without a code: null everywhere
       const plain = yield* pendingWith(undefined)
-      expect((yield* get("/v1/reservation-public", { "x-reservation-token": plain.token })).body.promo_code).toBeNull()
-      expect((yield* completeWith(plain.token, plain.total)).body.promo_code).toBeNull()
+      expect((yield* (yield* apiClientWith(plain.token)).reservations.publicView()).promo_code).toBeNull()
+      expect((yield* complete(plain.token, plain.total)).promo_code).toBeNull()
     }))
 
   it.effect("max_uses 1: the second completion is 409 price_changed with the total without it; a cancellation gives the use back", () =>
@@ -183,42 +185,40 @@ layer(TestApp({ hotel }).pipe(Layer.provide(clock.layer)), { excludeTestServices
       const first = yield* pendingWith("LAST1", "2026-12-12")
       const second = yield* pendingWith("last1", "2026-12-12")
       expect(first.total).toBe(second.total)
-      const withoutCode = flexTotal((yield* post("/v1/quotes", { ...stay, checkout: "2026-12-12", rooms })).body)
+      const withoutCode = flexTotal(yield* quoteWith(undefined, "2026-12-12"))
       expect(withoutCode).toBeGreaterThan(first.total)
 
-      expect((yield* completeWith(first.token, first.total)).status).toBe(200)
+      yield* complete(first.token, first.total)
       // the use is gone: new quotes are refused, the other reservation is priced without the code
       const usedUp = yield* quote({ promo_code: "LAST1" })
       expect(usedUp.status).toBe(400)
       expect(usedUp.body.error).toMatchObject({ code: "invalid_promo_code", details: { reason: "used_up" } })
-      const refused = yield* completeWith(second.token, second.total)
+      const refused = yield* completeWith(second.token, second.total / 100)
       expect(refused.status).toBe(409)
-      expect(refused.body.error).toMatchObject({ code: "price_changed", details: { previous_total: second.total, new_total: withoutCode } })
-      const accepted = yield* completeWith(second.token, withoutCode)
-      expect(accepted.status).toBe(200)
+      expect(refused.body.error).toMatchObject({ code: "price_changed", details: { previous_total: second.total / 100, new_total: withoutCode / 100 } })
+      yield* complete(second.token, withoutCode)
       expect(yield* record(second.id)).toMatchObject({ promo_code: null, offer: { package_code: "FLEX", promotions: [] } })
 
       // cancelling the completed second one gives nothing back (it used no code); the first one does
       yield* cancel(second.id)
       expect((yield* quote({ promo_code: "LAST1" })).status).toBe(400)
       yield* cancel(first.id)
-      const again = yield* quote({ promo_code: "LAST1" })
-      expect(again.status).toBe(200)
-      expect(again.body.promo_code).toEqual({ code: "LAST1", applied: true })
+      const again = yield* quoteWith("LAST1")
+      expect(again.promo_code).toEqual({ code: "LAST1", applied: true })
     }))
 
   it.effect("a code that stops being usable before the guest completes: 409 price_changed with the total without it", () =>
     Effect.gen(function*() {
       const pending = yield* pendingWith("today_only")
       expect((yield* record(pending.id)).promo_code).toBe("TODAY_ONLY")
-      const withoutCode = flexTotal((yield* quote({})).body)
+      const withoutCode = flexTotal(yield* quoteWith())
       // 01:00 on Monday 23 November in hotel time: past booking_until, the guest link still valid
       clock.set("2026-11-23T00:00:00Z")
-      const refused = yield* completeWith(pending.token, pending.total)
+      const refused = yield* completeWith(pending.token, pending.total / 100)
       expect(refused.status).toBe(409)
-      expect(refused.body.error).toMatchObject({ code: "price_changed", details: { previous_total: pending.total, new_total: withoutCode } })
-      const accepted = yield* completeWith(pending.token, withoutCode)
-      expect(accepted.body.promo_code).toBeNull()
+      expect(refused.body.error).toMatchObject({ code: "price_changed", details: { previous_total: pending.total / 100, new_total: withoutCode / 100 } })
+      const accepted = yield* complete(pending.token, withoutCode)
+      expect(accepted.promo_code).toBeNull()
       expect((yield* record(pending.id)).promo_code).toBeNull()
     }).pipe(Effect.ensuring(Effect.sync(() => clock.set("2026-11-22T10:00:00Z")))))
 
@@ -229,6 +229,7 @@ layer(TestApp({ hotel }).pipe(Layer.provide(clock.layer)), { excludeTestServices
       expect(result.isError).not.toBe(true)
       const answer = result.structuredContent as any
       expect(answer.promo_code).toEqual({ code: "DIRECT12", applied: true })
+      // both as the wire carries them
       const rest = (yield* quote({ promo_code: "DIRECT12" })).body
       expect(answer.package_offers).toEqual(rest.package_offers)
 

@@ -1,8 +1,10 @@
 import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Stream } from "effect"
+import { RoomTypeId } from "../../src/Domain/Ids.js"
 import { makeTestClock } from "../support/clock.js"
-import { request, TestApp } from "../support/TestApp.js"
+import { eur, quoteStay, stayOf } from "../support/flow.js"
+import { apiClient, request, TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time; quotes live 900 s.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
@@ -14,18 +16,21 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
 const stay = { checkin: "2026-12-10", checkout: "2026-12-13" }
 const offerPrices = (body: { package_offers: ReadonlyArray<{ package_code: string; price: unknown }> }) =>
   Object.fromEntries(body.package_offers.map((o) => [o.package_code, o.price]))
+/** An offer's price in euros, as the typed client reads it (cents). */
+const price = (room_total: number, promotion_discount: number, tourist_tax: number, total: number) => ({
+  room_total: eur(room_total),
+  promotion_discount: eur(promotion_discount),
+  tourist_tax: eur(tourist_tax),
+  total: eur(total),
+  currency: "EUR"
+})
 
 layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 } } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
   "quotes",
   (it) => {
     it.effect("POST /v1/quotes prices every eligible plan for all rooms, to the cent", () =>
       Effect.gen(function*() {
-        const { body, status } = yield* post("/v1/quotes", {
-          session_id: "chat-42",
-          ...stay,
-          rooms: [{ room_type_id: "double", adults: 2 }]
-        })
-        expect(status).toBe(200)
+        const body = yield* quoteStay(stay.checkin, stay.checkout, [{ room_type_id: "double", adults: 2 }], { session_id: "chat-42" })
         expect(body).toMatchObject({
           status: "available",
           environment: "development",
@@ -38,9 +43,9 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 } } }).pipe(Layer.provide(cl
         // FLEX: 110 (Thu) + 130 + 130 (Fri, Sat: +20) = 370; tax 2 adults x 3 nights x 2.60 = 15.60
         // FLEX_BB: 370 + 2 x 16 x 3 = 466; NRF: 96.80 + 114.40 + 114.40 = 325.60
         expect(offerPrices(body)).toEqual({
-          FLEX: { room_total: 370, promotion_discount: 0, tourist_tax: 15.6, total: 385.6, currency: "EUR" },
-          FLEX_BB: { room_total: 466, promotion_discount: 0, tourist_tax: 15.6, total: 481.6, currency: "EUR" },
-          NRF: { room_total: 325.6, promotion_discount: 0, tourist_tax: 15.6, total: 341.2, currency: "EUR" }
+          FLEX: price(370, 0, 15.6, 385.6),
+          FLEX_BB: price(466, 0, 15.6, 481.6),
+          NRF: price(325.6, 0, 15.6, 341.2)
         })
         const flex = body.package_offers[0]
         expect(flex).toMatchObject({
@@ -55,43 +60,31 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 } } }).pipe(Layer.provide(cl
 
     it.effect("POST /v1/quotes prices many rooms together, with early booking 45+ days ahead", () =>
       Effect.gen(function*() {
-        const { body } = yield* post("/v1/quotes", {
-          checkin: "2027-03-11",
-          checkout: "2027-03-14",
-          rooms: [
-            { room_type_id: "double", adults: 2, children_ages: [1], rate_code: "FLEX_BB" },
-            { room_type_id: "twin", quantity: 2, adults: 1 }
-          ]
-        })
+        const body = yield* quoteStay("2027-03-11", "2027-03-14", [
+          { room_type_id: "double", adults: 2, children_ages: [1], rate_code: "FLEX_BB" },
+          { room_type_id: "twin", quantity: 2, adults: 1 }
+        ])
         expect(body.session_id).toBeNull()
-        expect(body.package_offers.map((o: { package_code: string }) => o.package_code)).toEqual(["FLEX_BB.EARLY_BOOKING"])
+        expect(body.package_offers.map((o) => o.package_code)).toEqual(["FLEX_BB.EARLY_BOOKING"])
         // double: 370 + 2 x 16 x 3 = 466 (infant free); twins: 2 x (120 + 140 + 140 + 16 x 3) = 896
         // room_total 1362, -10 % = 136.20; tax (2 + 1 + 1) adults x 3 nights x 2.88 = 34.56
-        expect(body.package_offers[0].price).toEqual({
-          room_total: 1362,
-          promotion_discount: 136.2,
-          tourist_tax: 34.56,
-          total: 1260.36,
-          currency: "EUR"
-        })
+        expect(body.package_offers[0]!.price).toEqual(price(1362, 136.2, 34.56, 1260.36))
       }))
 
     it.effect("POST /v1/quote answers the same shape for one room", () =>
       Effect.gen(function*() {
-        const { body, status } = yield* post("/v1/quote", { ...stay, adults: 1, children: 1, children_ages: [12], room_type_id: "double" })
-        expect(status).toBe(200)
+        const body = yield* (yield* apiClient).quotes.quoteSingleRoom({
+          headers: {},
+          payload: { ...stayOf(stay.checkin, stay.checkout), adults: 1, children: 1, children_ages: [12], room_type_id: RoomTypeId.make("double") }
+        })
         expect(body.rooms).toEqual([{ room_index: 0, room_type_id: "double", quantity: 1, adults: 1, children_ages: [12], rate_code: null }])
         // one adult pays the tax: 1 x 3 x 2.60; breakfast 16 + 16 a night
-        expect(offerPrices(body).FLEX_BB).toEqual({ room_total: 466, promotion_discount: 0, tourist_tax: 7.8, total: 473.8, currency: "EUR" })
+        expect(offerPrices(body).FLEX_BB).toEqual(price(466, 0, 7.8, 473.8))
       }))
 
     it.effect("a sold-out room type makes the quote unavailable, as a 200 naming the room request", () =>
       Effect.gen(function*() {
-        const { body, status } = yield* post("/v1/quotes", {
-          ...stay,
-          rooms: [{ room_type_id: "double", adults: 2 }, { room_type_id: "deluxe", adults: 2 }]
-        })
-        expect(status).toBe(200)
+        const body = yield* quoteStay(stay.checkin, stay.checkout, [{ room_type_id: "double", adults: 2 }, { room_type_id: "deluxe", adults: 2 }])
         expect(body.status).toBe("unavailable")
         expect(body.package_offers).toEqual([])
         expect(body.unavailable_rooms).toEqual([
@@ -101,15 +94,12 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 } } }).pipe(Layer.provide(cl
 
     it.effect("the non-refundable plan needs check-in 3 days ahead", () =>
       Effect.gen(function*() {
-        const { body } = yield* post("/v1/quotes", {
-          checkin: "2026-11-24",
-          checkout: "2026-11-25",
-          rooms: [{ room_type_id: "twin", adults: 2, rate_code: "NRF" }]
-        })
+        const body = yield* quoteStay("2026-11-24", "2026-11-25", [{ room_type_id: "twin", adults: 2, rate_code: "NRF" }])
         expect(body.status).toBe("unavailable")
-        expect(body.unavailable_rooms[0].reason).toBe("rate_not_eligible")
+        expect(body.unavailable_rooms[0]!.reason).toBe("rate_not_eligible")
       }))
 
+    // refused requests, malformed bodies and limits: the wire itself
     const base = { ...stay, rooms: [{ room_type_id: "double", adults: 2 }] }
     const badQuotes: ReadonlyArray<[string, string, unknown, string, string]> = [
       ["no rooms", "/v1/quotes", { ...base, rooms: [] }, "invalid_request", "rooms"],

@@ -3,8 +3,8 @@ import { Effect, Layer } from "effect"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { makeTestClock } from "../support/clock.js"
-import { completeWith, get, guest, pendingReservation, post, quote, tokenOf } from "../support/flow.js"
-import { TestApp } from "../support/TestApp.js"
+import { complete, completeWith, eur, get, guest, pendingBooking, post, quoteStay, tokenOf } from "../support/flow.js"
+import { apiClient, apiClientWith, TestApp } from "../support/TestApp.js"
 import { freeRooms } from "../support/hotel.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
@@ -14,26 +14,29 @@ const d = (s: string) => s as LocalDate
 layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("reservations over HTTP", (it) => {
   it.effect("quote → intent → public view → completion: GUEST_COMPLETED, PMS PENDING, a reservation number", () =>
     Effect.gen(function*() {
-      const q = yield* quote("2026-12-10", "2026-12-13", [{ room_type_id: "double", adults: 2, children_ages: [1] }])
-      const offer = q.package_offers.find((o: { rate_code: string }) => o.rate_code === "FLEX_BB")
-      const intent = yield* post("/v1/reservation-intents", { quote_id: q.quote_id, package_code: offer.package_code, language: "fr" })
-      expect(intent.status).toBe(200)
-      expect(intent.headers["cache-control"]).toBe("no-store")
-      expect(intent.body).toMatchObject({
+      const q = yield* quoteStay("2026-12-10", "2026-12-13", [{ room_type_id: "double", adults: 2, children_ages: [1] }])
+      const offer = q.package_offers.find((o) => o.rate_code === "FLEX_BB")!
+      const [intent, intentResponse] = yield* (yield* apiClient).reservations.createIntent({
+        headers: {},
+        payload: { quote_id: q.quote_id, package_code: offer.package_code, language: "fr" },
+        withResponse: true
+      })
+      expect(intentResponse.headers["cache-control"]).toBe("no-store")
+      expect(intent).toMatchObject({
         status: "PENDING_GUEST",
         language: "fr",
         payment_required: false,
         workflow: "v12",
         expires_at: "2026-11-23T11:00:00+01:00"
       })
-      expect(intent.body.continue_url).toMatch(/^http:\/\/hotel\.test\/complete#token=[A-Za-z0-9_-]{43}$/)
-      const token = tokenOf(intent.body.continue_url)
+      expect(intent.continue_url).toMatch(/^http:\/\/hotel\.test\/complete#token=[A-Za-z0-9_-]{43}$/)
+      const token = tokenOf(intent.continue_url)
+      const guestApi = yield* apiClientWith(token)
 
-      const view = yield* get("/v1/reservation-public", { "x-reservation-token": token })
-      expect(view.status).toBe(200)
-      expect(view.headers["cache-control"]).toBe("no-store")
-      expect(view.body).toMatchObject({
-        reservation_id: intent.body.reservation_id,
+      const [view, viewResponse] = yield* guestApi.reservations.publicView({ withResponse: true })
+      expect(viewResponse.headers["cache-control"]).toBe("no-store")
+      expect(view).toMatchObject({
+        reservation_id: intent.reservation_id,
         status: "PENDING_GUEST",
         reservation_number: null,
         language: "fr",
@@ -46,23 +49,22 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
         terms: { version: "2026-11" },
         payment_required: false
       })
-      expect(view.body.terms.text).toContain("14h00")
-      const fields = view.body.guest_fields as ReadonlyArray<{ name: string; required: boolean; label: string }>
+      expect(view.terms.text).toContain("14h00")
+      const fields = view.guest_fields
       expect(fields.filter((f) => f.required).map((f) => f.name)).toEqual(["first_name", "last_name", "email", "phone"])
       expect(fields.map((f) => f.name)).toEqual(expect.arrayContaining(["country", "arrival_time", "special_requests", "baby_cot", "early_check_in_request", "late_check_out_request"]))
       expect(fields.find((f) => f.name === "first_name")!.label).toBe("Prénom")
 
-      const done = yield* completeWith(token, offer.price.total, { baby_cot: true, arrival_time: "16:30", country: "ES" })
-      expect(done.status).toBe(200)
-      expect(done.body).toMatchObject({ status: "GUEST_COMPLETED", pms_status: "PENDING", price: offer.price })
-      expect(done.body.reservation_number).toMatch(/^BR-[2-9A-HJKMNP-Z]{6}$/)
-      expect(done.body.message).toContain("Réservation finalisée")
-      expect(JSON.stringify(done.body)).not.toMatch(/token/i)
+      const done = yield* complete(token, offer.price.total, { baby_cot: true, arrival_time: "16:30", country: "ES" })
+      expect(done).toMatchObject({ status: "GUEST_COMPLETED", pms_status: "PENDING", price: offer.price })
+      expect(done.reservation_number).toMatch(/^BR-[2-9A-HJKMNP-Z]{6}$/)
+      expect(done.message).toContain("Réservation finalisée")
 
-      // completing again never makes a second reservation
-      const again = yield* completeWith(token, offer.price.total)
-      expect(again.body.reservation_number).toBe(done.body.reservation_number)
-      const stored = yield* (yield* ReservationRepo).find(intent.body.reservation_id)
+      // completing again never makes a second reservation; the answer, as sent, holds no token
+      const again = yield* completeWith(token, offer.price.total / 100)
+      expect(again.body.reservation_number).toBe(done.reservation_number)
+      expect(JSON.stringify(again.body)).not.toMatch(/token/i)
+      const stored = yield* (yield* ReservationRepo).find(intent.reservation_id)
       expect(stored._tag === "Some" && stored.value.guest).toEqual({
         first_name: "Ana",
         last_name: "Lopez",
@@ -78,20 +80,20 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       // the room is held on every night of the stay
       const free = yield* freeRooms(d("2026-12-10"), d("2026-12-13"))
       expect(free.find((r) => r.room_type_id === "double")!.free).toBe(11)
-      const view2 = yield* get("/v1/reservation-public", { "x-reservation-token": token })
-      expect(view2.body).toMatchObject({ status: "GUEST_COMPLETED", reservation_number: done.body.reservation_number, allowed_actions: [], guest: null })
+      const view2 = yield* guestApi.reservations.publicView()
+      expect(view2).toMatchObject({ status: "GUEST_COMPLETED", reservation_number: done.reservation_number, allowed_actions: [], guest: null })
     }))
 
   it.effect("an intent writes nothing to the inventory", () =>
     Effect.gen(function*() {
-      yield* pendingReservation("2027-02-01", "2027-02-03", [{ room_type_id: "twin", adults: 1, quantity: 3 }])
+      yield* pendingBooking("2027-02-01", "2027-02-03", [{ room_type_id: "twin", adults: 1, quantity: 3 }])
       const free = yield* freeRooms(d("2027-02-01"), d("2027-02-03"))
       expect(free.find((r) => r.room_type_id === "twin")!.free).toBe(8)
     }))
 
   it.effect("the same Idempotency-Key and body replays the first answer; another body is 422", () =>
     Effect.gen(function*() {
-      const q = yield* quote("2026-12-15", "2026-12-16", [{ room_type_id: "twin", adults: 2 }])
+      const q = yield* quoteStay("2026-12-15", "2026-12-16", [{ room_type_id: "twin", adults: 2 }])
       const body = { quote_id: q.quote_id, package_code: "FLEX" }
       const first = yield* post("/v1/reservation-intents", body, { "idempotency-key": "agent-7-attempt-1" })
       const replay = yield* post("/v1/reservation-intents", { package_code: "FLEX", quote_id: q.quote_id }, { "idempotency-key": "agent-7-attempt-1" })
@@ -112,7 +114,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("an intent needs an unexpired quote that has the package", () =>
     Effect.gen(function*() {
-      const q = yield* quote("2027-03-01", "2027-03-02", [{ room_type_id: "double", adults: 1 }])
+      const q = yield* quoteStay("2027-03-01", "2027-03-02", [{ room_type_id: "double", adults: 1 }])
       const missing = yield* post("/v1/reservation-intents", { quote_id: q.quote_id, package_code: "HALF_BOARD" })
       expect(missing.status).toBe(409)
       expect(missing.body.error.code).toBe("quote_not_reservable")
@@ -131,7 +133,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("an unavailable quote cannot be reserved", () =>
     Effect.gen(function*() {
-      const q = yield* quote("2027-03-05", "2027-03-06", [{ room_type_id: "deluxe", adults: 2, quantity: 6 }])
+      const q = yield* quoteStay("2027-03-05", "2027-03-06", [{ room_type_id: "deluxe", adults: 2, quantity: 6 }])
       expect(q.status).toBe("unavailable")
       const intent = yield* post("/v1/reservation-intents", { quote_id: q.quote_id, package_code: "FLEX" })
       expect(intent.status).toBe(409)
@@ -156,7 +158,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("an expected_total beyond any price is 400 naming expected_total", () =>
     Effect.gen(function*() {
-      const { token } = yield* pendingReservation("2027-03-20", "2027-03-22", [{ room_type_id: "double", adults: 2 }])
+      const { token } = yield* pendingBooking("2027-03-20", "2027-03-22", [{ room_type_id: "double", adults: 2 }])
       const huge = yield* completeWith(token, 1_000_000_000)
       expect(huge.status).toBe(400)
       expect(huge.body.error.code).toBe("invalid_request")
@@ -165,13 +167,13 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("an expired guest link is 401 and the reservation becomes EXPIRED", () =>
     Effect.gen(function*() {
-      const { intent, token, total } = yield* pendingReservation("2027-03-10", "2027-03-12", [{ room_type_id: "double", adults: 2 }])
+      const { intent, token, total } = yield* pendingBooking("2027-03-10", "2027-03-12", [{ room_type_id: "double", adults: 2 }])
       clock.advance(24 * 3_600_000)
       const view = yield* get("/v1/reservation-public", { "x-reservation-token": token })
       expect(view.status).toBe(401)
       expect(view.body.error).toMatchObject({ code: "invalid_token" })
       expect(view.body.error.message).toContain("expired")
-      const late = yield* completeWith(token, total)
+      const late = yield* completeWith(token, total / 100)
       expect(late.status).toBe(401)
       const stored = yield* (yield* ReservationRepo).find(intent.reservation_id)
       expect(stored._tag === "Some" && stored.value.status).toBe("EXPIRED")
@@ -180,10 +182,10 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("the guest link never outlives check-in", () =>
     Effect.gen(function*() {
-      const { intent } = yield* pendingReservation("2026-11-23", "2026-11-24", [{ room_type_id: "double", adults: 1 }])
+      const { intent } = yield* pendingBooking("2026-11-23", "2026-11-24", [{ room_type_id: "double", adults: 1 }])
       expect(intent.expires_at).toBe("2026-11-23T11:00:00+01:00")
       clock.set("2026-11-23T03:00:00Z")
-      const { intent: tomorrow } = yield* pendingReservation("2026-11-23", "2026-11-24", [{ room_type_id: "double", adults: 1 }])
+      const { intent: tomorrow } = yield* pendingBooking("2026-11-23", "2026-11-24", [{ room_type_id: "double", adults: 1 }])
       expect(tomorrow.expires_at).toBe("2026-11-23T14:00:00+01:00")
       clock.set("2026-11-22T10:00:00Z")
     }))
@@ -201,8 +203,8 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
   for (const [name, change, field] of invalidCompletions) {
     it.effect(`completion with ${name} is 400 and changes nothing`, () =>
       Effect.gen(function*() {
-        const { intent, token, total } = yield* pendingReservation("2027-04-01", "2027-04-02", [{ room_type_id: "twin", adults: 1 }])
-        const response = yield* completeWith(token, total, change)
+        const { intent, token, total } = yield* pendingBooking("2027-04-01", "2027-04-02", [{ room_type_id: "twin", adults: 1 }])
+        const response = yield* completeWith(token, total / 100, change)
         expect(response.status).toBe(400)
         expect(response.body.error.code).toBe("invalid_request")
         expect(response.body.error.message).toContain(field)
@@ -215,14 +217,15 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
     Effect.gen(function*() {
       // a Tuesday night, mid season: double 140, early booking -10 %, tax 2 x 2.88
       const stay = ["2027-05-04", "2027-05-05"] as const
-      const mine = yield* pendingReservation(...stay, [{ room_type_id: "double", adults: 2 }])
-      expect(mine.total).toBe(131.76)
+      const mine = yield* pendingBooking(...stay, [{ room_type_id: "double", adults: 2 }])
+      expect(mine.total).toBe(eur(131.76))
       // others complete 10 of the 12 doubles (83 %) before this guest does
       for (let i = 0; i < 5; i++) {
-        const other = yield* pendingReservation(...stay, [{ room_type_id: "double", adults: 2, quantity: 2 }])
-        expect((yield* completeWith(other.token, other.total)).status).toBe(200)
+        const other = yield* pendingBooking(...stay, [{ room_type_id: "double", adults: 2, quantity: 2 }])
+        yield* complete(other.token, other.total)
       }
-      const changed = yield* completeWith(mine.token, mine.total)
+      // the 409 as the wire carries it: amounts in major units
+      const changed = yield* completeWith(mine.token, mine.total / 100)
       expect(changed.status).toBe(409)
       expect(changed.body.error).toMatchObject({
         code: "price_changed",
@@ -234,18 +237,17 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
           rooms: [{ room_index: 0, room_type_id: "double", reason: "price_changed" }]
         }
       })
-      const accepted = yield* completeWith(mine.token, changed.body.error.details.new_total)
-      expect(accepted.status).toBe(200)
-      expect(accepted.body.price.total).toBe(144.36)
+      const accepted = yield* complete(mine.token, eur(changed.body.error.details.new_total))
+      expect(accepted.price.total).toBe(eur(144.36))
     }))
 
   it.effect("rooms taken by others since the intent: 409 availability_changed naming the room request", () =>
     Effect.gen(function*() {
       const stay = ["2027-06-01", "2027-06-02"] as const
-      const mine = yield* pendingReservation(...stay, [{ room_type_id: "double", adults: 1 }, { room_type_id: "deluxe", adults: 2 }])
-      const others = yield* pendingReservation(...stay, [{ room_type_id: "deluxe", adults: 2, quantity: 5 }])
-      expect((yield* completeWith(others.token, others.total)).status).toBe(200)
-      const response = yield* completeWith(mine.token, mine.total)
+      const mine = yield* pendingBooking(...stay, [{ room_type_id: "double", adults: 1 }, { room_type_id: "deluxe", adults: 2 }])
+      const others = yield* pendingBooking(...stay, [{ room_type_id: "deluxe", adults: 2, quantity: 5 }])
+      yield* complete(others.token, others.total)
+      const response = yield* completeWith(mine.token, mine.total / 100)
       expect(response.status).toBe(409)
       expect(response.body.error).toMatchObject({
         code: "availability_changed",

@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import type { ReservationId } from "../../src/Domain/Ids.js"
 import { OutboxInMemory } from "../../src/Layers/Persistence/OutboxRepo.js"
 import { makeTestClock } from "../support/clock.js"
-import { completedReservation, post } from "../support/flow.js"
+import { completedBooking, eur, manageAct, post, roomRequests, stayOf } from "../support/flow.js"
 import { TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
@@ -20,7 +20,8 @@ const twoAdults = [{ room_type_id: "double", adults: 2 }]
 layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("stay changes over HTTP", (it) => {
   it.effect("quote_change answers the changed stay and the difference in major units; change_stay answers the manage view", () =>
     Effect.gen(function*() {
-      const r = yield* completedReservation("2027-01-11", "2027-01-14", twoAdults)
+      const r = yield* completedBooking("2027-01-11", "2027-01-14", twoAdults)
+      // the quote as the wire carries it: its keys, and amounts in major units
       const quoted = yield* act(r.manageToken, { action: "quote_change", checkin: "2027-01-11", checkout: "2027-01-13", rooms: twoAdults })
       expect(quoted.status).toBe(200)
       expect(Object.keys(quoted.body).sort()).toEqual(
@@ -30,37 +31,35 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
         stay: { checkin: "2027-01-11", checkout: "2027-01-13", nights: 2, check_in_time: "14:00", check_out_time: "12:00" },
         rooms: [{ room_index: 0, room_type_id: "double", room_name: "Double Room", quantity: 1, adults: 2, children_ages: [] }],
         package: { rate_code: "FLEX", refundable: true },
-        previous_total: r.total,
+        previous_total: r.total / 100,
         currency: "EUR"
       })
       // one night fewer costs less: a negative difference, exact to the cent
       expect(quoted.body.new_total).toBe(quoted.body.price.total)
       expect(quoted.body.difference).toBeLessThan(0)
-      expect(Math.round(quoted.body.difference * 100)).toBe(Math.round((quoted.body.new_total - r.total) * 100))
+      expect(eur(quoted.body.difference)).toBe(eur(quoted.body.new_total) - r.total)
 
-      const changed = yield* act(r.manageToken, {
+      const changed = yield* manageAct(r.manageToken, {
         action: "change_stay",
-        checkin: "2027-01-11",
-        checkout: "2027-01-13",
-        rooms: twoAdults,
-        expected_total: quoted.body.new_total
+        ...stayOf("2027-01-11", "2027-01-13"),
+        rooms: roomRequests(twoAdults),
+        expected_total: eur(quoted.body.new_total)
       })
-      expect(changed.status).toBe(200)
-      expect(changed.body).toMatchObject({
+      expect(changed).toMatchObject({
         reservation_number: r.number,
         status: "GUEST_COMPLETED",
         stay: { checkin: "2027-01-11", checkout: "2027-01-13", nights: 2 },
-        price: { total: quoted.body.new_total },
+        price: { total: eur(quoted.body.new_total) },
         editable_fields: expect.any(Array)
       })
-      expect(changed.body.allowed_actions).toContain("change_stay")
+      expect(changed.allowed_actions).toContain("change_stay")
       // the PMS push still waiting carries the new stay
       expect(yield* jobsOf(r.id)).toEqual(["confirmation_email", "pms_push", "stay_change_email"])
     }))
 
   it.effect("the 409s carry what to do next in error.details", () =>
     Effect.gen(function*() {
-      const r = yield* completedReservation("2027-01-18", "2027-01-19", twoAdults)
+      const r = yield* completedBooking("2027-01-18", "2027-01-19", twoAdults)
       const stale = yield* act(r.manageToken, { action: "change_stay", checkin: "2027-01-18", checkout: "2027-01-20", rooms: twoAdults, expected_total: 1 })
       expect(stale.status).toBe(409)
       expect(stale.body.error).toMatchObject({
@@ -68,7 +67,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
         details: { previous_total: 1, new_total: expect.any(Number), currency: "EUR", rooms: [{ room_index: 0, room_type_id: "double", reason: "price_changed" }] }
       })
 
-      yield* completedReservation("2027-01-19", "2027-01-20", [{ room_type_id: "deluxe", adults: 2, quantity: 5 }])
+      yield* completedBooking("2027-01-19", "2027-01-20", [{ room_type_id: "deluxe", adults: 2, quantity: 5 }])
       const soldOut = yield* act(r.manageToken, {
         action: "quote_change",
         checkin: "2027-01-18",
@@ -81,7 +80,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
         details: { previous_total: null, new_total: null, currency: "EUR", rooms: [{ room_index: 0, room_type_id: "deluxe", reason: "sold_out" }] }
       })
 
-      const nrf = yield* completedReservation("2027-01-21", "2027-01-22", twoAdults, "NRF")
+      const nrf = yield* completedBooking("2027-01-21", "2027-01-22", twoAdults, "NRF")
       const refused = yield* act(nrf.manageToken, { action: "quote_change", checkin: "2027-01-22", checkout: "2027-01-23", rooms: twoAdults })
       expect(refused.status).toBe(409)
       expect(refused.body.error).toMatchObject({ code: "change_not_allowed", details: { reason: "non_refundable" } })
@@ -90,8 +89,8 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("only the manage link changes a stay: the guest link is refused and changes nothing", () =>
     Effect.gen(function*() {
-      const r = yield* completedReservation("2027-01-25", "2027-01-26", twoAdults)
-      const body = { action: "change_stay", checkin: "2027-01-26", checkout: "2027-01-27", rooms: twoAdults, expected_total: r.total }
+      const r = yield* completedBooking("2027-01-25", "2027-01-26", twoAdults)
+      const body = { action: "change_stay", checkin: "2027-01-26", checkout: "2027-01-27", rooms: twoAdults, expected_total: r.total / 100 }
       for (const token of [r.guestToken, "x".repeat(43)]) {
         const refused = yield* act(token, body)
         expect([refused.status, refused.body.error.code]).toEqual([401, "invalid_token"])
@@ -101,9 +100,9 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("numbers and arrays past their bounds are 400 invalid_request, never a 500", () =>
     Effect.gen(function*() {
-      const r = yield* completedReservation("2027-02-01", "2027-02-02", twoAdults)
+      const r = yield* completedBooking("2027-02-01", "2027-02-02", twoAdults)
       const change = (overrides: Record<string, unknown>) =>
-        act(r.manageToken, { action: "change_stay", checkin: "2027-02-01", checkout: "2027-02-02", rooms: twoAdults, expected_total: r.total, ...overrides })
+        act(r.manageToken, { action: "change_stay", checkin: "2027-02-01", checkout: "2027-02-02", rooms: twoAdults, expected_total: r.total / 100, ...overrides })
       const room = (extra: Record<string, unknown>) => ({ rooms: [{ room_type_id: "double", adults: 2, ...extra }] })
       for (
         const overrides of [

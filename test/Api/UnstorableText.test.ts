@@ -1,10 +1,9 @@
 import { expect, layer } from "@effect/vitest"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Layer, Option } from "effect"
-import type { ReservationId } from "../../src/Domain/Ids.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
-import { completeWith, pendingReservation, post } from "../support/flow.js"
+import { complete, completeWith, pendingBooking, post } from "../support/flow.js"
 import { request, TestApp } from "../support/TestApp.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
@@ -35,12 +34,11 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 
   it.effect("guest details at completion and in a manage update", () =>
     Effect.gen(function*() {
-      const pending = yield* pendingReservation("2026-12-12", "2026-12-13", [{ room_type_id: "twin", adults: 1 }])
-      expectRefused(yield* completeWith(pending.token, pending.total, { first_name: "Ana\u0000" }), "first_name")
-      expectRefused(yield* completeWith(pending.token, pending.total, { special_requests: "late \ud800" }), "special_requests")
-      const done = yield* completeWith(pending.token, pending.total)
-      expect(done.status).toBe(200)
-      const token = Option.getOrThrow(yield* (yield* Tokens).reveal(done.body.reservation_id as ReservationId, "manage"))
+      const pending = yield* pendingBooking("2026-12-12", "2026-12-13", [{ room_type_id: "twin", adults: 1 }])
+      expectRefused(yield* completeWith(pending.token, pending.total / 100, { first_name: "Ana\u0000" }), "first_name")
+      expectRefused(yield* completeWith(pending.token, pending.total / 100, { special_requests: "late \ud800" }), "special_requests")
+      const done = yield* complete(pending.token, pending.total)
+      const token = Option.getOrThrow(yield* (yield* Tokens).reveal(done.reservation_id, "manage"))
       expectRefused(
         yield* post("/v1/reservation-manage", { action: "update_guest", special_requests: "\udfff" }, { "x-reservation-token": token }),
         "special_requests"

@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Exit, Fiber, Layer, Option, Redacted, Scope } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Layer, Option, PubSub, Queue, Redacted, Scope } from "effect"
 import { simpleParser } from "mailparser"
 import { formatDate } from "../../src/Domain/GuestFormats.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
@@ -16,7 +16,7 @@ import { Documents } from "../../src/Services/Documents.js"
 import type { MailMessage } from "../../src/Domain/Mail.js"
 import { Mailer } from "../../src/Services/Mailer.js"
 import type { OutboxWorkerOptions } from "../../src/Domain/Outbox.js"
-import { OutboxWorker } from "../../src/Services/OutboxWorker.js"
+import { OutboxWorker, type OutboxWorkerHooks } from "../../src/Services/OutboxWorker.js"
 import { Pms } from "../../src/Services/Pms.js"
 import { Quotes } from "../../src/Services/Quotes.js"
 import { ReservationManagement } from "../../src/Services/ReservationManagement.js"
@@ -54,12 +54,29 @@ const instance = (
   url: Redacted.Redacted,
   delivery: Layer.Layer<Mailer | Pms>,
   worker: Option.Option<OutboxWorkerOptions>,
-  config: Partial<typeof AppConfig.Service> = {}
+  config: Partial<typeof AppConfig.Service> = {},
+  hooks?: OutboxWorkerHooks
 ) =>
   Option.match(worker, {
     onNone: () => Services,
-    onSome: (options) => withOutboxWorker(OutboxWorker.layer(options)).pipe(Layer.provide(Layer.mergeAll(Documents.Default, delivery)))
+    onSome: (options) => withOutboxWorker(OutboxWorker.layer(options, hooks)).pipe(Layer.provide(Layer.mergeAll(Documents.Default, delivery)))
   }).pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(configOf(config)))
+
+/**
+ * A worker's reports that it is idle (`OutboxWorkerHooks`). `quiet` waits for two in a row: the second
+ * comes from a claim begun after the wait began, so once it is over, whatever that worker was going to
+ * send has been sent, and it sends nothing more until a job is due. The moment "nothing more arrives"
+ * is true, not a guess at it.
+ */
+const idleReports = Effect.gen(function*() {
+  const reports = yield* PubSub.unbounded<void>()
+  const quiet = Effect.scoped(Effect.gen(function*() {
+    const next = yield* PubSub.subscribe(reports)
+    yield* Queue.take(next)
+    yield* Queue.take(next)
+  }))
+  return { hooks: { idle: Effect.asVoid(PubSub.publish(reports, undefined)) }, quiet }
+})
 
 const smtpMailer = (url: string) => Mailer.smtp({ url: Redacted.make(url), from: mailFrom })
 const noPms = Pms.disabled
@@ -367,14 +384,15 @@ describe("the outbox, on PostgreSQL", () => {
     Effect.gen(function*() {
       const port = yield* closedPort
       const url = yield* testDatabaseUrl
-      const on = yield* build(instance(url, Layer.merge(smtpMailer(`smtp://127.0.0.1:${port}`), noPms), Option.some(fast)))
+      const worker = yield* idleReports
+      const on = yield* build(instance(url, Layer.merge(smtpMailer(`smtp://127.0.0.1:${port}`), noPms), Option.some(fast), {}, worker.hooks))
       const done = yield* completeOne(on, 30)
       yield* eventually(Effect.map(jobsOf(on, done.reservation_id), ([confirmation]) => confirmation!.attempts >= 3))
       const [failing] = yield* jobsOf(on, done.reservation_id)
       expect(failing).toMatchObject({ state: "pending", last_error: expect.stringContaining("mail not delivered") })
       const smtp = yield* smtpServer({ port })
       yield* eventually(Effect.map(jobsOf(on, done.reservation_id), ([confirmation]) => confirmation!.state === "done"))
-      yield* Effect.sleep("500 millis")
+      yield* worker.quiet
       expect(smtp.received).toHaveLength(1)
     }), 60_000)
 
@@ -440,11 +458,12 @@ describe("the outbox, on PostgreSQL", () => {
       const claimed = yield* Context.get(dead, OutboxRepo).claim(10, 1_500)
       expect(claimed).toHaveLength(2)
       const started = performance.now()
-      const on = yield* build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast)))
+      const worker = yield* idleReports
+      const on = yield* build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast), {}, worker.hooks))
       yield* eventually(Effect.map(jobsOf(on, done.reservation_id), (jobs) => jobs.every((j) => j.state === "done")))
       expect(performance.now() - started).toBeGreaterThan(1_000)
       expect((yield* jobsOf(on, done.reservation_id)).map((j) => j.attempts)).toEqual([2, 2])
-      yield* Effect.sleep("300 millis")
+      yield* worker.quiet
       expect(smtp.received).toHaveLength(1)
     }), 60_000)
 
@@ -456,13 +475,14 @@ describe("the outbox, on PostgreSQL", () => {
       const slowMailer = Layer.effect(Mailer, Effect.map(Mailer, (mailer) => ({ send: (m: MailMessage) => Effect.delay(mailer.send(m), "4 seconds") })))
         .pipe(Layer.provide(smtpMailer(smtp.url)))
       const options = Option.some({ ...fast, leaseMs: 1_500 })
+      const [first, second] = [yield* idleReports, yield* idleReports]
       const [a] = yield* Effect.all([
-        build(instance(url, Layer.merge(slowMailer, noPms), options)),
-        build(instance(url, Layer.merge(slowMailer, noPms), options))
+        build(instance(url, Layer.merge(slowMailer, noPms), options, {}, first.hooks)),
+        build(instance(url, Layer.merge(slowMailer, noPms), options, {}, second.hooks))
       ])
       const done = yield* completeOne(a, 30)
       yield* eventually(Effect.map(jobsOf(a, done.reservation_id), (jobs) => jobs.every((j) => j.state === "done")))
-      yield* Effect.sleep("300 millis")
+      yield* Effect.all([first.quiet, second.quiet], { concurrency: "unbounded" })
       expect(smtp.received).toHaveLength(1)
       expect((yield* jobsOf(a, done.reservation_id)).map((j) => j.attempts)).toEqual([1, 1])
     }), 60_000)
@@ -513,9 +533,10 @@ describe("the outbox, on PostgreSQL", () => {
       const url = yield* testDatabaseUrl
       // 30 emails to one guest: the daily limit per recipient is a test of its own
       const unlimited = { mailLimitPerRecipientPerDay: 0 }
+      const [first, second] = [yield* idleReports, yield* idleReports]
       const [a, b] = yield* Effect.all([
-        build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast), unlimited)),
-        build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast), unlimited))
+        build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast), unlimited, first.hooks)),
+        build(instance(url, Layer.merge(smtpMailer(smtp.url), noPms), Option.some(fast), unlimited, second.hooks))
       ])
       const count = 30
       const done = yield* Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) => completeOne(i % 2 === 0 ? a : b, 30 + i), {
@@ -527,7 +548,7 @@ describe("the outbox, on PostgreSQL", () => {
         Effect.orDie
       )
       yield* eventually(Effect.map(pending, (n) => n === 0), 30_000)
-      yield* Effect.sleep("500 millis")
+      yield* Effect.all([first.quiet, second.quiet], { concurrency: "unbounded" })
       const attempts = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox_jobs WHERE attempts <> 1`.pipe(Effect.orDie)
       expect(attempts[0]!.n).toBe(0)
       const ids = yield* Effect.forEach(smtp.received, (m) => Effect.promise(() => simpleParser(m.raw)).pipe(Effect.map((p) => p.messageId)))

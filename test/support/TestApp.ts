@@ -1,6 +1,6 @@
 import { HttpApiClient, HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, FiberRef, Layer, Option } from "effect"
 import { Api } from "../../src/Api/Api.js"
 import { HttpLive } from "../../src/Api/Http.js"
 import { nodeServerLayer } from "../../src/Api/Server.js"
@@ -77,8 +77,41 @@ export const baseUrl = Effect.map(HttpServer.HttpServer, ({ address }) => {
   return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`
 })
 
+/** The reservation link's token the typed client presents, set around the calls of `apiClientWith`'s client. */
+const presentedToken = FiberRef.unsafeMake(Option.none<string>())
+
+const makeApiClient = (http: HttpClient.HttpClient) =>
+  HttpApiClient.makeWith(Api, {
+    httpClient: HttpClient.mapRequestEffect(http, (request) =>
+      Effect.map(FiberRef.get(presentedToken), (token) =>
+        Option.match(token, {
+          onNone: () => request,
+          onSome: (value) => HttpClientRequest.setHeader(request, "x-reservation-token", value)
+        })))
+  })
+type ApiClient = Effect.Effect.Success<ReturnType<typeof makeApiClient>>
+
+/** Making a client compiles the encoders of every endpoint (tens of ms): one per server's client, for every call. */
+const madeFor = new WeakMap<HttpClient.HttpClient, ApiClient>()
+
 /** A typed client of the API, derived from its definition. */
-export const apiClient = HttpApiClient.make(Api)
+export const apiClient = Effect.flatMap(HttpClient.HttpClient, (http) => {
+  const made = madeFor.get(http)
+  return made !== undefined ? Effect.succeed(made) : Effect.tap(makeApiClient(http), (client) => madeFor.set(http, client))
+})
+
+type Call = (request?: unknown) => Effect.Effect<unknown, unknown>
+
+/** The typed client presenting a reservation link's token (`X-Reservation-Token`), as the guest and manage pages do. */
+export const apiClientWith = (token: string) =>
+  Effect.map(apiClient, (client): ApiClient => {
+    const withToken = (call: Call): Call => (request) => Effect.locally(call(request), presentedToken, Option.some(token))
+    const groups = Object.entries(client as unknown as Record<string, Record<string, Call>>)
+    // the same client, each endpoint's call made with the token
+    return Object.fromEntries(groups.map(([group, calls]) =>
+      [group, Object.fromEntries(Object.entries(calls).map(([name, call]) => [name, withToken(call)]))]
+    )) as unknown as ApiClient
+  })
 
 /** Raw HTTP: status, headers and JSON body, for checking the wire shape itself. */
 export const request = (req: HttpClientRequest.HttpClientRequest) =>
