@@ -261,7 +261,8 @@ const LANGUAGES: ReadonlyArray<Language> = ["en", "fr", "ru"]
 const axeSummary: Record<string, string> = {}
 
 // the stay-change tests complete more reservations from one address than the limits per address let through
-layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressPerDay: 0 }), { timeout: 60_000 })("manage page", (it) => {
+// every test books and mails from one address to one guest: more than a day's limits of each
+layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressPerDay: 0, mailLimitPerRecipientPerDay: 0 }), { timeout: 60_000 })("manage page", (it) => {
   it.effect("is served like /complete: its CSP, no-store, allow-listed scripts", () =>
     Effect.gen(function*() {
       const page = yield* request(HttpClientRequest.get("/manage"))
