@@ -1,5 +1,7 @@
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import { Schema } from "effect"
+import { Effect, ParseResult, Schema } from "effect"
+import type * as AST from "effect/SchemaAST"
+import { isDeepStrictEqual } from "node:util"
 import {
   AlreadyCancelled,
   AvailabilityChanged,
@@ -84,32 +86,63 @@ export const pathIssues = (issues: ReadonlyArray<DecodeIssue>) =>
   firstIssuePerField(issues, bracketPath).map(({ message, path }) => ({ path, message: quoteActual(message) }))
 
 interface ErrorClass<E extends { readonly message: string }> {
+  /** Validates its fields unless told not to: a ParseError when one breaks its schema. */
   new(props: any, disableValidation?: boolean): E
 }
+
+/** The fields of an error carried as `error.details` as they are (no conversion), in the order given. */
+const detailFields = <Fields extends Schema.Struct.Fields, const Keys extends ReadonlyArray<keyof Fields>>(
+  ErrorClass: { readonly fields: Fields },
+  ...keys: Keys
+) => Schema.Struct(ErrorClass.fields).pick(...keys)
+
+/** A body as JSON carries it: a key whose value is undefined is not sent. */
+const asSent = (body: ErrorBody): unknown => JSON.parse(JSON.stringify(body))
 
 /**
  * An error on the wire: encoded as the `Error` body with `code`, decoded back to the error's class
  * (for typed clients); its HTTP status is declared here, once, and endpoints only list the error.
+ * `details` is the schema of the fields carried as `error.details`, the same both ways (e.g. an
+ * amount in cents sent in euros).
+ *
+ * A body decodes to this class only if the class would have sent exactly that body (same code, same
+ * details): a status shared by several errors of an endpoint (a 409, a 400) is told apart by them, as
+ * the client's union tries each error of the status in turn.
  */
-export const errorBody = <E extends { readonly message: string }>(
+export const errorBody = <E extends { readonly message: string } & D, D = unknown>(
   ErrorClass: ErrorClass<E> & Schema.Schema<E, any, never>,
   status: number,
   description: string,
   code: (error: E) => string,
-  details?: (error: E) => unknown,
+  details?: Schema.Schema<D, any, never>,
   /** The body as the wire carries it, for the OpenAPI document (otherwise the generic `Error` example). */
   example?: ErrorBody
-) =>
-  Schema.transform(example === undefined ? ErrorBody : ErrorBody.annotations({ examples: [example] }), Schema.typeSchema(ErrorClass), {
-    strict: false,
-    decode: ({ error }) => new ErrorClass({ ...(error.details as object | undefined), code: error.code, message: error.message }, true),
-    encode: (error) => {
-      const extra = details?.(error)
-      return { error: { code: code(error), message: error.message, ...(extra === undefined ? {} : { details: extra }) } }
-    }
-  }).annotations({ identifier: "Error", description })
+) => {
+  const encode = (error: E): Effect.Effect<ErrorBody, ParseResult.ParseIssue> =>
+    details === undefined
+      ? Effect.succeed({ error: { code: code(error), message: error.message } })
+      : Effect.map(ParseResult.encode(details)(error), (extra) => ({ error: { code: code(error), message: error.message, details: extra } }))
+  const decode = (body: ErrorBody, ast: AST.AST) =>
+    Effect.gen(function*() {
+      const carried = details === undefined ? {} : yield* ParseResult.decodeUnknown(details)(body.error.details)
+      // `code` is a field of ValidationError; a class without one leaves it out, as it does an unknown key
+      const candidate = yield* ParseResult.try({
+        try: () => new ErrorClass({ ...carried, code: body.error.code, message: body.error.message }),
+        catch: (e) => ParseResult.isParseError(e) ? e.issue : new ParseResult.Type(ast, body, String(e))
+      })
+      const sent = yield* encode(candidate)
+      return isDeepStrictEqual(asSent(sent), asSent(body))
+        ? candidate
+        : yield* ParseResult.fail(new ParseResult.Type(ast, body, `not a body that ${ErrorClass.name} sends (code ${code(candidate)})`))
+    })
+  return Schema.transformOrFail(
+    example === undefined ? ErrorBody : ErrorBody.annotations({ examples: [example] }),
+    Schema.typeSchema(ErrorClass),
+    { strict: false, decode: (body, _, ast) => decode(body, ast), encode }
+  ).annotations({ identifier: "Error", description })
     // in a layer of its own, as `addError` put it: merged with the above, the document would name every body `Error`
     .annotations(HttpApiSchema.annotations({ status }))
+}
 
 export const ValidationErrorBody = errorBody(
   ValidationError,
@@ -123,7 +156,7 @@ export const InvalidPromoCodeBody = errorBody(
   "The promo_code cannot be used: details.reason is unknown, not_active (switched off or outside its booking dates) " +
     "or used_up. Quote again without it. error.code: invalid_promo_code",
   () => "invalid_promo_code",
-  (e) => ({ reason: e.reason })
+  detailFields(InvalidPromoCode, "reason")
 )
 export const InvalidMessageBody = errorBody(
   InvalidMessage,
@@ -131,7 +164,7 @@ export const InvalidMessageBody = errorBody(
   "The request breaks its schema or a bound; nothing was applied. details.issues names each bad field by its path " +
     "(updates[3].min_stay) with what is wrong. error.code: invalid_request",
   () => "invalid_request",
-  (e) => ({ issues: e.issues }),
+  detailFields(InvalidMessage, "issues"),
   {
     error: {
       code: "invalid_request",
@@ -147,7 +180,7 @@ export const ServiceUnavailableBody = errorBody(
   "A dependency (the database) does not answer, or did not within its deadline; nothing was changed. Retry after the " +
     "Retry-After header's seconds (also details.retry_after_seconds). error.code: unavailable",
   () => "unavailable",
-  (e) => ({ retry_after_seconds: e.retry_after_seconds }),
+  detailFields(ServiceUnavailable, "retry_after_seconds"),
   {
     error: {
       code: "unavailable",
@@ -169,14 +202,14 @@ export const QuoteExpiredBody = errorBody(
   409,
   "The quote's expires_at has passed: quote again. error.code: quote_expired",
   () => "quote_expired",
-  (e) => ({ quote_id: e.quote_id, expired_at: e.expired_at })
+  detailFields(QuoteExpired, "quote_id", "expired_at")
 )
 export const QuoteNotReservableBody = errorBody(
   QuoteNotReservable,
   409,
   "The quote cannot be reserved (no such package, or no longer available). error.code: quote_not_reservable",
   () => "quote_not_reservable",
-  (e) => ({ quote_id: e.quote_id })
+  detailFields(QuoteNotReservable, "quote_id")
 )
 export const GroupBookingRequiredBody = errorBody(
   GroupBookingRequired,
@@ -184,7 +217,7 @@ export const GroupBookingRequiredBody = errorBody(
   "The quote asks for more rooms than one reservation may hold (the quote said so: reservable false): details give " +
     "reason group_booking, max_rooms, requested_rooms and the hotel's contact, who books groups. error.code: quote_not_reservable",
   () => "quote_not_reservable",
-  (e) => ({ quote_id: e.quote_id, reason: e.reason, max_rooms: e.max_rooms, requested_rooms: e.requested_rooms, contact: e.contact })
+  detailFields(GroupBookingRequired, "quote_id", "reason", "max_rooms", "requested_rooms", "contact")
 )
 export const GroupStayChangeBody = errorBody(
   GroupStayChange,
@@ -192,7 +225,7 @@ export const GroupStayChangeBody = errorBody(
   "The new stay asks for more rooms than one reservation may hold: details give reason group_booking, max_rooms, " +
     "requested_rooms and the hotel's contact, who books groups. error.code: invalid_request",
   () => "invalid_request",
-  (e) => ({ reason: e.reason, max_rooms: e.max_rooms, requested_rooms: e.requested_rooms, contact: e.contact })
+  detailFields(GroupStayChange, "reason", "max_rooms", "requested_rooms", "contact")
 )
 export const IdempotencyKeyReusedBody = errorBody(
   IdempotencyKeyReused,
@@ -207,14 +240,19 @@ export const IdempotencyInProgressBody = errorBody(
   () => "idempotency_in_progress"
 )
 
-const encodeChange = Schema.encodeSync(ChangeDetails)
+/** An availability change carries no totals: the wire's ChangeDetails with both null (any other is not this error's body). */
+const AvailabilityDetails = Schema.transform(ChangeDetails, Schema.typeSchema(ChangeDetails.omit("previous_total", "new_total")), {
+  strict: true,
+  decode: ({ currency, rooms }) => ({ currency, rooms }),
+  encode: ({ currency, rooms }) => ({ previous_total: null, new_total: null, currency, rooms })
+})
 
 export const AvailabilityChangedBody = errorBody(
   AvailabilityChanged,
   409,
   "Rooms are no longer available; details.rooms says which room request and why. error.code: availability_changed",
   () => "availability_changed",
-  (e) => encodeChange({ previous_total: null, new_total: null, currency: e.currency, rooms: e.rooms }),
+  AvailabilityDetails,
   {
     error: {
       code: "availability_changed",
@@ -229,13 +267,7 @@ export const PriceChangedBody = errorBody(
   "The live total differs from expected_total; send the request again with details.new_total as expected_total to accept it. " +
     "error.code: price_changed",
   () => "price_changed",
-  (e) =>
-    encodeChange({
-      previous_total: e.previous_total,
-      new_total: e.new_total,
-      currency: e.currency,
-      rooms: e.rooms
-    }),
+  ChangeDetails,
   {
     error: {
       code: "price_changed",
@@ -249,7 +281,7 @@ export const ReservationNotPendingBody = errorBody(
   409,
   "The reservation is no longer pending (expired or cancelled). error.code: reservation_not_pending",
   () => "reservation_not_pending",
-  (e) => ({ status: e.status })
+  detailFields(ReservationNotPending, "status")
 )
 
 export const CancellationNotAllowedBody = errorBody(
@@ -258,7 +290,7 @@ export const CancellationNotAllowedBody = errorBody(
   "The rate is non-refundable or the free-cancellation deadline has passed; details say which (reason non_refundable or " +
     "deadline_passed, as the manage view's refused_actions) and until when. error.code: cancellation_not_allowed",
   () => "cancellation_not_allowed",
-  (e) => ({ reason: e.reason, refundable: e.refundable, free_cancellation_until: e.free_cancellation_until })
+  detailFields(CancellationNotAllowed, "reason", "refundable", "free_cancellation_until")
 )
 export const ChangeNotAllowedBody = errorBody(
   ChangeNotAllowed,
@@ -266,7 +298,7 @@ export const ChangeNotAllowedBody = errorBody(
   "The stay cannot be changed: details.reason is non_refundable (the rate), deadline_passed (the free-cancellation " +
     "deadline of the current stay) or not_completed (cancelled); the message says whom to ask. error.code: change_not_allowed",
   () => "change_not_allowed",
-  (e) => ({ reason: e.reason }),
+  detailFields(ChangeNotAllowed, "reason"),
   {
     error: {
       code: "change_not_allowed",
@@ -289,5 +321,5 @@ export const RateLimitedBody = errorBody(
     "the booking (more room-nights than one address books online in 24 hours), details.contact gives its email and phone. " +
     "error.code: rate_limited",
   () => "rate_limited",
-  (e) => ({ retry_after_seconds: e.retry_after_seconds, ...(e.contact === undefined ? {} : { contact: e.contact }) })
+  detailFields(RateLimited, "retry_after_seconds", "contact")
 )

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { GroupBooking, HotelContact } from "./BookingLimits.js"
-import { Cents } from "./Money.js"
+import { Cents, Currency } from "./Money.js"
 import { ChangedRoom, RefusalReason } from "./Reservation.js"
 
 /** Stable `error.code` values of a 400 answer. */
@@ -85,7 +85,7 @@ export class IdempotencyInProgress extends Schema.TaggedError<IdempotencyInProgr
 /** At completion, some rooms of the stay are no longer free (or their rate can no longer be booked). */
 export class AvailabilityChanged extends Schema.TaggedError<AvailabilityChanged>()("AvailabilityChanged", {
   message: Schema.String,
-  currency: Schema.String,
+  currency: Currency,
   rooms: Schema.Array(ChangedRoom)
 }) {}
 
@@ -94,7 +94,7 @@ export class PriceChanged extends Schema.TaggedError<PriceChanged>()("PriceChang
   message: Schema.String,
   previous_total: Cents,
   new_total: Cents,
-  currency: Schema.String,
+  currency: Currency,
   rooms: Schema.Array(ChangedRoom)
 }) {}
 

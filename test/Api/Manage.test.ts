@@ -131,11 +131,12 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(yield* freeDoubles("2026-12-18", "2026-12-20")).toBe(12)
       expect(yield* jobsOf(r.id)).toEqual(["confirmation_email", "pms_push", "cancellation_email", "pms_cancel"])
 
-      const again = yield* manage(r.manageToken).act({ action: "cancel" })
-      expect([again.status, again.body.error.code]).toEqual([409, "already_cancelled"])
+      const again = yield* Effect.flip(manageAct(r.manageToken, { action: "cancel" }))
+      expect(again._tag).toBe("AlreadyCancelled")
       expect(yield* freeDoubles("2026-12-18", "2026-12-20")).toBe(12)
-      const update = yield* manage(r.manageToken).act({ action: "update_guest", phone: "+33 6 00 00 00 01" })
-      expect([update.status, update.body.error.code]).toEqual([409, "already_cancelled"])
+      const update = yield* Effect.flip(manageAct(r.manageToken, { action: "update_guest", phone: "+33 6 00 00 00 01" }))
+      expect(update._tag).toBe("AlreadyCancelled")
+      // the refusal as the wire carries it
       const pdf = yield* manage(r.manageToken).document
       expect([pdf.status, pdf.body.error.code]).toEqual([409, "already_cancelled"])
       expect(yield* jobsOf(r.id)).toHaveLength(4)
@@ -172,16 +173,13 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
     Effect.gen(function*() {
       const nrf = yield* completedBooking("2026-12-21", "2026-12-22", [{ room_type_id: "deluxe", adults: 2 }], "NRF")
       expect((yield* (yield* manageWith(nrf.manageToken)).view()).allowed_actions).not.toContain("cancel")
-      const refused = yield* manage(nrf.manageToken).act({ action: "cancel" })
-      expect(refused.status).toBe(409)
-      expect(refused.body.error).toMatchObject({
-        code: "cancellation_not_allowed",
-        details: { refundable: false, free_cancellation_until: null }
-      })
-      expect(refused.body.error.message).toContain("non-refundable")
+      const refused = yield* Effect.flip(manageAct(nrf.manageToken, { action: "cancel" }))
+      expect(refused).toMatchObject({ _tag: "CancellationNotAllowed", reason: "non_refundable", refundable: false, free_cancellation_until: null })
+      expect(refused.message).toContain("non-refundable")
 
       const flex = yield* completedBooking("2026-11-25", "2026-11-26", [{ room_type_id: "deluxe", adults: 2 }])
       clock.set("2026-11-23T13:00:01Z") // 14:00:01 in Nice, the day the free cancellation ended
+      // the refusal as the wire carries it
       const late = yield* manage(flex.manageToken).act({ action: "cancel" })
       clock.set("2026-11-22T10:00:00Z")
       expect(late.status).toBe(409)

@@ -78,10 +78,9 @@ export const completeWith = (token: string, expectedTotal: number, extra: Record
 
 /*
  * The same flow through the typed client (`HttpApiClient`): payloads checked by the compiler and
- * encoded by the API's own schemas, answers decoded by them (amounts in cents). Refusals are
- * asserted raw: the client decodes an error body into the first error class of its status that an
- * endpoint lists (`errorBody` checks no code), so two 409s are not told apart. The raw helpers above
- * stay for those and for the tests of the wire itself.
+ * encoded by the API's own schemas, answers decoded by them (amounts in cents), refusals too: each
+ * error body comes back as the error that sent it (test/Api/TypedErrors.test.ts). The raw helpers
+ * above stay for the tests of the wire itself.
  */
 
 /** An amount in euros as the typed client reads it: integer cents. */
