@@ -33,6 +33,7 @@ import {
   ValidationError
 } from "../Domain/Errors.js"
 import { Hotel, RoomTypes } from "../Domain/Hotel.js"
+import { IDEMPOTENCY_KEY_HOURS } from "../Domain/Lifetimes.js"
 import { CalendarParams, MAX_CALENDAR_DATES, PriceCalendar } from "../Domain/PriceCalendar.js"
 import { type ClientInfo, MultiRoomQuoteRequest, MultiRoomQuoteResponse } from "../Domain/Quote.js"
 import { IntentRequest, IntentResponse } from "../Domain/Reservation.js"
@@ -146,7 +147,7 @@ const CreateReservationIntent = withHints(
     description: "Initiates a reservation from a package of a still-valid quote (quote_id and package_code from quote_stay), " +
       "as POST /v1/reservation-intents. It answers continue_url, the hotel's secure page where the guest reviews the " +
       "reservation, gives contact details and accepts the terms: the guest must open it, so present it to the user as a " +
-      "clickable link. Pass an idempotency_key (any unique string, kept 24 h): a retry with the same key and parameters " +
+      `clickable link. Pass an idempotency_key (any unique string, kept ${IDEMPOTENCY_KEY_HOURS} h): a retry with the same key and parameters ` +
       `answers the same reservation and continue_url instead of creating another. ${RULES.initiationOnly} ` +
       `${RULES.noDirectBooking} ${RULES.quoteExpiry} ${RULES.groupBooking}`,
     success: IntentResponse,

@@ -1,7 +1,8 @@
 import { Schema } from "effect"
+import { IDEMPOTENCY_KEY_HOURS } from "../Domain/Lifetimes.js"
 import type { ClientInfo } from "../Domain/Quote.js"
-import type { UsageDimension } from "../Domain/Usage.js"
 import { Text } from "../Domain/Text.js"
+import type { UsageDimension } from "../Domain/Usage.js"
 
 /**
  * The request headers of the public API, declared here beside the endpoints that read them: the
@@ -33,7 +34,7 @@ export const clientInfo = (headers: AnalyticsHeaders): ClientInfo => ({
 export const USAGE_HEADERS: Record<UsageDimension, string> = { client: "X-Hotel-Client", ai_agent: "X-AI-Agent" }
 
 export const IdempotencyKey = Text.pipe(Schema.minLength(1), Schema.maxLength(160)).annotations({
-  description: "Optional: repeat a request safely. Same key and body within 24 h: the first answer is replayed " +
+  description: `Optional: repeat a request safely. Same key and body within ${IDEMPOTENCY_KEY_HOURS} h: the first answer is replayed ` +
     "(header Idempotent-Replayed: true); same key, other body: 422; while the first is still running: 409."
 })
 

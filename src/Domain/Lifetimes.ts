@@ -44,8 +44,10 @@ export const expiredReservationPurgeCutoff = (now: number, retentionDays: number
  */
 export const channelMessageIdCutoff = (now: number): number => daysBefore(now, 7)
 
-/** An Idempotency-Key is remembered 24 hours: a repeat within them answers the first answer. */
-export const idempotencyKeyExpiresAt = (firstUsedAt: number): number => firstUsedAt + DAY_MS
+/** Hours an Idempotency-Key is remembered (the API's descriptions say it): a repeat within them answers the first answer. */
+export const IDEMPOTENCY_KEY_HOURS = 24
+
+export const idempotencyKeyExpiresAt = (firstUsedAt: number): number => firstUsedAt + IDEMPOTENCY_KEY_HOURS * HOUR_MS
 
 /** Hours a guest link works (the guest pages say it). */
 export const GUEST_LINK_HOURS = 24
