@@ -1,8 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { HttpClient } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
 import { type RequestEntry, RequestLog } from "../src/Layers/Platform/Logging.js"
 import { Inbox, mailingTestApp } from "./support/MailingTestApp.js"
+import { eventually } from "./support/eventually.js"
 import { completeWith, get, guest, pendingReservation } from "./support/flow.js"
 import { otlpCollector, type ReceivedSpan, spansOf } from "./support/otlp.js"
 
@@ -33,9 +35,14 @@ describe("traces of a booking, with a collector", () => {
         expect(view.status).toBe(200)
         const done = yield* completeWith(token, total)
         expect(done.status).toBe(200)
-        // the confirmation, delivered by the outbox worker; then its job is finished
-        while (inbox.length === 0) yield* Effect.sleep(50)
-        yield* Effect.sleep(300)
+        // the confirmation, delivered by the outbox worker, and its job finished (its span ended)
+        const sql = yield* SqlClient.SqlClient
+        const emailJobDone = sql<{ state: string }>`SELECT state FROM outbox_jobs
+          WHERE reservation_id = ${intent.reservation_id} AND kind = 'confirmation_email'`.pipe(
+          Effect.map((jobs) => jobs.length === 1 && jobs[0]!.state === "done"),
+          Effect.orDie
+        )
+        yield* eventually(Effect.map(emailJobDone, (done) => done && inbox.length > 0))
         return { intent, token, viewTraceparent: view.headers["traceparent"], doneTraceparent: done.headers["traceparent"] }
       })
       const logged: Array<RequestEntry> = []

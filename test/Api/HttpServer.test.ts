@@ -69,16 +69,19 @@ describe("the Node server", () => {
     Effect.runSync(Scope.extend(logRequestsOf(server, (entry) => void logged.push(entry)), scope))
     // each response once closed, the moment its log line is written (the log's listener came first)
     const closed: Array<Promise<void>> = []
+    // the reservation endpoint never answers here: its client gives up 100 ms after the server has the
+    // request (a client-side timeout would also count the connection's setup, which a loaded machine stretches)
+    const givesUp = new AbortController()
     server.on("request", (request, response) => {
       closed.push(new Promise((resolve) => response.once("close", resolve)))
-      // the reservation endpoint never answers here: its client gives up
-      if (request.url !== "/v1/reservation-public") response.writeHead(201, { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" }).end()
+      if (request.url === "/v1/reservation-public") setTimeout(() => givesUp.abort(), 100)
+      else response.writeHead(201, { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" }).end()
     })
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     try {
       const { port } = server.address() as AddressInfo
       await fetch(`http://127.0.0.1:${port}/v1/quotes?token=secret`, { method: "POST" })
-      await fetch(`http://127.0.0.1:${port}/v1/reservation-public`, { signal: AbortSignal.timeout(100) }).catch(() => undefined)
+      await fetch(`http://127.0.0.1:${port}/v1/reservation-public`, { signal: givesUp.signal }).catch(() => undefined)
       while (logged.length < 2) await new Promise((resolve) => setTimeout(resolve, 10))
       await fetch(`http://127.0.0.1:${port}/pasted/token`)
       while (logged.length < 3) await new Promise((resolve) => setTimeout(resolve, 10))
