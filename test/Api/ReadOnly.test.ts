@@ -1,9 +1,11 @@
 import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
+import { AvailabilityQuery } from "../../src/Domain/Availability.js"
 import { DatabaseUnreachable } from "../../src/Layers/Persistence/DatabaseFaults.js"
 import { DatabasePing } from "../../src/Layers/Persistence/Database.js"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
+import type { Language } from "../../src/Domain/Language.js"
 import { type Cents, MAX_AMOUNT } from "../../src/Domain/Money.js"
 import { UNAVAILABILITY_REASONS, UnavailabilityReason } from "../../src/Domain/Quote.js"
 import { makeTestClock } from "../support/clock.js"
@@ -13,6 +15,9 @@ import { apiClient, request, TestApp } from "../support/TestApp.js"
 // Today is 2026-11-22 in hotel time.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 const get = (url: string) => request(HttpClientRequest.get(url))
+/** GET /v1/availability through the typed client, the query as a query string spells it. */
+const availability = (urlParams: typeof AvailabilityQuery.Encoded) =>
+  Effect.flatMap(apiClient, (client) => client.hotel.availability({ urlParams: Schema.decodeSync(AvailabilityQuery)(urlParams) }))
 
 layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
   "read-only API",
@@ -112,9 +117,9 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
 
     it.effect("GET /v1/room-types gives the three room types with the occupancy constants", () =>
       Effect.gen(function*() {
-        const { body } = yield* get("/v1/room-types")
-        expect(body.rooms.map((r: { id: string }) => r.id)).toEqual(["double", "twin", "deluxe"])
-        expect(body.rooms.map((r: { size_m2: number }) => r.size_m2)).toEqual([18, 20, 28])
+        const body = yield* (yield* apiClient).hotel.roomTypes({ urlParams: {} })
+        expect(body.rooms.map((r) => r.id)).toEqual(["double", "twin", "deluxe"])
+        expect(body.rooms.map((r) => r.size_m2)).toEqual([18, 20, 28])
         for (const room of body.rooms) {
           expect(room).toMatchObject({
             max_standard_occupancy: 2,
@@ -128,36 +133,36 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
 
     it.effect("GET /v1/room-types?language= gives the hotel's texts in the guest's language, English without it; another language is a 400", () =>
       Effect.gen(function*() {
-        const names = (body: { rooms: ReadonlyArray<{ name: string }> }) => body.rooms.map((r) => r.name)
-        expect(names((yield* get("/v1/room-types?language=fr")).body)).toEqual(["Chambre Double", "Chambre Twin", "Chambre Deluxe Vue Mer"])
-        const russian = (yield* get("/v1/room-types?language=ru")).body
+        const client = yield* apiClient
+        const names = (language?: Language) =>
+          Effect.map(client.hotel.roomTypes({ urlParams: language === undefined ? {} : { language } }), (body) => body.rooms.map((r) => r.name))
+        expect(yield* names("fr")).toEqual(["Chambre Double", "Chambre Twin", "Chambre Deluxe Vue Mer"])
+        const russian = yield* client.hotel.roomTypes({ urlParams: { language: "ru" } })
         expect(russian.rooms[0]).toMatchObject({ id: "double", name: "Номер с двуспальной кроватью", max_standard_occupancy: 2 })
-        expect(russian.rooms[0].beds).not.toMatch(/[a-z]/i)
-        expect(names((yield* get("/v1/room-types")).body)).toEqual(names((yield* get("/v1/room-types?language=en")).body))
+        expect(russian.rooms[0]!.beds).not.toMatch(/[a-z]/i)
+        expect(yield* names()).toEqual(yield* names("en"))
         const other = yield* get("/v1/room-types?language=de")
         expect([other.status, other.body.error.code]).toEqual([400, "invalid_request"])
       }))
 
     it.effect("GET /v1/availability counts rooms free on every night, with defaults 2 adults, 0 children", () =>
       Effect.gen(function*() {
-        const { body, status } = yield* get("/v1/availability?checkin=2027-01-10&checkout=2027-01-13")
-        expect(status).toBe(200)
+        const body = yield* availability({ checkin: "2027-01-10", checkout: "2027-01-13" })
         expect(body).toMatchObject({ nights: 3, adults: 2, children: 0 })
         expect(body.room_types).toEqual([
           { room_type_id: "double", name: "Double Room", available_rooms: 12, fits_occupancy: true, bookable: true, reason: null },
           { room_type_id: "twin", name: "Twin Room", available_rooms: 8, fits_occupancy: true, bookable: true, reason: null },
           { room_type_id: "deluxe", name: "Deluxe Sea View Room", available_rooms: 2, fits_occupancy: true, bookable: true, reason: null }
         ])
-        expect(Object.keys(body.room_types[0]).join()).not.toMatch(/price|total|amount/)
+        expect(Object.keys(body.room_types[0]!).join()).not.toMatch(/price|total|amount/)
       }))
 
     it.effect("GET /v1/availability: children without ages count as standard guests", () =>
       Effect.gen(function*() {
-        const { body } = yield* get("/v1/availability?checkin=2027-01-10&checkout=2027-01-11&adults=2&children=1")
-        expect(body.room_types.every((r: { fits_occupancy: boolean; bookable: boolean }) => !r.fits_occupancy && !r.bookable))
-          .toBe(true)
-        const single = yield* get("/v1/availability?checkin=2027-01-10&checkout=2027-01-11&adults=1&children=1")
-        expect(single.body.room_types.every((r: { fits_occupancy: boolean }) => r.fits_occupancy)).toBe(true)
+        const couple = yield* availability({ checkin: "2027-01-10", checkout: "2027-01-11", adults: "2", children: "1" })
+        expect(couple.room_types.every((r) => !r.fits_occupancy && !r.bookable)).toBe(true)
+        const single = yield* availability({ checkin: "2027-01-10", checkout: "2027-01-11", adults: "1", children: "1" })
+        expect(single.room_types.every((r) => r.fits_occupancy)).toBe(true)
       }))
 
     const badAvailability: ReadonlyArray<[string, string, string]> = [
@@ -190,8 +195,8 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
     it.effect("the last bookable day of the window is accepted", () =>
       Effect.gen(function*() {
         // 2026-11-22 + 500 days = 2028-04-05
-        const { status } = yield* get("/v1/availability?checkin=2028-04-05&checkout=2028-04-06")
-        expect(status).toBe(200)
+        const body = yield* availability({ checkin: "2028-04-05", checkout: "2028-04-06" })
+        expect(body.nights).toBe(1)
       }))
 
     it.effect("an unknown path is a 404 Error body", () =>
