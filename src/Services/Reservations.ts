@@ -60,6 +60,9 @@ const newReservationId = Effect.sync(() => randomId("r_") as ReservationId)
 export class Reservations extends Effect.Service<Reservations>()("Reservations", {
   effect: Effect.gen(function*() {
     const config = yield* AppConfig
+    // the completion limits come from the configuration alone: worked out once, not per completion
+    const limits = { perHour: config.bookingLimitPerHour, roomNightsPerDay: config.roomNightsPerAddressPerDay }
+    const limited = countsCompletions(limits)
     const catalog = yield* HotelCatalog
     const quotes = yield* Quotes
     const tokens = yield* Tokens
@@ -267,8 +270,6 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         early_check_in_request: request.early_check_in_request ?? false,
         late_check_out_request: request.late_check_out_request ?? false
       }
-      const limits = { perHour: config.bookingLimitPerHour, roomNightsPerDay: config.roomNightsPerAddressPerDay }
-      const limited = countsCompletions(limits)
       return yield* atomically(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         // first, before any row lock: completions from one address are counted one at a time

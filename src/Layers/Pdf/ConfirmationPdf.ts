@@ -109,8 +109,10 @@ export const renderPdf = async (doc: ConfirmationDocument, fonts: FontFiles, cre
   let page: PDFPage = pdf.addPage([PAGE.width, PAGE.height])
   let y = PAGE.height - MARGIN.top
 
+  /** Whether `height` more fits on the page above its bottom margin. */
+  const fits = (height: number) => y - height >= MARGIN.bottom
   const ensure = (height: number) => {
-    if (y - height >= MARGIN.bottom) return
+    if (fits(height)) return
     page = pdf.addPage([PAGE.width, PAGE.height])
     y = PAGE.height - MARGIN.top
   }
@@ -233,7 +235,7 @@ export const renderPdf = async (doc: ConfirmationDocument, fonts: FontFiles, cre
           })
         y = top - FRAME_PADDING
         for (const part of words) {
-          if (y - lineHeight(SIZE.body) - FRAME_PADDING < MARGIN.bottom) {
+          if (!fits(lineHeight(SIZE.body) + FRAME_PADDING)) {
             frame()
             ensure(framedLine)
             // the labels stayed on the page before

@@ -25,11 +25,9 @@ export const makeBatcher = <A, B>(
       run(inputs).pipe(
         Effect.map((outputs) => outputs.map((output) => Exit.succeed(output))),
         Effect.catchAllCause((cause) => {
-          if (Option.isSome(databaseFaultIn(cause))) {
-            for (const call of waiting.splice(0)) call.resume(Exit.failCause(cause))
-            return Effect.succeed(inputs.map(() => Exit.failCause(cause)))
-          }
-          return inputs.length === 1 || Cause.isInterruptedOnly(cause)
+          const fault = Option.isSome(databaseFaultIn(cause))
+          if (fault) for (const call of waiting.splice(0)) call.resume(Exit.failCause(cause))
+          return fault || inputs.length === 1 || Cause.isInterruptedOnly(cause)
             ? Effect.succeed(inputs.map(() => Exit.failCause(cause)))
             : Effect.forEach(inputs, (input) => Effect.exit(Effect.map(run([input]), (outputs) => outputs[0] as B)))
         })

@@ -130,14 +130,16 @@ export const DatabaseLive = Layer.unwrapScoped(
   Effect.gen(function*() {
     const config = yield* AppConfig
     const options = { timeoutMs: config.databaseTimeoutMs }
-    if (Option.isSome(config.databaseUrl)) {
-      return pgClientLayer(config.databaseUrl.value, options).pipe(
-        Layer.tap((context) => Effect.provide(warnIfSuperuser, context)),
-        Layer.merge(Layer.succeed(DatabaseSupervision, { givenUp: Effect.never }))
-      )
-    }
-    const { givenUp, url } = yield* embeddedDatabase(config.dataDir)
-    return pgClientLayer(url, options).pipe(Layer.merge(Layer.succeed(DatabaseSupervision, { givenUp })))
+    const given = Option.isSome(config.databaseUrl)
+    const { givenUp, url } = given
+      ? { givenUp: Effect.never, url: config.databaseUrl.value }
+      : yield* embeddedDatabase(config.dataDir)
+    const client = pgClientLayer(url, options)
+    return Layer.merge(
+      // the embedded database's role is never a superuser: only a given DATABASE_URL is checked
+      given ? Layer.tap(client, (context) => Effect.provide(warnIfSuperuser, context)) : client,
+      Layer.succeed(DatabaseSupervision, { givenUp })
+    )
   })
 )
 
@@ -152,23 +154,27 @@ const PING_TIMEOUT_MS = 1000
 export class DatabasePing extends Context.Tag("DatabasePing")<DatabasePing, Effect.Effect<void, DatabaseUnreachable>>() {
   static readonly Default = Layer.scoped(
     DatabasePing,
-    Effect.flatMap(PgClient.PgClient, ({ config }) =>
-      Effect.map(
-        Effect.acquireRelease(
-          Effect.sync(() =>
-            makePool(config.url!, { maxConnections: 2, timeoutMs: PING_TIMEOUT_MS, applicationName: "hotel-booking-api health" })
-          ),
-          (pool) => Effect.promise(() => pool.end())
+    Effect.gen(function*() {
+      const { config } = yield* PgClient.PgClient
+      const pool = yield* Effect.acquireRelease(
+        Effect.sync(() =>
+          makePool(config.url!, { maxConnections: 2, timeoutMs: PING_TIMEOUT_MS, applicationName: "hotel-booking-api health" })
         ),
-        (pool) =>
-          Effect.tryPromise({
-            try: () => pool.query("SELECT 1"),
-            catch: (cause) => new DatabaseUnreachable({ message: messageOf(cause) })
-          }).pipe(
-            Effect.timeoutFail({ duration: PING_TIMEOUT_MS, onTimeout: () => new DatabaseUnreachable({ message: "no answer within a second", timedOut: true }) }),
-            Effect.asVoid
-          )
-      ))
+        (pool) => Effect.promise(() => pool.end())
+      )
+      // the service is the ping itself, an Effect run on each health check
+      // @effect-diagnostics-next-line returnEffectInGen:off
+      return Effect.tryPromise({
+        try: () => pool.query("SELECT 1"),
+        catch: (cause) => new DatabaseUnreachable({ message: messageOf(cause) })
+      }).pipe(
+        Effect.timeoutFail({
+          duration: PING_TIMEOUT_MS,
+          onTimeout: () => new DatabaseUnreachable({ message: "no answer within a second", timedOut: true })
+        }),
+        Effect.asVoid
+      )
+    })
   )
   static readonly InMemory = Layer.succeed(DatabasePing, Effect.void)
 }

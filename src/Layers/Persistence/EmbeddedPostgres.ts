@@ -142,14 +142,22 @@ const claimDataDir = (dataDir: string) => {
   )
 }
 
-/** The lines of `postmaster.pid`: pid, data folder, start time, port, socket folder, address, shared memory, status. */
-const postmasterFile = (pgData: string) => {
+/**
+ * What `postmaster.pid` tells of the server on `pgData`, if it has one. Its lines: pid, data folder,
+ * start time, port, socket folder, address, shared memory, status.
+ */
+const postmasterFile = (pgData: string): { readonly pid: number; readonly socketDir: string; readonly ready: boolean } | undefined => {
   try {
-    return fs.readFileSync(path.join(pgData, "postmaster.pid"), "utf8").split("\n")
+    const lines = fs.readFileSync(path.join(pgData, "postmaster.pid"), "utf8").split("\n")
+    return { pid: Number(lines[0]), socketDir: lines[4]?.trim() ?? "", ready: lines[7]?.trim() === "ready" }
   } catch {
     return undefined
   }
 }
+
+/** The URL of the embedded server's `postgres` database as `role`, through its socket in `socketDir`. */
+const socketUrl = (role: string, socketDir: string) =>
+  Redacted.make(`postgres://${role}@localhost/postgres?host=${encodeURIComponent(socketDir)}`)
 
 /** A pause in wall-clock time, whatever clock the caller runs on (a test clock would never move). */
 const pause = (millis: number) =>
@@ -172,7 +180,7 @@ const waitForExit = (pid: number, within: number) =>
  */
 const stopOrphan = (dataDir: string, pgData: string) =>
   Effect.gen(function*() {
-    const pid = Number(postmasterFile(pgData)?.[0])
+    const pid = Number(postmasterFile(pgData)?.pid)
     if (!(pid > 0) || !isAlive(pid)) return
     const parent = parentOf(pid)
     if (parent !== undefined && parent !== 1 && isLiveNode(parent)) return yield* inUse(dataDir, parent)
@@ -262,14 +270,11 @@ const exited = (child: ChildProcess) =>
   })
 
 const stopServer = (child: ChildProcess) =>
-  Effect.async<void>((resume) => {
-    if (hasExited(child)) return resume(Effect.void)
+  Effect.suspend(() => {
+    if (hasExited(child)) return Effect.void
     const killer = setTimeout(() => child.kill("SIGKILL"), 30_000)
-    child.once("exit", () => {
-      clearTimeout(killer)
-      resume(Effect.void)
-    })
     child.kill("SIGINT") // fast shutdown: the pool is closed by now
+    return exited(child).pipe(Effect.andThen(Effect.sync(() => clearTimeout(killer))))
   })
 
 const awaitReady = (child: ChildProcess, pgData: string, logFile: string) =>
@@ -277,8 +282,8 @@ const awaitReady = (child: ChildProcess, pgData: string, logFile: string) =>
     const until = Date.now() + 60_000
     while (Date.now() < until) {
       // ready before exited: a server killed once ready (its file still says so) died, it did not fail to start
-      const lines = postmasterFile(pgData)
-      if (Number(lines?.[0]) === child.pid && lines?.[7]?.trim() === "ready") return
+      const file = postmasterFile(pgData)
+      if (file !== undefined && file.pid === child.pid && file.ready) return
       if (hasExited(child)) {
         return yield* fail(`the embedded PostgreSQL stopped at start (${child.exitCode ?? child.signalCode}):\n${logTail(logFile)}`)
       }
@@ -409,7 +414,7 @@ export const embeddedPostgres = Tracing.fn("Database.startEmbedded")(function*(
   const socketDir = yield* socketFolder(pgData, user)
   const pid = yield* runServer(() => spawnServer(postgres, pgData, socketDir, logFile, user), pgData, logFile, givenUp)
   yield* Effect.logInfo(`embedded PostgreSQL (pid ${pid}) in ${pgData}`)
-  return Redacted.make(`postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`)
+  return socketUrl("postgres", socketDir)
 })
 
 /** The role the service's pool connects as on the embedded server. */
@@ -445,13 +450,9 @@ const asApplicationRole = (superuserUrl: Redacted.Redacted) =>
 export const servedEmbeddedDatabase = (dataDir: string): Option.Option<{ readonly url: Redacted.Redacted; readonly service: number }> => {
   const service = ownerOf(path.join(dataDir, "service.pid"))
   if (service === undefined || service === process.pid || !isLiveNode(service)) return Option.none()
-  const lines = postmasterFile(path.join(dataDir, "postgres"))
-  const socketDir = lines?.[4]?.trim()
-  if (lines?.[7]?.trim() !== "ready" || !isAlive(Number(lines[0])) || !socketDir) return Option.none()
-  return Option.some({
-    url: Redacted.make(`postgres://${APPLICATION_ROLE}@localhost/postgres?host=${encodeURIComponent(socketDir)}`),
-    service
-  })
+  const file = postmasterFile(path.join(dataDir, "postgres"))
+  if (file === undefined || !file.ready || !isAlive(file.pid) || !file.socketDir) return Option.none()
+  return Option.some({ url: socketUrl(APPLICATION_ROLE, file.socketDir), service })
 }
 
 /**
