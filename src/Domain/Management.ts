@@ -80,24 +80,26 @@ export const applyGuestUpdate = (guest: GuestDetails, update: GuestUpdate): Gues
   late_check_out_request: update.late_check_out_request ?? guest.late_check_out_request
 })
 
-/** What the holder of the manage link may do now. */
-export const manageActions = (r: ReservationRecord, now: number): ReadonlyArray<string> =>
-  r.status !== "GUEST_COMPLETED"
-    ? []
-    : [
-      "update_guest",
-      ...(Option.isNone(cancellationRefusal(r, now)) ? ["cancel"] : []),
-      // quote_change is answered whenever change_stay is
-      ...(Option.isNone(changeRefusal(r, now)) ? ["change_stay"] : []),
-      "resend_confirmation",
-      "download_document"
-    ]
-
 /** Why the manage link cannot cancel or change the stay now, as the policies decide it. */
 export const refusedActions = (r: ReservationRecord, now: number): ReadonlyArray<RefusedAction> => [
   ...Option.toArray(Option.map(cancellationRefusal(r, now), (refusal) => ({ action: "cancel" as const, ...refusal }))),
   ...Option.toArray(Option.map(changeRefusal(r, now), (refusal) => ({ action: "change_stay" as const, ...refusal })))
 ]
+
+/** What the holder of the manage link may do now, given what the policies refuse. */
+export const manageActions = (r: ReservationRecord, refused: ReadonlyArray<RefusedAction>): ReadonlyArray<string> => {
+  const allowed = (action: RefusedAction["action"]) => refused.every((refusal) => refusal.action !== action)
+  return r.status !== "GUEST_COMPLETED"
+    ? []
+    : [
+      "update_guest",
+      ...(allowed("cancel") ? ["cancel"] : []),
+      // quote_change is answered whenever change_stay is
+      ...(allowed("change_stay") ? ["change_stay"] : []),
+      "resend_confirmation",
+      "download_document"
+    ]
+}
 
 /** The fields of the guest form that update_guest may change, with the same specs and labels as at completion. */
 export const editableFields = (language: Language): ReadonlyArray<GuestField> =>
@@ -105,11 +107,12 @@ export const editableFields = (language: Language): ReadonlyArray<GuestField> =>
 
 /** The reservation as its manage link shows it. */
 export const manageView = (hotel: HotelDefinition, r: ReservationRecord, now: number): ManagedReservation => {
-  const actions = manageActions(r, now)
+  const refused = refusedActions(r, now)
+  const actions = manageActions(r, refused)
   return {
     ...reservationView(hotel, r),
     allowed_actions: actions,
-    refused_actions: refusedActions(r, now),
+    refused_actions: refused,
     editable_fields: actions.includes("update_guest") ? editableFields(r.language) : []
   }
 }
