@@ -68,6 +68,32 @@ export const formatDeadline = (instant: string, timeZone: string, language: Lang
   })
 }
 
+/**
+ * The free-cancellation terms in a sentence: "Free cancellation until <deadline>." on a refundable
+ * rate, else the non-refundable policy.
+ */
+export const cancellationTerms = (
+  policies: { readonly refundable: boolean; readonly free_cancellation_until: string | null },
+  timeZone: string,
+  language: Language
+): string =>
+  policies.refundable && policies.free_cancellation_until !== null
+    ? say(language, "freeUntil", { when: formatDeadline(policies.free_cancellation_until, timeZone, language) })
+    : GUEST_CATALOG[language].nonRefundablePolicy
+
+/** The guest's requests ticked at completion, one label each, in the form's order. */
+export const guestRequests = (
+  guest: { readonly baby_cot: boolean; readonly early_check_in_request: boolean; readonly late_check_out_request: boolean },
+  language: Language
+): ReadonlyArray<string> =>
+  (["baby_cot", "early_check_in_request", "late_check_out_request"] as const)
+    .filter((field) => guest[field])
+    .map((field) => GUEST_CATALOG[language][field])
+
+/** The label of the promo code's discount, as the confirmation PDF, the emails and the pages write it. */
+export const promoCodeLabel = (promo: { readonly code: string; readonly name: string }, language: Language): string =>
+  say(language, "promoCodeLine", { code: promo.code, name: promo.name })
+
 /** An amount in cents, e.g. "€1,234.50", "1 234,50 €". */
 export const formatMoney = (cents: number, currency: string, language: Language): string =>
   new Intl.NumberFormat(LOCALES[language], { style: "currency", currency }).format(cents / 100)
