@@ -1,6 +1,6 @@
 import { GUEST_CATALOG, LOCALES, say } from "./GuestTexts.js"
 import type { Language } from "./Language.js"
-import type { LocalDate } from "./LocalDate.js"
+import { formatInstant, type LocalDate } from "./LocalDate.js"
 import { asOneLine } from "./Text.js"
 
 /*
@@ -42,18 +42,8 @@ export const formatStayDay = (day: "arrivalOn" | "departureOn", date: LocalDate,
 
 /** The wall clock of `instant` (ISO with offset) in `timeZone`: `YYYY-MM-DD` and `HH:MM`. */
 const wallClock = (instant: string, timeZone: string): { readonly date: string; readonly time: string } => {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", {
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-      timeZone
-    }).formatToParts(new Date(instant)).map((part) => [part.type, part.value])
-  )
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` }
+  const local = formatInstant(new Date(instant), timeZone)
+  return { date: local.slice(0, 10), time: local.slice(11, 16) }
 }
 
 /**
