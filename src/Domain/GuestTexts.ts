@@ -5,8 +5,7 @@ import { fr } from "./GuestTexts/fr.js"
 import { ru } from "./GuestTexts/ru.js"
 import type { Language } from "./Language.js"
 import { GUEST_LINK_HOURS } from "./Lifetimes.js"
-import { INFANT_AGE_LIMIT } from "./Occupancy.js"
-import { MAX_ADULTS_PER_ROOM } from "./Quote.js"
+import { INFANT_AGE_LIMIT, MAX_ADULTS_PER_ROOM } from "./Occupancy.js"
 import type { RefusalReason, RefusedAction } from "./Reservation.js"
 
 /*
