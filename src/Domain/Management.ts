@@ -4,6 +4,7 @@ import { cancellationRefusal } from "./CancellationPolicy.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { TimeOfDay } from "./Ids.js"
 import type { Language } from "./Language.js"
+import { HOUR_MS } from "./Lifetimes.js"
 import { type GuestDetails, type GuestField, type ManagedReservation, Phone, type RefusedAction, type ReservationRecord, SpecialRequests } from "./Reservation.js"
 import { guestFields, reservationView } from "./ReservationViews.js"
 import { ChangeStayAction, QuoteChangeAction } from "./StayChange.js"
@@ -20,7 +21,7 @@ export const RESEND_INTERVAL_MS = 5 * 60_000
 
 /** Guest updates of one reservation in an hour: each queues an email (and a PMS push, and a new PDF). */
 export const GUEST_UPDATES_PER_HOUR = 10
-const GUEST_UPDATE_WINDOW_MS = 3_600_000
+const GUEST_UPDATE_WINDOW_MS = HOUR_MS
 
 /** Guest updates made before this instant no longer count. */
 export const guestUpdateWindowStart = (now: number): number => now - GUEST_UPDATE_WINDOW_MS
