@@ -3,8 +3,8 @@ import { FORMATS } from "../Domain/GuestFormats.js"
 import { GUEST_CATALOG, LOCALES, REFUSAL_TEXTS } from "../Domain/GuestTexts.js"
 import type { Language } from "../Domain/Language.js"
 import { RESEND_INTERVAL_MS } from "../Domain/Management.js"
-import { MAX_CHILDREN_PER_ROOM } from "../Domain/Occupancy.js"
-import { MAX_ADULTS_PER_ROOM, MAX_CHILD_AGE, MAX_ROOM_REQUESTS, MAX_ROOMS_PER_REQUEST } from "../Domain/Quote.js"
+import { MAX_ADULTS_PER_ROOM, MAX_CHILD_AGE, MAX_CHILDREN_PER_ROOM } from "../Domain/Occupancy.js"
+import { MAX_ROOM_REQUESTS, MAX_ROOMS_PER_REQUEST } from "../Domain/Quote.js"
 import { COUNTRY_PATTERN, PHONE_PATTERN } from "../Domain/Reservation.js"
 
 /** A pattern attribute's form of an anchored pattern: the browser anchors it itself. */

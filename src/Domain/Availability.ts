@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { RestrictionReason } from "./Channel.js"
 import { RoomTypeId } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
-import { MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
+import { MAX_ADULTS_PER_ROOM, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { describeReasons } from "./Quote.js"
 
 /** An integer from min to max in the URL's text; the document shows it as the integer it is. */
@@ -18,8 +18,8 @@ export const jsonCount = (min: number, max: number): Schema.Schema<number> => Sc
 const availabilityFields = <I>(count: (min: number, max: number) => Schema.Schema<number, I>) => ({
   checkin: LocalDate,
   checkout: LocalDate,
-  adults: Schema.optionalWith(count(1, 2), { default: () => 2 }).annotations({
-    description: "Adults per room, 1 to 2 (default 2)"
+  adults: Schema.optionalWith(count(1, MAX_ADULTS_PER_ROOM), { default: () => 2 }).annotations({
+    description: `Adults per room, 1 to ${MAX_ADULTS_PER_ROOM} (default 2)`
   }),
   children: Schema.optionalWith(count(0, MAX_CHILDREN_PER_ROOM), { default: () => 0 }).annotations({
     description: `Children per room, 0 to ${MAX_CHILDREN_PER_ROOM} (default 0); without ages they count as standard guests`

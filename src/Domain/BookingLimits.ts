@@ -1,5 +1,6 @@
 import { Option, Schema } from "effect"
 import type { HotelDefinition } from "./Hotel.js"
+import { HOUR_MS } from "./Lifetimes.js"
 import { daysBetween, type LocalDate } from "./LocalDate.js"
 
 /**
@@ -47,8 +48,6 @@ export const groupBooking = (hotel: HotelDefinition, rooms: ReadonlyArray<{ read
 export const groupBookingMessage = (group: GroupBooking): string =>
   `${group.requested_rooms} rooms are more than the ${group.max_rooms} one reservation may hold: ` +
   `a group booking is arranged with the hotel (${group.contact.email}, ${group.contact.phone})`
-
-const HOUR_MS = 3_600_000
 
 /** The window completions per client address are counted in. */
 export const COMPLETION_WINDOW_MS = HOUR_MS

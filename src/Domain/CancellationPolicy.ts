@@ -36,15 +36,40 @@ export interface Refusal {
   readonly message: string
 }
 
-/** Why the reservation cannot be cancelled at `now`, if it cannot. */
-export const cancellationRefusal = (r: Pick<ReservationRecord, "offer" | "status" | "number">, now: number): Option.Option<Refusal> => {
+/** What a refusal on the free-cancellation terms says: what is refused, then why, in each case. */
+export interface TermsSentences {
+  /** what is refused, for the reservation of this number: "reservation R cannot be cancelled" */
+  readonly subject: (number: string) => string
+  readonly notCompleted: (status: string) => string
+  readonly nonRefundable: (rateCode: string) => string
+  readonly deadlinePassed: (deadline: string | null) => string
+}
+
+/**
+ * Why an action held to the free-cancellation terms (cancelling, changing the stay) is refused at
+ * `now`, if it is: the reservation is not completed, or the terms no longer hold.
+ */
+export const termsRefusal = (
+  r: Pick<ReservationRecord, "offer" | "status" | "number">,
+  now: number,
+  sentences: TermsSentences
+): Option.Option<Refusal> => {
   const refused = (reason: RefusalReason, why: string): Refusal => ({
     reason,
-    message: `reservation ${r.number ?? ""} cannot be cancelled: ${why}`
+    message: `${sentences.subject(r.number ?? "")}: ${why}`
   })
-  if (r.status !== "GUEST_COMPLETED") return Option.some(refused("not_completed", `it is ${r.status}; contact the hotel`))
+  if (r.status !== "GUEST_COMPLETED") return Option.some(refused("not_completed", sentences.notCompleted(r.status)))
   return Option.map(freeCancellationLapse(r, now), (lapse) =>
     lapse === "non_refundable"
-      ? refused(lapse, `the ${r.offer.rate_code} rate is non-refundable: it cannot be cancelled free of charge; contact the hotel`)
-      : refused(lapse, `free cancellation was possible until ${r.offer.free_cancellation_until} (hotel time); contact the hotel`))
+      ? refused(lapse, sentences.nonRefundable(r.offer.rate_code))
+      : refused(lapse, sentences.deadlinePassed(r.offer.free_cancellation_until)))
 }
+
+/** Why the reservation cannot be cancelled at `now`, if it cannot. */
+export const cancellationRefusal = (r: Pick<ReservationRecord, "offer" | "status" | "number">, now: number): Option.Option<Refusal> =>
+  termsRefusal(r, now, {
+    subject: (number) => `reservation ${number} cannot be cancelled`,
+    notCompleted: (status) => `it is ${status}; contact the hotel`,
+    nonRefundable: (rateCode) => `the ${rateCode} rate is non-refundable: it cannot be cancelled free of charge; contact the hotel`,
+    deadlinePassed: (deadline) => `free cancellation was possible until ${deadline} (hotel time); contact the hotel`
+  })

@@ -1,11 +1,13 @@
 import {
+  cancellationTerms,
   formatCountry,
-  formatDeadline,
   formatMoney,
   formatNights,
   formatStayDay,
   formatTime,
   guestName,
+  guestRequests,
+  promoCodeLabel,
   roomGuests
 } from "./GuestFormats.js"
 import { GUEST_CATALOG, say, type SentenceKey, type TextValues, word } from "./GuestTexts.js"
@@ -70,13 +72,9 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
   // the one promotion applied: the guest's promo code, or an automatic promotion
   const discountLabel = view.promo_code === null
     ? sayIn("promotion", { name: view.package.promotions.map(promotionName).join(", ") })
-    : sayIn("promoCodeLine", { code: view.promo_code.code, name: view.promo_code.name })
+    : promoCodeLabel(view.promo_code, language)
 
-  const requests = guest === null ? [] : [
-    ...(guest.baby_cot ? [t.baby_cot] : []),
-    ...(guest.early_check_in_request ? [t.early_check_in_request] : []),
-    ...(guest.late_check_out_request ? [t.late_check_out_request] : [])
-  ]
+  const requests = guest === null ? [] : guestRequests(guest, language)
 
   const sections: ReadonlyArray<DocumentSection> = [
     {
@@ -127,11 +125,7 @@ export const confirmationDocument = (hotel: HotelDefinition, view: ReservationVi
     {
       heading: t.cancellation,
       lines: [
-        text(
-          view.policies.refundable && view.policies.free_cancellation_until !== null
-            ? sayIn("freeUntil", { when: formatDeadline(view.policies.free_cancellation_until, hotel.timezone, language) })
-            : t.nonRefundablePolicy
-        )
+        text(cancellationTerms(view.policies, hotel.timezone, language))
       ]
     },
     {

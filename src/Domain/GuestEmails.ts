@@ -1,5 +1,15 @@
 import type { CompletedReservation } from "./CompletedReservation.js"
-import { formatDeadline, formatMoney, formatNights, formatStayDay, formatTime, guestName, roomGuests } from "./GuestFormats.js"
+import {
+  cancellationTerms,
+  formatMoney,
+  formatNights,
+  formatStayDay,
+  formatTime,
+  guestName,
+  guestRequests,
+  promoCodeLabel,
+  roomGuests
+} from "./GuestFormats.js"
 import { type Catalog, GUEST_CATALOG, say, type SentenceKey, type TextValues } from "./GuestTexts.js"
 import type { HotelDefinition } from "./Hotel.js"
 import type { MailContent } from "./Mail.js"
@@ -56,26 +66,20 @@ const priceRows = (view: CompletedReservation, { language, say, t }: Words): Rea
   const money = (cents: number) => formatMoney(cents, currency, language)
   const promo = view.promo_code
   return [
-    // the promo code's line as the confirmation PDF and the pages write it
-    ...(promo === null ? [] : [[say("promoCodeLine", { code: promo.code, name: promo.name }), money(-view.price.promotion_discount)] as const]),
+    ...(promo === null ? [] : [[promoCodeLabel(promo, language), money(-view.price.promotion_discount)] as const]),
     [t.total, `${money(total)} (${say("includingTax", { amount: money(tourist_tax) })})`],
     [t.payment, view.policies.payment]
   ]
 }
 
-const cancellationRow = (hotel: HotelDefinition, view: CompletedReservation, { language, say, t }: Words): Row => {
-  const until = view.policies.free_cancellation_until
-  const rule = view.policies.refundable && until !== null
-    ? say("freeUntil", { when: formatDeadline(until, hotel.timezone, language) })
-    : t.nonRefundablePolicy
+const cancellationRow = (hotel: HotelDefinition, view: CompletedReservation, { language, t }: Words): Row => {
+  const rule = cancellationTerms(view.policies, hotel.timezone, language)
   return [t.cancellation, [rule, view.policies.cancellation].filter((line) => line !== "")]
 }
 
 const guestRows = (view: CompletedReservation, { language, t }: Words): ReadonlyArray<Row> => {
   const guest = view.guest
-  const requests = (["baby_cot", "early_check_in_request", "late_check_out_request"] as const)
-    .filter((field) => guest[field])
-    .map((field) => t[field])
+  const requests = guestRequests(guest, language)
   return [
     [t.guest, guestName(guest)],
     [t.email, asOneLine(guest.email)],

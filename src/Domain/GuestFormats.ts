@@ -1,6 +1,6 @@
 import { GUEST_CATALOG, LOCALES, say } from "./GuestTexts.js"
 import type { Language } from "./Language.js"
-import type { LocalDate } from "./LocalDate.js"
+import { formatInstant, type LocalDate } from "./LocalDate.js"
 import { asOneLine } from "./Text.js"
 
 /*
@@ -42,18 +42,8 @@ export const formatStayDay = (day: "arrivalOn" | "departureOn", date: LocalDate,
 
 /** The wall clock of `instant` (ISO with offset) in `timeZone`: `YYYY-MM-DD` and `HH:MM`. */
 const wallClock = (instant: string, timeZone: string): { readonly date: string; readonly time: string } => {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", {
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-      timeZone
-    }).formatToParts(new Date(instant)).map((part) => [part.type, part.value])
-  )
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` }
+  const local = formatInstant(new Date(instant), timeZone)
+  return { date: local.slice(0, 10), time: local.slice(11, 16) }
 }
 
 /**
@@ -67,6 +57,32 @@ export const formatDeadline = (instant: string, timeZone: string, language: Lang
     time: formatTime(wall.time, language)
   })
 }
+
+/**
+ * The free-cancellation terms in a sentence: "Free cancellation until <deadline>." on a refundable
+ * rate, else the non-refundable policy.
+ */
+export const cancellationTerms = (
+  policies: { readonly refundable: boolean; readonly free_cancellation_until: string | null },
+  timeZone: string,
+  language: Language
+): string =>
+  policies.refundable && policies.free_cancellation_until !== null
+    ? say(language, "freeUntil", { when: formatDeadline(policies.free_cancellation_until, timeZone, language) })
+    : GUEST_CATALOG[language].nonRefundablePolicy
+
+/** The guest's requests ticked at completion, one label each, in the form's order. */
+export const guestRequests = (
+  guest: { readonly baby_cot: boolean; readonly early_check_in_request: boolean; readonly late_check_out_request: boolean },
+  language: Language
+): ReadonlyArray<string> =>
+  (["baby_cot", "early_check_in_request", "late_check_out_request"] as const)
+    .filter((field) => guest[field])
+    .map((field) => GUEST_CATALOG[language][field])
+
+/** The label of the promo code's discount, as the confirmation PDF, the emails and the pages write it. */
+export const promoCodeLabel = (promo: { readonly code: string; readonly name: string }, language: Language): string =>
+  say(language, "promoCodeLine", { code: promo.code, name: promo.name })
 
 /** An amount in cents, e.g. "€1,234.50", "1 234,50 €". */
 export const formatMoney = (cents: number, currency: string, language: Language): string =>

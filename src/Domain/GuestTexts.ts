@@ -1,11 +1,12 @@
+import type { GroupBooking } from "./BookingLimits.js"
 import type { Catalog, PluralForms, TextKey } from "./GuestTexts/Catalog.js"
 import { en } from "./GuestTexts/en.js"
 import { fr } from "./GuestTexts/fr.js"
 import { ru } from "./GuestTexts/ru.js"
 import type { Language } from "./Language.js"
 import { GUEST_LINK_HOURS } from "./Lifetimes.js"
-import { INFANT_AGE_LIMIT } from "./Occupancy.js"
-import { MAX_ADULTS_PER_ROOM } from "./Quote.js"
+import { INFANT_AGE_LIMIT, MAX_ADULTS_PER_ROOM } from "./Occupancy.js"
+import type { RefusalReason, RefusedAction } from "./Reservation.js"
 
 /*
  * The one catalog of what the service writes to guests (`GuestTexts/en.ts`, `fr.ts`, `ru.ts`), read
@@ -62,15 +63,18 @@ export const say = (language: Language, key: SentenceKey, values: TextValues = {
 export const word = <G extends GroupKey>(language: Language, group: G, key: keyof Catalog[G]): string =>
   (GUEST_CATALOG[language][group] as Record<PropertyKey, string>)[key]!
 
-/** The actions the API may refuse with a reason (`refused_actions`), and those reasons. */
-export type RefusedAction = "cancel" | "change_stay"
-export type RefusalReason = "non_refundable" | "deadline_passed" | "not_completed" | "group_booking"
+/**
+ * The actions the API may refuse with a reason (`refused_actions`), and the codes the guest pages
+ * explain: the policies' reasons, and a stay change's refusal of a group (a 400's details).
+ */
+type RefusableAction = RefusedAction["action"]
+type RefusalCode = RefusalReason | GroupBooking["reason"]
 
 /**
  * The guest's words for each refusal code: a non-refundable rate is said as the confirmation says
  * it, whatever the action. `{when}` is the deadline.
  */
-export const REFUSAL_TEXTS: Record<RefusedAction, Partial<Record<RefusalReason, SentenceKey>>> = {
+export const REFUSAL_TEXTS: Record<RefusableAction, Partial<Record<RefusalCode, SentenceKey>>> = {
   cancel: {
     non_refundable: "nonRefundablePolicy",
     deadline_passed: "refused_cancel_deadline_passed"

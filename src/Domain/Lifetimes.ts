@@ -7,8 +7,9 @@
 import type { HotelDefinition } from "./Hotel.js"
 import { type LocalDate, localInstant } from "./LocalDate.js"
 
-const HOUR_MS = 3_600_000
-const DAY_MS = 24 * HOUR_MS
+/** An hour and a day in milliseconds, for every window and lifetime the Domain counts. */
+export const HOUR_MS = 3_600_000
+export const DAY_MS = 24 * HOUR_MS
 const daysBefore = (now: number, days: number): number => now - days * DAY_MS
 
 /** Whether something valid until `expiresAt` (an ISO date-time) has lapsed at `now`: at that instant it already has. */

@@ -4,6 +4,7 @@ import { cancellationRefusal } from "./CancellationPolicy.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { TimeOfDay } from "./Ids.js"
 import type { Language } from "./Language.js"
+import { HOUR_MS } from "./Lifetimes.js"
 import { type GuestDetails, type GuestField, type ManagedReservation, Phone, type RefusedAction, type ReservationRecord, SpecialRequests } from "./Reservation.js"
 import { guestFields, reservationView } from "./ReservationViews.js"
 import { ChangeStayAction, QuoteChangeAction } from "./StayChange.js"
@@ -20,7 +21,7 @@ export const RESEND_INTERVAL_MS = 5 * 60_000
 
 /** Guest updates of one reservation in an hour: each queues an email (and a PMS push, and a new PDF). */
 export const GUEST_UPDATES_PER_HOUR = 10
-const GUEST_UPDATE_WINDOW_MS = 3_600_000
+const GUEST_UPDATE_WINDOW_MS = HOUR_MS
 
 /** Guest updates made before this instant no longer count. */
 export const guestUpdateWindowStart = (now: number): number => now - GUEST_UPDATE_WINDOW_MS
@@ -80,24 +81,26 @@ export const applyGuestUpdate = (guest: GuestDetails, update: GuestUpdate): Gues
   late_check_out_request: update.late_check_out_request ?? guest.late_check_out_request
 })
 
-/** What the holder of the manage link may do now. */
-export const manageActions = (r: ReservationRecord, now: number): ReadonlyArray<string> =>
-  r.status !== "GUEST_COMPLETED"
-    ? []
-    : [
-      "update_guest",
-      ...(Option.isNone(cancellationRefusal(r, now)) ? ["cancel"] : []),
-      // quote_change is answered whenever change_stay is
-      ...(Option.isNone(changeRefusal(r, now)) ? ["change_stay"] : []),
-      "resend_confirmation",
-      "download_document"
-    ]
-
 /** Why the manage link cannot cancel or change the stay now, as the policies decide it. */
 export const refusedActions = (r: ReservationRecord, now: number): ReadonlyArray<RefusedAction> => [
   ...Option.toArray(Option.map(cancellationRefusal(r, now), (refusal) => ({ action: "cancel" as const, ...refusal }))),
   ...Option.toArray(Option.map(changeRefusal(r, now), (refusal) => ({ action: "change_stay" as const, ...refusal })))
 ]
+
+/** What the holder of the manage link may do now, given what the policies refuse. */
+export const manageActions = (r: ReservationRecord, refused: ReadonlyArray<RefusedAction>): ReadonlyArray<string> => {
+  const allowed = (action: RefusedAction["action"]) => refused.every((refusal) => refusal.action !== action)
+  return r.status !== "GUEST_COMPLETED"
+    ? []
+    : [
+      "update_guest",
+      ...(allowed("cancel") ? ["cancel"] : []),
+      // quote_change is answered whenever change_stay is
+      ...(allowed("change_stay") ? ["change_stay"] : []),
+      "resend_confirmation",
+      "download_document"
+    ]
+}
 
 /** The fields of the guest form that update_guest may change, with the same specs and labels as at completion. */
 export const editableFields = (language: Language): ReadonlyArray<GuestField> =>
@@ -105,11 +108,12 @@ export const editableFields = (language: Language): ReadonlyArray<GuestField> =>
 
 /** The reservation as its manage link shows it. */
 export const manageView = (hotel: HotelDefinition, r: ReservationRecord, now: number): ManagedReservation => {
-  const actions = manageActions(r, now)
+  const refused = refusedActions(r, now)
+  const actions = manageActions(r, refused)
   return {
     ...reservationView(hotel, r),
     allowed_actions: actions,
-    refused_actions: refusedActions(r, now),
+    refused_actions: refused,
     editable_fields: actions.includes("update_guest") ? editableFields(r.language) : []
   }
 }

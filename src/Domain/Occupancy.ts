@@ -3,6 +3,11 @@ import type { RoomTypeDefinition } from "./Hotel.js"
 /** Age below which a child is an infant that may stay beyond standard occupancy. */
 export const INFANT_AGE_LIMIT = 2
 
+/** The oldest a child is (a guest of 18 is an adult). */
+export const MAX_CHILD_AGE = 17
+/** Adults one room takes: standard occupancy is 2 in every room type a request may name. */
+export const MAX_ADULTS_PER_ROOM = 2
+
 /**
  * Children a request may name for one room: 2 standard guests plus 1 infant is the most any room
  * takes, so more can never fit; a request beyond it is refused before any work is sized by it.

@@ -6,7 +6,7 @@ import type { HotelDefinition } from "./Hotel.js"
 import { PackageCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, daysBetween, LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency } from "./Money.js"
-import { fitsRoom, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
+import { fitsRoom, MAX_ADULTS_PER_ROOM, MAX_CHILD_AGE, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { type PricingInput, priceStay, type RoomLine, validateRooms } from "./Pricing.js"
 import { ChildAge, ChildrenAges, describeReasons, type PackageOffer, PromoCodeInput, type RoomUnavailability } from "./Quote.js"
 import { type Stay, validateStay } from "./Stay.js"
@@ -44,11 +44,11 @@ const calendarFields = <C, A>(
   nights: Schema.optionalWith(count(1, MAX_CALENDAR_NIGHTS), { default: () => 1 }).annotations({
     description: `Nights of each stay, 1 to ${MAX_CALENDAR_NIGHTS} (default 1)`
   }),
-  adults: Schema.optionalWith(count(1, 2), { default: () => 2 }).annotations({
-    description: "Adults in the room, 1 to 2 (default 2)"
+  adults: Schema.optionalWith(count(1, MAX_ADULTS_PER_ROOM), { default: () => 2 }).annotations({
+    description: `Adults in the room, 1 to ${MAX_ADULTS_PER_ROOM} (default 2)`
   }),
   children_ages: Schema.optionalWith(ages, { default: () => [] }).annotations({
-    description: `Age of each child in the room on check-in, 0 to 17, at most ${MAX_CHILDREN_PER_ROOM} children`
+    description: `Age of each child in the room on check-in, 0 to ${MAX_CHILD_AGE}, at most ${MAX_CHILDREN_PER_ROOM} children`
   }),
   room_type_id: Schema.optional(RoomTypeId).annotations({ description: "Only this room type; omit for any that fits" }),
   rate_code: Schema.optional(RateCode).annotations({ description: "Only this rate plan; omit for every eligible plan" }),

@@ -3,13 +3,9 @@ import { GroupBooking } from "./BookingLimits.js"
 import { PackageCode, PromotionCode, QuoteId, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency } from "./Money.js"
-import { MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
+import { MAX_ADULTS_PER_ROOM, MAX_CHILD_AGE, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { Text } from "./Text.js"
 
-/** The oldest a child is (a guest of 18 is an adult). */
-export const MAX_CHILD_AGE = 17
-/** Adults one room takes: standard occupancy is 2 in every room type a request may name. */
-export const MAX_ADULTS_PER_ROOM = 2
 /** Identical rooms one room request may book. */
 export const MAX_ROOMS_PER_REQUEST = 10
 /** Room requests one quote (and one reservation) may hold: more is a group booking. */
