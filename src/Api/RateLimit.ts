@@ -7,9 +7,12 @@ import { createHash } from "node:crypto"
 import { RateLimited } from "../Domain/Errors.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
+import { CalendarGroup } from "./Calendar.js"
 import { CHANNEL_PREFIX } from "./Channel.js"
 import { clientAddress } from "./ClientAddress.js"
+import { HotelGroup } from "./Hotel.js"
 import { onlyRouteSpelling } from "./Middleware.js"
+import { QuotesGroup } from "./Quotes.js"
 import { pathOf } from "./RequestObservation.js"
 
 const rateHeaders = (decision: RateDecision) =>
@@ -29,13 +32,14 @@ const presentedToken = (request: HttpServerRequest.HttpServerRequest): string | 
  * What a request costs, in units of a plain read (`GET /v1/hotel`, 1): its route's CPU measured by
  * `npm run bench:routes` (README, "Limits"), rounded. Any other route, and a path that is none,
  * costs 1; the health check nothing, so a load balancer's probes never use a client's share.
+ * Keyed by the endpoints as the API declares them, so a renamed route keeps its cost.
  */
-const ROUTE_COSTS: Readonly<Record<string, number>> = {
-  "GET /v1/health": 0,
-  "GET /v1/calendar": 10,
-  "POST /v1/quote": 2,
-  "POST /v1/quotes": 2
-}
+const ROUTE_COSTS: Readonly<Record<string, number>> = Object.fromEntries(([
+  [HotelGroup.endpoints.health, 0],
+  [CalendarGroup.endpoints.calendar, 10],
+  [QuotesGroup.endpoints.quoteSingleRoom, 2],
+  [QuotesGroup.endpoints.quoteRooms, 2]
+] as const).map(([endpoint, cost]) => [`${endpoint.method} ${endpoint.path}`, cost]))
 
 /** A HEAD request is answered by its GET route, at the same cost; a path spelt otherwise than its route's costs 1. */
 const costOf = (method: string, path: string): number => ROUTE_COSTS[`${method === "HEAD" ? "GET" : method} ${path}`] ?? 1
