@@ -56,7 +56,7 @@ const readShell = (file: string) =>
     const html = new TextDecoder().decode(yield* readPublic(file))
     const unknown = unknownShellTexts(html)
     if (unknown.length > 0) return yield* Effect.dieMessage(`public/${file} names no text of the catalog: ${unknown.join(", ")}`)
-    return new TextEncoder().encode(fillShell(html, "en"))
+    return new TextEncoder().encode(fillShell(html))
   })
 
 const page = (body: Uint8Array, contentType: string, cacheControl: string) =>
