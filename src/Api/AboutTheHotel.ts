@@ -35,12 +35,18 @@ export const perHotel = <A, E, R>(
     return Effect.flatMap(catalog.definition(), (hotel) => documentFor(about(hotel)))
   })
 
+/** An HttpApi whose documents (OpenAPI, reference) name the hotel: its title, and the licence if any. */
+export const namingTheHotel = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>,
+  about: AboutTheHotel
+): HttpApi.HttpApi<Id, Groups, E, R> => api.annotateContext(OpenApi.annotations(about))
+
 /** The OpenAPI 3.1 document generated from an HttpApi, naming the hotel, served at this deployment's base URL. */
 export const documentOf = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
   api: HttpApi.HttpApi<Id, Groups, E, R>,
   about: AboutTheHotel,
   publicBaseUrl: string
 ) => ({
-  ...OpenApi.fromApi(api.annotateContext(OpenApi.annotations(about))),
+  ...OpenApi.fromApi(namingTheHotel(api, about)),
   servers: [{ url: publicBaseUrl, description: "This deployment" }]
 })

@@ -2,10 +2,9 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect } from "effect"
 import { Api } from "./Api.js"
-import type { HotelDefinition } from "../Domain/Hotel.js"
 import { API_VERSION } from "../Domain/Version.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
-import { HotelCatalog } from "../Services/HotelCatalog.js"
+import { HotelCatalog, memoized } from "../Services/HotelCatalog.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { agentRules } from "./AgentRules.js"
 import {
@@ -57,9 +56,7 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
       llms_txt: `${base}${LLMS_TXT_PATH}`
     }
     // the root and the index name the hotel and state its rules: made again only when its definition is
-    let made: { readonly hotel: HotelDefinition; readonly root: ApiRoot; readonly index: DiscoveryIndex } | undefined
-    const documents = Effect.map(catalog.definition(), (hotel) => {
-      if (made?.hotel === hotel) return made
+    const documentsOf = memoized((hotel): { readonly root: ApiRoot; readonly index: DiscoveryIndex } => {
       const about = { name: apiName(hotel), version: API_VERSION, description: API_DESCRIPTION }
       const root: ApiRoot = { ...about, ...links }
       const index: DiscoveryIndex = {
@@ -71,8 +68,9 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
         mcp: links.mcp,
         llms_txt: links.llms_txt
       }
-      return made = { hotel, root, index }
+      return { root, index }
     })
+    const documents = Effect.map(catalog.definition(), documentsOf)
     const apiCatalog: ApiCatalog = {
       linkset: [{
         anchor: `${base}/v1`,

@@ -1,10 +1,9 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
-import { documentOf, perHotel } from "./AboutTheHotel.js"
+import { documentOf, namingTheHotel, perHotel } from "./AboutTheHotel.js"
 import { aboutTheHotel, Api } from "./Api.js"
 import { heavyDocument } from "./HeavyDocument.js"
 
@@ -46,7 +45,7 @@ const reference = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const served = yield* HttpApi.Api
     const page = yield* perHotel(aboutTheHotel, (about) =>
-      drawnReference({ ...served, api: served.api.annotateContext(OpenApi.annotations(about)) }))
+      drawnReference({ ...served, api: namingTheHotel(served.api, about) }))
     yield* router.get("/docs/", Effect.flatten(page))
   })
 )

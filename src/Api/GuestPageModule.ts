@@ -1,7 +1,7 @@
 import { COMPLETION_WINDOW_MS } from "../Domain/BookingLimits.js"
+import { escapeHtml } from "../Domain/GuestEmails.js"
 import { FORMATS } from "../Domain/GuestFormats.js"
 import { GUEST_CATALOG, LOCALES, REFUSAL_TEXTS } from "../Domain/GuestTexts.js"
-import type { Language } from "../Domain/Language.js"
 import { RESEND_INTERVAL_MS } from "../Domain/Management.js"
 import { MAX_ADULTS_PER_ROOM, MAX_CHILD_AGE, MAX_CHILDREN_PER_ROOM } from "../Domain/Occupancy.js"
 import { MAX_ROOM_REQUESTS, MAX_ROOMS_PER_REQUEST } from "../Domain/Quote.js"
@@ -54,15 +54,17 @@ export const guestPageModule = (): string => {
 }
 
 const SHELL_TEXT = /\{\{(\w+)\}\}/g
-const shellText = (language: Language, key: string): unknown => (GUEST_CATALOG[language] as Record<string, unknown>)[key]
+
+/** The shells are filled in English (the page switches to the reservation's language). */
+const shellText = (key: string): unknown => (GUEST_CATALOG.en as Record<string, unknown>)[key]
 
 /** The `{{key}}`s of a page shell (`public/*.html`) that name no sentence of the catalog. */
 export const unknownShellTexts = (html: string): ReadonlyArray<string> =>
-  [...html.matchAll(SHELL_TEXT)].filter(([, key]) => typeof shellText("en", key!) !== "string").map(([all]) => all)
+  [...html.matchAll(SHELL_TEXT)].filter(([, key]) => typeof shellText(key!) !== "string").map(([all]) => all)
 
-/** A page shell with its guest-visible words: each `{{key}}` is the catalog's text in `language`, escaped. */
-export const fillShell = (html: string, language: Language): string =>
+/** A page shell with its guest-visible words: each `{{key}}` is the catalog's English text, escaped. */
+export const fillShell = (html: string): string =>
   html.replace(SHELL_TEXT, (all, key: string) => {
-    const text = shellText(language, key)
-    return typeof text === "string" ? text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`) : all
+    const text = shellText(key)
+    return typeof text === "string" ? escapeHtml(text) : all
   })

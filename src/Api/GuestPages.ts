@@ -14,7 +14,7 @@ export const GUEST_PAGE_CSP = "default-src 'self'; style-src 'self'; script-src 
 /**
  * The files of `public/` served under `/assets/`: an allow-list with one route each, so no file
  * path is ever built from a URL (the router decodes `%2F`). Anything else is a 404. The pages' words
- * and limits are not among them: `/assets/guest-i18n.js` is made from the catalog (`GENERATED`).
+ * and limits are not among them: `/assets/guest-i18n.js` is made from the catalog (`GUEST_MODULE_PATH`).
  */
 const ASSETS: ReadonlyArray<readonly [file: string, contentType: string]> = [
   ["guest.css", "text/css; charset=utf-8"],
@@ -39,12 +39,13 @@ const PAGES: ReadonlyArray<readonly [path: `/${string}`, file: string]> = [
 ]
 
 /** The module the pages import for their words and limits, made once at start. */
-const GENERATED: ReadonlyArray<readonly [file: string, content: () => string]> = [["guest-i18n.js", guestPageModule]]
+const GUEST_MODULE_PATH = "/assets/guest-i18n.js"
 
 /** The paths these pages and assets are served at. */
 export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
   ...PAGES.map(([path]) => path),
-  ...[...ASSETS, ...GENERATED].map(([file]) => `/assets/${file}`)
+  ...ASSETS.map(([file]) => `/assets/${file}`),
+  GUEST_MODULE_PATH
 ]
 
 /** Read once, when the layer is built: a missing file stops the start (a defect naming the path). */
@@ -56,7 +57,7 @@ const readShell = (file: string) =>
     const html = new TextDecoder().decode(yield* readPublic(file))
     const unknown = unknownShellTexts(html)
     if (unknown.length > 0) return yield* Effect.dieMessage(`public/${file} names no text of the catalog: ${unknown.join(", ")}`)
-    return new TextEncoder().encode(fillShell(html, "en"))
+    return new TextEncoder().encode(fillShell(html))
   })
 
 const page = (body: Uint8Array, contentType: string, cacheControl: string) =>
@@ -80,9 +81,7 @@ export const GuestPagesLive = HttpApiBuilder.Router.use((router) =>
       const asset = page(yield* readPublic(file), contentType, "no-cache")
       yield* router.get(`/assets/${file}`, Effect.succeed(asset))
     }
-    for (const [file, content] of GENERATED) {
-      const module = page(new TextEncoder().encode(content()), "text/javascript; charset=utf-8", "no-cache")
-      yield* router.get(`/assets/${file}`, Effect.succeed(module))
-    }
+    const module = page(new TextEncoder().encode(guestPageModule()), "text/javascript; charset=utf-8", "no-cache")
+    yield* router.get(GUEST_MODULE_PATH, Effect.succeed(module))
   })
 )

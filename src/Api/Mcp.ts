@@ -40,7 +40,7 @@ import { IntentRequest, IntentResponse } from "../Domain/Reservation.js"
 import { API_VERSION } from "../Domain/Version.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { DatabaseOutage } from "../Services/DatabaseOutage.js"
-import { HotelCatalog } from "../Services/HotelCatalog.js"
+import { HotelCatalog, memoized } from "../Services/HotelCatalog.js"
 import { Inventory } from "../Services/Inventory.js"
 import { PriceCalendar as PriceCalendarService } from "../Services/PriceCalendar.js"
 import { Quotes } from "../Services/Quotes.js"
@@ -308,6 +308,9 @@ const PoliciesResource = McpServer.resource({
   }).pipe(logFault)
 })
 
+/** The agent rules as Markdown, made once per hotel definition, as Discovery makes the index's agent_rules. */
+const agentRulesMarkdown = memoized((hotel) => agentRules(hotel).map((rule) => `- ${rule}`).join("\n") + "\n")
+
 const AgentRulesResource = McpServer.resource({
   uri: "hotel://agent-rules",
   name: "Agent rules",
@@ -315,7 +318,7 @@ const AgentRulesResource = McpServer.resource({
   mimeType: "text/markdown",
   content: Effect.gen(function*() {
     const catalog = yield* HotelCatalog
-    return agentRules(yield* catalog.definition()).map((rule) => `- ${rule}`).join("\n") + "\n"
+    return agentRulesMarkdown(yield* catalog.definition())
   }).pipe(logFault)
 })
 

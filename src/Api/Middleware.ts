@@ -33,11 +33,13 @@ const noResource = (request: HttpServerRequest.HttpServerRequest) =>
  * A path is served only as its route spells it. The router alone would also answer `/V1/hotel`,
  * `//v1/hotel`, `/v1/hotel/` and `/v1/%68otel`, spellings that a rule keyed on the path (the rate
  * limit's costs, a proxy's rule) would not know. (An absolute-form target is made its path first,
- * in Server.ts.)
+ * in Server.ts.) `path` is the request's without its query (`pathOf`), worked out once by the caller.
  */
-export const onlyRouteSpellings = (app: HttpApp.Default): HttpApp.Default =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    isRoute(pathOf(request.url)) ? app : Effect.fail(noResource(request))) as HttpApp.Default
+export const onlyRouteSpelling = (
+  app: HttpApp.Default,
+  request: HttpServerRequest.HttpServerRequest,
+  path: string
+): HttpApp.Default => (isRoute(path) ? app : Effect.fail(noResource(request))) as HttpApp.Default
 
 /** Every failure the framework raises becomes a domain error, so it is answered as an `Error` body. */
 const toDomainError = (error: unknown): unknown => {

@@ -7,10 +7,13 @@ import { createHash } from "node:crypto"
 import { RateLimited } from "../Domain/Errors.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { type RateDecision, RateLimiter } from "../Services/RateLimiter.js"
+import { CalendarGroup } from "./Calendar.js"
 import { CHANNEL_PREFIX } from "./Channel.js"
 import { clientAddress } from "./ClientAddress.js"
-import { onlyRouteSpellings } from "./Middleware.js"
-import { isRoute, pathOf } from "./RequestObservation.js"
+import { HotelGroup } from "./Hotel.js"
+import { onlyRouteSpelling } from "./Middleware.js"
+import { QuotesGroup } from "./Quotes.js"
+import { pathOf } from "./RequestObservation.js"
 
 const rateHeaders = (decision: RateDecision) =>
   HttpApp.appendPreResponseHandler((_request, response) =>
@@ -29,34 +32,34 @@ const presentedToken = (request: HttpServerRequest.HttpServerRequest): string | 
  * What a request costs, in units of a plain read (`GET /v1/hotel`, 1): its route's CPU measured by
  * `npm run bench:routes` (README, "Limits"), rounded. Any other route, and a path that is none,
  * costs 1; the health check nothing, so a load balancer's probes never use a client's share.
+ * Keyed by the endpoints as the API declares them, so a renamed route keeps its cost.
  */
-const ROUTE_COSTS: Readonly<Record<string, number>> = {
-  "GET /v1/health": 0,
-  "GET /v1/calendar": 10,
-  "POST /v1/quote": 2,
-  "POST /v1/quotes": 2
-}
+const ROUTE_COSTS: Readonly<Record<string, number>> = Object.fromEntries(([
+  [HotelGroup.endpoints.health, 0],
+  [CalendarGroup.endpoints.calendar, 10],
+  [QuotesGroup.endpoints.quoteSingleRoom, 2],
+  [QuotesGroup.endpoints.quoteRooms, 2]
+] as const).map(([endpoint, cost]) => [`${endpoint.method} ${endpoint.path}`, cost]))
 
-/** A HEAD request is answered by its GET route, at the same cost. */
-const costOf = (request: HttpServerRequest.HttpServerRequest): number => {
-  const path = pathOf(request.url)
-  return isRoute(path) ? ROUTE_COSTS[`${request.method === "HEAD" ? "GET" : request.method} ${path}`] ?? 1 : 1
-}
+/** A HEAD request is answered by its GET route, at the same cost; a path spelt otherwise than its route's costs 1. */
+const costOf = (method: string, path: string): number => ROUTE_COSTS[`${method === "HEAD" ? "GET" : method} ${path}`] ?? 1
 
 /**
  * `RATE_LIMIT_PER_MINUTE` cost units per client address on every request but the health check,
  * and per token as well where one is presented (a token shared across addresses is limited too).
  * A request is counted by its route, never by how its path is spelt: a path that is not a route's
- * own spelling costs 1 and is a 404 (`onlyRouteSpellings`). A wrong channel token counts against
+ * own spelling costs 1 and is a 404 (`onlyRouteSpelling`). A wrong channel token counts against
  * its address like any request: guessing is slow.
  */
 export const RateLimitLive = Layer.unwrapEffect(Effect.map(Effect.all([RateLimiter, AppConfig]), ([{ take }, config]) => {
   const addressOf = clientAddress(config.trustedProxies)
-  return HttpApiBuilder.middleware((app: HttpApp.Default) => {
-    const served = onlyRouteSpellings(app)
-    // without a limit, no step at all on the request path
-    return Option.isNone(take) ? served : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const cost = costOf(request)
+  return HttpApiBuilder.middleware((app: HttpApp.Default) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const path = pathOf(request.url)
+      const served = onlyRouteSpelling(app, request, path)
+      // without a limit, nothing counted
+      if (Option.isNone(take)) return served
+      const cost = costOf(request.method, path)
       if (cost === 0) return served
       const token = presentedToken(request)
       const keys = [
@@ -74,5 +77,5 @@ export const RateLimitLive = Layer.unwrapEffect(Effect.map(Effect.all([RateLimit
             }))
         ))
     }) as HttpApp.Default
-  })
+  )
 }))

@@ -14,6 +14,19 @@ const TTL_MS = Duration.toMillis(HOTEL_DEFINITION_TTL)
 /** How soon a reload that failed is tried again. */
 const RETRY_MS = 1000
 
+/**
+ * A view of the hotel definition made once per definition, not per request; a reloaded definition
+ * gets its own (the old one's is dropped with it).
+ */
+export const memoized = <A>(view: (hotel: HotelDefinition) => A) => {
+  const views = new WeakMap<HotelDefinition, A>()
+  return (hotel: HotelDefinition): A => {
+    let made = views.get(hotel)
+    if (made === undefined) views.set(hotel, made = view(hotel))
+    return made
+  }
+}
+
 /** The hotel's facts, policies and room types, from the imported definition. */
 export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog", {
   effect: Effect.gen(function*() {
@@ -53,15 +66,6 @@ export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog",
       const reloaded = yield* reloading.withPermitsIfAvailable(1)(reload)
       return Option.isSome(reloaded) ? reloaded.value : stale ?? (yield* reloading.withPermits(1)(reload))
     })
-    // the views of a definition are made once, not per request; a reloaded definition gets its own
-    const memoized = <A>(view: (hotel: HotelDefinition) => A) => {
-      const views = new WeakMap<HotelDefinition, A>()
-      return (hotel: HotelDefinition): A => {
-        let made = views.get(hotel)
-        if (made === undefined) views.set(hotel, made = view(hotel))
-        return made
-      }
-    }
     const hotelViewOf = memoized(hotelView)
     const roomTypesOf = memoized((hotel) =>
       Object.fromEntries(Language.literals.map((language) => [language, { rooms: hotel.room_types.map((room) => roomTypeView(hotel, room, language)) }]))
