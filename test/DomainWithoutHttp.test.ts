@@ -4,9 +4,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Option, SchemaAST } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Api } from "../src/Api/Api.js"
-import { ChannelApi } from "../src/Api/Channel.js"
-import { ROUTES as SERVER_ROUTES } from "../src/Api/RequestObservation.js"
+import { Api } from "../src/Api/Contract/Api.js"
+import { ChannelApi } from "../src/Api/Contract/Channel.js"
+import { ROUTES as SERVER_ROUTES } from "../src/Api/Transport/RequestObservation.js"
 import { Language } from "../src/Domain/Language.js"
 
 // The layering in words (issue 29, "Domain without HTTP"): the domain never knows how a request

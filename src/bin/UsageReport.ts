@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { conversion, type UsageRow } from "../Domain/Usage.js"
-import { USAGE_HEADERS } from "../Api/RequestHeaders.js"
+import { USAGE_HEADERS } from "../Api/Contract/RequestHeaders.js"
 
 export const UsageFormat = Schema.Literal("table", "csv", "json")
 export type UsageFormat = typeof UsageFormat.Type

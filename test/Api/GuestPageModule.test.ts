@@ -1,6 +1,6 @@
 import { expect, it, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { GUEST_PAGE_LIMITS } from "../../src/Api/GuestPageModule.js"
+import { GUEST_PAGE_LIMITS } from "../../src/Api/Handlers/GuestPageModule.js"
 import { FORMATS } from "../../src/Domain/GuestFormats.js"
 import { GUEST_CATALOG, REFUSAL_TEXTS } from "../../src/Domain/GuestTexts.js"
 import { ChildrenAges } from "../../src/Domain/Quote.js"

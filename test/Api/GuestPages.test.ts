@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { GUEST_PAGE_CSP } from "../../src/Api/GuestPages.js"
+import { GUEST_PAGE_CSP } from "../../src/Api/Handlers/GuestPages.js"
 import { get } from "../support/flow.js"
 import { TestApp } from "../support/TestApp.js"
 

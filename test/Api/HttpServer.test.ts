@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import { type AddressInfo, connect } from "node:net"
-import { createHttpServer, logRequestsOf } from "../../src/Api/Server.js"
+import { createHttpServer, logRequestsOf } from "../../src/Api/Transport/Server.js"
 import type { RequestEntry } from "../../src/Layers/Platform/Logging.js"
 
 describe("the Node server", () => {

@@ -1,7 +1,7 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import * as path from "node:path"
-import { HttpLive } from "../../src/Api/Http.js"
+import { HttpLive } from "../../src/Api/Handlers/Groups.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { Repositories, withOutboxWorker } from "../../src/Composition.js"
 import { TracingLive, untracedWithoutCollector } from "../../src/Layers/Platform/Tracing.js"

@@ -1,0 +1,127 @@
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
+import { Schema } from "effect"
+import {
+  AriAnswer,
+  AriMessage,
+  InventoryQuery,
+  InventoryView,
+  MAX_AS_OF_AHEAD_MS,
+  MAX_UPDATE_DATES,
+  MAX_UPDATES,
+  MAX_VIEW_DATES
+} from "../../Domain/Channel.js"
+import type { HotelDefinition } from "../../Domain/Hotel.js"
+import { FeedPage, FeedQuery, MAX_FEED_LIMIT } from "../../Domain/ReservationFeed.js"
+import { API_VERSION } from "../../Domain/Version.js"
+import type { AboutTheHotel } from "../Handlers/AboutTheHotel.js"
+import { withoutFrameworkErrors } from "./Api.js"
+import { InvalidMessageBody, InvalidTokenBody, NotFoundBody, RateLimitedBody, ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
+import { ForbiddenBody, InternalErrorBody, MessageTooLargeBody, MissingBearerBody } from "../Transport/TransportErrors.js"
+
+/*
+ * The channel interface (DESIGN §12.1): what the hotel's own systems (its PMS or channel manager)
+ * call. An HttpApi of its own, with its own OpenAPI document, so that nothing of it appears in the
+ * public API's documents; served under `/internal` only when `CHANNEL_TOKEN` is set.
+ */
+
+/** Every path of the interface is under this prefix: nothing else of the service is. */
+export const CHANNEL_PREFIX = "/internal"
+export const ARI_PATH = `${CHANNEL_PREFIX}/v1/ari`
+export const CHANNEL_DOCUMENT_PATH = `${CHANNEL_PREFIX}/openapi.json`
+
+/** A message of 1,000 updates of every field is about 300 KB: room for it, on this endpoint alone. */
+export const MAX_ARI_BODY_BYTES = 1024 * 1024
+
+/** Every call carries the channel token; the caller's address may be restricted too. */
+export class ChannelAuth extends HttpApiMiddleware.Tag<ChannelAuth>()("ChannelAuth", {
+  failure: Schema.Union(MissingBearerBody, InvalidTokenBody, ForbiddenBody),
+  security: {
+    channelToken: HttpApiSecurity.bearer.pipe(
+      HttpApiSecurity.annotate(
+        OpenApi.Description,
+        "Authorization: Bearer CHANNEL_TOKEN, the token the hotel set in the service's environment; callers may also be " +
+          "restricted to CHANNEL_ALLOWED_ADDRESSES (403 forbidden otherwise)."
+      )
+    )
+  }
+}) {}
+
+export class ChannelGroup extends HttpApiGroup.make("channel")
+  .add(
+    HttpApiEndpoint.post("ari", ARI_PATH)
+      .setPayload(AriMessage)
+      .addSuccess(AriAnswer)
+      .addError(InvalidMessageBody)
+      .addError(MessageTooLargeBody)
+      .annotate(OpenApi.Summary, "Rooms to sell, restrictions and rates per room type and date (ARI)")
+      .annotate(
+        OpenApi.Description,
+        `Up to ${MAX_UPDATES} updates, each a room type (or all) and a range of at most ${MAX_UPDATE_DATES} dates, not before ` +
+          "yesterday nor beyond the booking window (hotel time). A field present sets that value on every date, absent leaves it, " +
+          "null clears it. For each (room type, date, field) the latest as_of wins, an equal one included; an older one is " +
+          "counted as stale and changes nothing. The message is applied whole or not at all: a bad one is 400 invalid_request " +
+          "with details.issues naming each bad field by its path (updates[3].min_stay), and does not use up its message_id. " +
+          "The same message_id again answers the first answer and changes nothing. as_of more than " +
+          `${MAX_AS_OF_AHEAD_MS / 60_000} minutes ahead is refused. Bodies up to 1 MiB.`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("inventory", `${CHANNEL_PREFIX}/v1/inventory`)
+      .setUrlParams(InventoryQuery)
+      .addSuccess(InventoryView)
+      .addError(InvalidMessageBody)
+      .addError(ValidationErrorBody)
+      .annotate(OpenApi.Summary, "What the service believes it may sell, per room type and night")
+      .annotate(
+        OpenApi.Description,
+        `From from to to (at most ${MAX_VIEW_DATES} dates): the hotel file's rooms, the rooms this service booked, the hotel's ` +
+          "rooms_to_sell and its as_of, the rooms booked here since, free = min(rooms - booked_here, rooms_to_sell - " +
+          "booked_here_since) never below 0, oversold when rooms_to_sell is below booked_here_since, the restrictions and the " +
+          "base rate with where it came from. What the hotel's system compares against its own figures."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("reservations", `${CHANNEL_PREFIX}/v1/reservations`)
+      .setUrlParams(FeedQuery)
+      .addSuccess(FeedPage)
+      .addError(InvalidMessageBody)
+      .annotate(OpenApi.Summary, "Every change to a reservation, in commit order, for a PMS that pulls")
+      .annotate(
+        OpenApi.Description,
+        `Up to limit (1 to ${MAX_FEED_LIMIT}) changes after the cursor after (none: from the first): completed, ` +
+          "guest_updated, stay_changed, cancelled, each with the reservation as the PMS push carries it. Keep next_cursor and " +
+          "ask after it: no change is missed or reordered. An empty page gives back the cursor it was asked with."
+      )
+  )
+  .add(
+    // behind the same token as the rest; not in the document it serves
+    HttpApiEndpoint.get("document", CHANNEL_DOCUMENT_PATH)
+      .addSuccess(Schema.Unknown)
+      .annotate(OpenApi.Exclude, true)
+  )
+  .middleware(ChannelAuth)
+  .annotate(OpenApi.Title, "Channel")
+  .annotate(OpenApi.Description, "For the hotel's own systems: rooms to sell, restrictions and rates in; inventory and reservations out")
+{}
+
+export class ChannelApi extends HttpApi.make("hotel-channel-api")
+  .add(ChannelGroup)
+  .addError(NotFoundBody)
+  .addError(RateLimitedBody)
+  .addError(ServiceUnavailableBody)
+  .addError(InternalErrorBody)
+  .annotateContext(OpenApi.annotations({
+    version: API_VERSION,
+    description: "For the hotel's PMS or channel manager: availability, restrictions and rates (ARI) in, " +
+      "the inventory view and the reservation feed out. Served only when CHANNEL_TOKEN is set; every call carries it.",
+    transform: withoutFrameworkErrors
+  }))
+{}
+
+/** What the channel document says of the hotel: its title. */
+export const aboutTheHotel = (hotel: HotelDefinition): AboutTheHotel => ({ title: `${hotel.name} channel interface` })

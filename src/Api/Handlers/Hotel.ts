@@ -1,0 +1,18 @@
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { Effect } from "effect"
+import { Health } from "../../Services/Health.js"
+import { HotelCatalog } from "../../Services/HotelCatalog.js"
+import { Inventory } from "../../Services/Inventory.js"
+import { Api } from "../Contract/Api.js"
+
+export const HotelHttp = HttpApiBuilder.group(Api, "hotel", (handlers) =>
+  Effect.gen(function*() {
+    const health = yield* Health
+    const catalog = yield* HotelCatalog
+    const inventory = yield* Inventory
+    return handlers
+      .handle("health", () => health.check())
+      .handle("hotel", () => catalog.hotel())
+      .handle("roomTypes", ({ urlParams }) => catalog.roomTypes(urlParams.language))
+      .handle("availability", ({ urlParams }) => inventory.availability(urlParams))
+  }))

@@ -1,0 +1,25 @@
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { Effect } from "effect"
+import type { ManagedReservation } from "../../Domain/Reservation.js"
+import type { ChangeQuote } from "../../Domain/StayChange.js"
+import { type ManageFailure, ReservationManagement } from "../../Services/ReservationManagement.js"
+import { Api } from "../Contract/Api.js"
+import { PresentedToken } from "../Contract/ReservationToken.js"
+import { withResponseHeader } from "../Transport/ResponseHeaders.js"
+
+export const ManageHttp = HttpApiBuilder.group(Api, "manage", (handlers) =>
+  Effect.gen(function*() {
+    const management = yield* ReservationManagement
+    return handlers
+      .handle("view", () => Effect.flatMap(PresentedToken, management.view))
+      .handle("act", ({ payload }) =>
+        Effect.flatMap(PresentedToken, (token): Effect.Effect<ManagedReservation | ChangeQuote, ManageFailure> =>
+          payload.action === "quote_change" ? management.quoteChange(token, payload) : management.act(token, payload)).pipe(
+          Effect.tapErrorTag("RateLimited", (e) => withResponseHeader("retry-after", String(e.retry_after_seconds)))
+        ))
+      .handle("document", () =>
+        Effect.flatMap(PresentedToken, management.document).pipe(
+          Effect.tap(({ filename }) => withResponseHeader("content-disposition", `attachment; filename="${filename}"`)),
+          Effect.map(({ content }) => content)
+        ))
+  }))

@@ -1,0 +1,81 @@
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { Effect, Layer, Option } from "effect"
+import { createHash } from "node:crypto"
+import { RateLimited } from "../../Domain/Errors.js"
+import { AppConfig } from "../../Layers/Platform/AppConfig.js"
+import { type RateDecision, RateLimiter } from "../../Services/RateLimiter.js"
+import { CalendarGroup } from "../Contract/Calendar.js"
+import { CHANNEL_PREFIX } from "../Contract/Channel.js"
+import { clientAddress } from "./ClientAddress.js"
+import { HotelGroup } from "../Contract/Hotel.js"
+import { onlyRouteSpelling } from "./Middleware.js"
+import { QuotesGroup } from "../Contract/Quotes.js"
+import { pathOf } from "./RequestObservation.js"
+
+const rateHeaders = (decision: RateDecision) =>
+  HttpApp.appendPreResponseHandler((_request, response) =>
+    Effect.succeed(HttpServerResponse.setHeaders(response, {
+      "ratelimit-policy": `"per-client";q=${decision.limit};w=${decision.windowSeconds}`,
+      "ratelimit": `"per-client";r=${decision.remaining};t=${decision.resetSeconds}`,
+      ...(decision.allowed ? {} : { "retry-after": String(decision.resetSeconds) })
+    }))
+  )
+
+/** The token a request presents, if any: a reservation link's, or on the channel interface the hotel's bearer token. */
+const presentedToken = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
+  request.headers["x-reservation-token"] ?? (request.url.startsWith(`${CHANNEL_PREFIX}/`) ? request.headers["authorization"] : undefined)
+
+/**
+ * What a request costs, in units of a plain read (`GET /v1/hotel`, 1): its route's CPU measured by
+ * `npm run bench:routes` (README, "Limits"), rounded. Any other route, and a path that is none,
+ * costs 1; the health check nothing, so a load balancer's probes never use a client's share.
+ * Keyed by the endpoints as the API declares them, so a renamed route keeps its cost.
+ */
+const ROUTE_COSTS: Readonly<Record<string, number>> = Object.fromEntries(([
+  [HotelGroup.endpoints.health, 0],
+  [CalendarGroup.endpoints.calendar, 10],
+  [QuotesGroup.endpoints.quoteSingleRoom, 2],
+  [QuotesGroup.endpoints.quoteRooms, 2]
+] as const).map(([endpoint, cost]) => [`${endpoint.method} ${endpoint.path}`, cost]))
+
+/** A HEAD request is answered by its GET route, at the same cost; a path spelt otherwise than its route's costs 1. */
+const costOf = (method: string, path: string): number => ROUTE_COSTS[`${method === "HEAD" ? "GET" : method} ${path}`] ?? 1
+
+/**
+ * `RATE_LIMIT_PER_MINUTE` cost units per client address on every request but the health check,
+ * and per token as well where one is presented (a token shared across addresses is limited too).
+ * A request is counted by its route, never by how its path is spelt: a path that is not a route's
+ * own spelling costs 1 and is a 404 (`onlyRouteSpelling`). A wrong channel token counts against
+ * its address like any request: guessing is slow.
+ */
+export const RateLimitLive = Layer.unwrapEffect(Effect.map(Effect.all([RateLimiter, AppConfig]), ([{ take }, config]) => {
+  const addressOf = clientAddress(config.trustedProxies)
+  return HttpApiBuilder.middleware((app: HttpApp.Default) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const path = pathOf(request.url)
+      const served = onlyRouteSpelling(app, request, path)
+      // without a limit, nothing counted
+      if (Option.isNone(take)) return served
+      const cost = costOf(request.method, path)
+      if (cost === 0) return served
+      const token = presentedToken(request)
+      const keys = [
+        `address:${addressOf(request)}`,
+        ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
+      ]
+      return Effect.flatMap(take.value(keys, cost), (decision) =>
+        Effect.zipRight(
+          rateHeaders(decision),
+          decision.allowed
+            ? served
+            : Effect.fail(new RateLimited({
+              message: `more than ${decision.limit} cost units a minute from this client (this request costs ${cost}): retry in ${decision.resetSeconds} s`,
+              retry_after_seconds: decision.resetSeconds
+            }))
+        ))
+    }) as HttpApp.Default
+  )
+}))
