@@ -3,7 +3,7 @@
  * code's comments explain (README, "What the code's choices saved"): each choice against the other
  * way, in microseconds a call, the median of 7 rounds. CPU-bound: run it on a quiet machine.
  */
-import { Clock, Deferred, Effect, FiberRef, Option } from "effect"
+import { Clock, Deferred, Effect, Option, References } from "effect"
 import { randomBytes } from "node:crypto"
 import { randomId } from "../src/Layers/Platform/RandomId.js"
 import * as Tracing from "../src/Layers/Platform/Tracing.js"
@@ -25,11 +25,11 @@ const microsPerCall = (run: (calls: number) => void): number => {
 
 /** `calls` runs of `call` in one effect, spans off as without a collector. */
 const effectLoop = (call: Effect.Effect<unknown>) => (calls: number) =>
-  Effect.runSync(Effect.locally(
+  Effect.runSync(Effect.provideService(
     Effect.gen(function*() {
       for (let i = 0; i < calls; i++) yield* call
     }),
-    FiberRef.currentTracerEnabled,
+    References.TracerEnabled,
     false
   ))
 
@@ -60,9 +60,9 @@ const choices: ReadonlyArray<readonly [string, (calls: number) => void, string, 
   ["a clock read (HotelCatalog)", effectLoop(Clock.currentTimeMillis), "Effect.cachedWithTTL", effectLoop(cached)],
   [
     "a callback (Batcher)",
-    effectLoop(Effect.async<number>((resume) => resume(Effect.succeed(1)))),
+    effectLoop(Effect.callback<number>((resume) => resume(Effect.succeed(1)))),
     "a Deferred",
-    effectLoop(Effect.flatMap(Deferred.make<number>(), (d) => Effect.zipRight(Deferred.succeed(d, 1), Deferred.await(d))))
+    effectLoop(Effect.flatMap(Deferred.make<number>(), (d) => Effect.andThen(Deferred.succeed(d, 1), Deferred.await(d))))
   ]
 ]
 

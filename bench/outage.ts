@@ -38,7 +38,7 @@
  * folders are removed at the end, also on failure or Ctrl-C; the embedded server and its folder
  * also when this process is killed (`watchdog`).
  */
-import { Effect, Exit, Logger, LogLevel, Redacted, Scope } from "effect"
+import { Effect, Exit, Redacted, References, Scope } from "effect"
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { chmodSync, readFileSync, statSync } from "node:fs"
@@ -257,7 +257,7 @@ const watchdog = (dataDir: string) => {
 }
 
 /** Runs an Effect of the service's code here, its info lines quiet. */
-const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect.pipe(Logger.withMinimumLogLevel(LogLevel.Warning)))
+const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Effect.provideService(effect, References.MinimumLogLevel, "Warn"))
 
 // 1. A database restart.
 const restartPart = async () => {
@@ -267,7 +267,7 @@ const restartPart = async () => {
   watchdog(dataDir)
   let serverScope = await run(Scope.make())
   cleanups.push(() => run(Scope.close(serverScope, Exit.void)))
-  const superuser = Redacted.value(await run(embeddedPostgres(dataDir).pipe(Scope.extend(serverScope))))
+  const superuser = Redacted.value(await run(embeddedPostgres(dataDir).pipe(Scope.provide(serverScope))))
   const admin = new pg.Client({ connectionString: superuser })
   await admin.connect()
   try {
@@ -304,7 +304,7 @@ const restartPart = async () => {
 
   serverScope = await run(Scope.make())
   const startCalled = performance.now()
-  await run(embeddedPostgres(dataDir).pipe(Scope.extend(serverScope)))
+  await run(embeddedPostgres(dataDir).pipe(Scope.provide(serverScope)))
   const back = performance.now()
   console.error(`restart: the database back; quotes for 5 s more…`)
   await sleep(5000)

@@ -1,4 +1,4 @@
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Layer } from "effect"
 import { ChannelMessageRepo } from "./Layers/Persistence/ChannelMessageRepo.js"
 import { DatabaseLive, DatabasePing } from "./Layers/Persistence/Database.js"
@@ -37,42 +37,42 @@ import { Reservations } from "./Services/Reservations.js"
 import { Tokens } from "./Services/Tokens.js"
 
 /**
- * Every service the requests use. Each brings the services it declares as `dependencies`, built
- * once however many declare them; the infrastructure under them (repositories, database ping,
+ * Every service the requests use. Each `layer` brings the services it is built on, built once
+ * however many layers bring them; the infrastructure under them (repositories, database ping,
  * config, secret) is provided by the live composition below or by the in-memory one of the tests.
  */
 export const Services = Layer.mergeAll(
-  HotelCatalog.Default,
-  Inventory.Default,
-  Channel.Default,
-  Quotes.Default,
-  PriceCalendar.Default,
-  PromoCodes.Default,
-  Reservations.Default,
-  ReservationManagement.Default,
-  ReservationFeed.Default,
-  Tokens.Default,
-  Idempotency.Default,
-  Documents.Default,
-  Health.Default,
-  DatabaseOutage.Default,
-  RateLimiter.Default
+  HotelCatalog.layer,
+  Inventory.layer,
+  Channel.layer,
+  Quotes.layer,
+  PriceCalendar.layer,
+  PromoCodes.layer,
+  Reservations.layer,
+  ReservationManagement.layer,
+  ReservationFeed.layer,
+  Tokens.layer,
+  Idempotency.layer,
+  Documents.layer,
+  Health.layer,
+  DatabaseOutage.layer,
+  RateLimiter.layer
 )
 
 /** The repositories on the SQL client provided, after the schema is brought up to date. */
 export const Repositories = Layer.mergeAll(
-  HotelRepo.Default,
-  InventoryRepo.Default,
-  ChannelMessageRepo.Default,
-  QuoteRepo.Default,
-  ReservationRepo.Default,
-  ReservationFeedRepo.Default,
-  TokenRepo.Default,
-  OutboxRepo.Default,
-  HousekeepingRepo.Default,
-  IdempotencyRepo.Default,
-  Transactions.Default,
-  DatabasePing.Default
+  HotelRepo.layer,
+  InventoryRepo.layer,
+  ChannelMessageRepo.layer,
+  QuoteRepo.layer,
+  ReservationRepo.layer,
+  ReservationFeedRepo.layer,
+  TokenRepo.layer,
+  OutboxRepo.layer,
+  HousekeepingRepo.layer,
+  IdempotencyRepo.layer,
+  Transactions.layer,
+  DatabasePing.layer
 ).pipe(
   Layer.provideMerge(MigrationsLive)
 )
@@ -84,18 +84,18 @@ export const RepositoriesLive = Repositories.pipe(Layer.provideMerge(DatabaseLiv
 export const withOutboxWorker = <E, R>(worker: Layer.Layer<never, E, R>) => worker.pipe(Layer.provideMerge(Services))
 
 /** What runs beside the requests for the life of the service: the outbox worker and the housekeeping sweep. */
-const BackgroundLive = withOutboxWorker(Layer.merge(OutboxWorker.Default, Housekeeping.periodic.pipe(Layer.provide(Housekeeping.Default))))
+const BackgroundLive = withOutboxWorker(Layer.merge(OutboxWorker.layer, Housekeeping.periodic.pipe(Layer.provide(Housekeeping.layer))))
 
 /**
  * Every service on its live infrastructure, which it exposes too (the API's own services, such as
  * the discovery documents, are built on it), with the work beside the requests.
  */
 export const ServicesLive = untracedWithoutCollector(BackgroundLive.pipe(
-  Layer.provide(Layer.mergeAll(Mailer.Default, Pms.Default)),
+  Layer.provide(Layer.mergeAll(Mailer.layer, Pms.layer)),
   // the secret is checked against the migrated database's fingerprint
-  Layer.provideMerge(AppSecret.Default.pipe(Layer.provideMerge(RepositoriesLive))),
+  Layer.provideMerge(AppSecret.layer.pipe(Layer.provideMerge(RepositoriesLive))),
   Layer.provideMerge(TracingLive)
 )).pipe(
-  Layer.provideMerge(AppConfig.Default),
-  Layer.provideMerge(NodeContext.layer)
+  Layer.provideMerge(AppConfig.layer),
+  Layer.provideMerge(NodeServices.layer)
 )

@@ -1,6 +1,6 @@
-import * as HttpServer from "@effect/platform/HttpServer"
 import { Effect, Layer } from "effect"
-import { HttpLive } from "./Api/Handlers/Groups.js"
+import { HttpServer } from "effect/http"
+import { HttpLive } from "./Api/Transport/Http.js"
 import { redactSecretHeaders } from "./Api/Transport/RequestObservation.js"
 import { DrainLive, nodeServerLayer } from "./Api/Transport/Server.js"
 import { ServicesLive } from "./Composition.js"
@@ -9,7 +9,7 @@ import { AppConfig } from "./Layers/Platform/AppConfig.js"
 import { runEntry } from "./Layers/Platform/Entry.js"
 import { LoggingLive } from "./Layers/Platform/Logging.js"
 
-const ServerLive = Layer.unwrapEffect(
+const ServerLive = Layer.unwrap(
   Effect.map(
     AppConfig,
     ({ host, maxConnections, maxConnectionsPerAddress, port, trustedProxies }) =>
@@ -23,8 +23,8 @@ const Main = DrainLive.pipe(
   Layer.provide(HttpLive.pipe(HttpServer.withLogAddress, Layer.provideMerge(ServerLive))),
   Layer.provideMerge(ServicesLive),
   redactSecretHeaders,
-  // the log format, for everything from the start on
-  Layer.provide(LoggingLive.pipe(Layer.provide(AppConfig.Default)))
+  // the log format, for everything from the start on (the supervision's failure too)
+  Layer.provideMerge(LoggingLive.pipe(Layer.provide(AppConfig.layer)))
 )
 
 // Serves until a signal stops it, or until the embedded database cannot be kept up: then it stops

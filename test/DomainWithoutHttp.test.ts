@@ -1,7 +1,6 @@
-import * as HttpApi from "@effect/platform/HttpApi"
-import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { describe, expect, it } from "@effect/vitest"
-import { Option, SchemaAST } from "effect"
+import { SchemaAST } from "effect"
+import { HttpApi, type HttpApiGroup } from "effect/http-api"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Api } from "../src/Api/Contract/Api.js"
@@ -32,16 +31,15 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
 // --- what is HTTP ---------------------------------------------------------------------
 
 /** The names of the request headers an API declares. */
-const declaredHeaders = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>
-): ReadonlyArray<string> => {
+const declaredHeaders = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>): ReadonlyArray<string> => {
   const names: Array<string> = []
   HttpApi.reflect(api, {
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
-      Option.map(endpoint.headersSchema, (schema) => {
-        for (const property of SchemaAST.getPropertySignatures(schema.ast)) names.push(String(property.name))
-      })
+      const ast = endpoint.headers?.ast
+      if (ast !== undefined && SchemaAST.isObjects(ast)) {
+        for (const property of ast.propertySignatures) names.push(String(property.name))
+      }
     }
   })
   return names

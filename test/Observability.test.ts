@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { HttpClient } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
+import { HttpClient } from "effect/http"
+import { SqlClient } from "effect/sql"
 import { type RequestEntry, RequestLog } from "../src/Layers/Platform/Logging.js"
 import { Inbox, mailingTestApp } from "./support/MailingTestApp.js"
 import { eventually } from "./support/eventually.js"
@@ -22,7 +22,7 @@ const CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 const CALLER_SPAN = "00f067aa0ba902b7"
 
 describe("traces of a booking, with a collector", () => {
-  it.scopedLive("one trace per request, server span → service span → SQL spans; the delivery linked to the completion", () =>
+  it.live("one trace per request, server span → service span → SQL spans; the delivery linked to the completion", () =>
     Effect.gen(function*() {
       const collector = yield* otlpCollector
       const client = { "x-hotel-client": "acme-web", "x-ai-agent": "test-agent/1.0", "x-hotel-session": "s-42" }
@@ -31,7 +31,7 @@ describe("traces of a booking, with a collector", () => {
         const { intent, token, total } = yield* pendingReservation("2027-03-10", "2027-03-12", [{ room_type_id: "double", adults: 2 }])
         // a caller of its own trace (the test client would otherwise send its span's)
         const view = yield* get("/v1/reservation-public", { "x-reservation-token": token, traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01`, ...client })
-          .pipe(Effect.locally(HttpClient.currentTracerPropagation, false))
+          .pipe(Effect.provideService(HttpClient.TracerPropagationEnabled, false))
         expect(view.status).toBe(200)
         const done = yield* completeWith(token, total)
         expect(done.status).toBe(200)
@@ -116,7 +116,7 @@ describe("traces of a booking, with a collector", () => {
       expect(values).not.toContain(seen.intent.continue_url)
     }), 60_000)
 
-  it.scopedLive("without a collector: no span, and no traceparent on the responses", () =>
+  it.live("without a collector: no span, and no traceparent on the responses", () =>
     Effect.gen(function*() {
       const collector = yield* otlpCollector
       const response = yield* get("/v1/hotel").pipe(Effect.provide(mailingTestApp()))

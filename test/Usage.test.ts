@@ -1,7 +1,7 @@
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import { SqlClient } from "@effect/sql"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted, Schema } from "effect"
+import { SqlClient } from "effect/sql"
 import { execFile } from "node:child_process"
 import * as path from "node:path"
 import type { LocalDate } from "../src/Domain/LocalDate.js"
@@ -67,23 +67,23 @@ class CommandFailed extends Schema.TaggedError<CommandFailed>()("CommandFailed",
 
 /** `npm run usage` on the database at `url`: what it prints. */
 const usage = (url: Redacted.Redacted, args: ReadonlyArray<string>) =>
-  Effect.async<string, CommandFailed>((resume) => {
+  Effect.callback<string, CommandFailed>((resume) => {
     execFile("npx", ["tsx", "src/bin/usage.ts", ...args], {
       env: { ...process.env, DATABASE_URL: Redacted.value(url), LOG_FORMAT: "json" }
     }, (error, stdout, stderr) => resume(error ? Effect.fail(new CommandFailed({ message: `${error.message}\n${stderr}` })) : Effect.succeed(stdout)))
   })
 
 describe("usage report", () => {
-  it.scopedLive("per day in hotel time, per X-Hotel-Client and per X-AI-Agent, from the stored quotes and reservations", () =>
+  it.live("per day in hotel time, per X-Hotel-Client and per X-AI-Agent, from the stored quotes and reservations", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       const rows = yield* Effect.gen(function*() {
         yield* traffic
         return yield* (yield* UsageRepo).report("2026-11-24" as LocalDate, "2026-11-25" as LocalDate)
-      }).pipe(Effect.provide(UsageRepo.Default.pipe(
+      }).pipe(Effect.provide(UsageRepo.layer.pipe(
         Layer.provideMerge(Repositories),
         Layer.provideMerge(poolOn(url)),
-        Layer.provideMerge(Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory))
+        Layer.provideMerge(Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeServices.layer, AppSecret.InMemory))
       )))
       expect(rows).toEqual(expected)
 

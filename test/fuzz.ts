@@ -7,10 +7,10 @@
  * and the report gives the end of the process' output. Prints a table per operation and exits 1
  * on any 5xx, answer the document does not allow, field without an upper bound, or server down.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
-import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { runBench, startService } from "../bench/service.js"
 import type { ReservationId } from "../src/Domain/Ids.js"
@@ -57,8 +57,8 @@ const spawnedTarget = (service: Awaited<ReturnType<typeof startService>>, appSec
       }
     })
   ).pipe(
-    Layer.provide(Tokens.Default),
-    Layer.provide(TokenRepo.Default),
+    Layer.provide(Tokens.layer),
+    Layer.provide(TokenRepo.layer),
     Layer.provide(Layer.succeed(AppSecret, Redacted.make(appSecret))),
     Layer.provideMerge(pgClientLayer(Redacted.make(service.databaseUrl), { maxConnections: 2 }))
   )
@@ -66,8 +66,7 @@ const spawnedTarget = (service: Awaited<ReturnType<typeof startService>>, appSec
 /** HTTP calls of the fuzzer's states go to the service. */
 const clientOf = (base: string) =>
   Layer.effect(HttpClient.HttpClient, Effect.map(HttpClient.HttpClient, HttpClient.mapRequest(HttpClientRequest.prependUrl(base)))).pipe(
-    Layer.provide(NodeHttpClient.layerWithoutAgent),
-    Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false }))
+    Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: false }))
   )
 
 void runBench(async () => {

@@ -1,4 +1,4 @@
-import { Data, Either, Schema } from "effect"
+import { Data, Result, Schema } from "effect"
 
 /**
  * A backup file (`npm run db:export` / `db:import`, DESIGN §11): every table of the service as
@@ -9,10 +9,10 @@ export const BACKUP_FORMAT = 1
 
 /** What is read of a file before any row is: which layout, which schema, which tables. */
 export const BackupHeader = Schema.Struct({
-  format: Schema.Number,
+  format: Schema.Finite,
   schema: Schema.String,
   exported_at: Schema.String,
-  tables: Schema.Record({ key: Schema.String, value: Schema.Array(Schema.Unknown) })
+  tables: Schema.Record(Schema.String, Schema.Array(Schema.Unknown))
 })
 export type BackupHeader = typeof BackupHeader.Type
 
@@ -27,9 +27,9 @@ export class BackupRefused extends Data.TaggedError("BackupRefused")<{ readonly 
 export const checkBackupHeader = (
   header: Pick<BackupHeader, "format" | "schema">,
   knownSchemas: ReadonlyArray<string>
-): Either.Either<void, BackupRefused> => {
+): Result.Result<void, BackupRefused> => {
   if (header.format > BACKUP_FORMAT) {
-    return Either.left(
+    return Result.fail(
       new BackupRefused({
         message: `the file is in backup format ${header.format}, newer than this version reads (format ${BACKUP_FORMAT}): ` +
           "import it with the version of the service that exported it, or a later one"
@@ -37,17 +37,17 @@ export const checkBackupHeader = (
     )
   }
   if (header.format !== BACKUP_FORMAT) {
-    return Either.left(new BackupRefused({ message: `the file is in backup format ${header.format}; this version reads format ${BACKUP_FORMAT}` }))
+    return Result.fail(new BackupRefused({ message: `the file is in backup format ${header.format}; this version reads format ${BACKUP_FORMAT}` }))
   }
   if (!knownSchemas.includes(header.schema)) {
-    return Either.left(
+    return Result.fail(
       new BackupRefused({
         message: `the file's schema ${header.schema} is not one this version knows (its last is ${knownSchemas.at(-1)}): ` +
           "import it with the version of the service that exported it, or a later one"
       })
     )
   }
-  return Either.void
+  return Result.void
 }
 
 /** The migrations up to and including `schema`, the ones its rows fit. */
@@ -55,11 +55,11 @@ export const migrationsUpTo = (knownSchemas: ReadonlyArray<string>, schema: stri
   knownSchemas.slice(0, knownSchemas.indexOf(schema) + 1)
 
 /** Whether the file holds exactly the tables of the schema: no table of the service left out, none unknown. */
-export const checkBackupTables = (inFile: ReadonlyArray<string>, inSchema: ReadonlyArray<string>): Either.Either<void, BackupRefused> => {
+export const checkBackupTables = (inFile: ReadonlyArray<string>, inSchema: ReadonlyArray<string>): Result.Result<void, BackupRefused> => {
   const missing = inSchema.filter((t) => !inFile.includes(t))
   const unknown = inFile.filter((t) => !inSchema.includes(t))
-  if (missing.length === 0 && unknown.length === 0) return Either.void
-  return Either.left(
+  if (missing.length === 0 && unknown.length === 0) return Result.void
+  return Result.fail(
     new BackupRefused({
       message: `the file's tables do not match its schema` +
         (missing.length > 0 ? `; missing: ${missing.join(", ")}` : "") +

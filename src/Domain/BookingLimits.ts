@@ -18,12 +18,12 @@ export const hotelContact = (hotel: HotelDefinition): HotelContact => ({ email: 
 /** Why a quote cannot be reserved online: more rooms than one reservation may hold, arranged with the hotel. */
 export const GroupBooking = Schema.Struct({
   reason: Schema.Literal("group_booking"),
-  max_rooms: Schema.Int.annotations({ description: "Rooms one reservation may hold (booking.max_rooms_per_reservation)" }),
-  requested_rooms: Schema.Int.annotations({ description: "Rooms asked for: the sum of quantity over the room requests" }),
-  contact: HotelContact.annotations({
+  max_rooms: Schema.Int.annotate({ description: "Rooms one reservation may hold (booking.max_rooms_per_reservation)" }),
+  requested_rooms: Schema.Int.annotate({ description: "Rooms asked for: the sum of quantity over the room requests" }),
+  contact: HotelContact.annotate({
     description: "The hotel's reservations contact, who books groups"
   })
-}).annotations({
+}).annotate({
   identifier: "GroupBooking",
   description: "More rooms than one reservation may hold: the quote is priced, but only the hotel can book it (contact)"
 })

@@ -1,9 +1,10 @@
 import { Schema } from "effect"
+import { rule, wireExamples } from "./Documentation.js"
 import type { MessageIssue as MessageIssueSchema } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { RoomTypeId } from "./Ids.js"
 import { addDays, daysBetween, formatInstant, fromEpochDay, LocalDate, nightsOf, toEpochDay } from "./LocalDate.js"
-import { Amount, type Cents, Currency } from "./Money.js"
+import { Amount, type Cents, Currency, describedAmount } from "./Money.js"
 import { Text } from "./Text.js"
 
 /**
@@ -42,74 +43,78 @@ export type ChannelField = typeof CHANNEL_FIELDS[number]
 
 /** An instant with its offset, milliseconds allowed: `2027-03-12T09:30:00.250+01:00` or `…Z`. */
 export const AsOf = Schema.String.pipe(
-  Schema.maxLength(35),
-  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/, {
-    message: () => "must be a date-time with its offset, e.g. 2027-03-12T09:30:00+01:00"
-  }),
-  Schema.filter((text) => !Number.isNaN(Date.parse(text)), { message: () => "must be a real date-time" })
-).annotations({
-  identifier: "AsOf",
-  description: "The instant the hotel's system computed the figures (date-time with offset, milliseconds allowed)",
-  jsonSchema: { type: "string", format: "date-time", maxLength: 35 },
-  examples: ["2027-03-01T09:30:00+01:00"]
-})
-
-/** A base rate on the wire: an amount with at most two decimals, above 0 and at most 100,000.00. */
-export const BaseRate = Schema.Number.pipe(
-  Schema.greaterThan(0),
-  Schema.lessThanOrEqualTo(MAX_BASE_RATE_CENTS / 100),
-  Schema.filter((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, { message: () => "must have at most 2 decimals" })
-).pipe(
-  Schema.compose(Amount),
-  Schema.annotations({
-    description: "Nightly base rate in the hotel's currency (FLEX room price before demand pricing), > 0, at most 100000.00, 2 decimals"
+  Schema.check(
+    Schema.isMaxLength(35).abort(),
+    // no u flag: the document says format date-time, not this pattern
+    Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/, {
+      message: "must be a date-time with its offset, e.g. 2027-03-12T09:30:00+01:00"
+    }).abort(),
+    rule((text: string) => !Number.isNaN(Date.parse(text)), "must be a real date-time")
+  ),
+  Schema.annotate({
+    identifier: "AsOf",
+    description: "The instant the hotel's system computed the figures (date-time with offset, milliseconds allowed)",
+    format: "date-time",
+    examples: ["2027-03-01T09:30:00+01:00"]
   })
 )
 
+/** A base rate on the wire: an amount with at most two decimals, above 0 and at most 100,000.00. */
+export const BaseRate = Schema.Finite.pipe(
+  Schema.check(
+    Schema.isGreaterThan(0).abort(),
+    Schema.isLessThanOrEqualTo(MAX_BASE_RATE_CENTS / 100).abort(),
+    rule((n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, "must have at most 2 decimals")
+  ),
+  Schema.annotate({
+    description: "Nightly base rate in the hotel's currency (FLEX room price before demand pricing), > 0, at most 100000.00, 2 decimals"
+  }),
+  Schema.decodeTo(Amount)
+)
+
 const Flag = Schema.NullOr(Schema.Boolean)
-const StayBound = Schema.NullOr(Schema.Int.pipe(Schema.between(1, MAX_STAY_NIGHTS)))
+const StayBound = Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_STAY_NIGHTS })))
 
 /** One update: a range of dates of one room type (or of all), with the fields it sets; `null` clears a field. */
 export const AriUpdate = Schema.Struct({
-  room_type_id: Schema.optional(RoomTypeId).annotations({ description: "The room type; absent: every room type" }),
-  from: LocalDate.annotations({ description: "First date (not before yesterday in hotel time)" }),
-  to: LocalDate.annotations({ description: `Last date, inclusive; at most ${MAX_UPDATE_DATES} dates from from` }),
-  rooms_to_sell: Schema.optional(Schema.NullOr(Schema.Int.pipe(Schema.between(0, 10_000)))).annotations({
+  room_type_id: Schema.optionalKey(RoomTypeId).annotateKey({ description: "The room type; absent: every room type" }),
+  from: LocalDate.annotateKey({ description: "First date (not before yesterday in hotel time)" }),
+  to: LocalDate.annotateKey({ description: `Last date, inclusive; at most ${MAX_UPDATE_DATES} dates from from` }),
+  rooms_to_sell: Schema.optionalKey(Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000 })))).annotate({
     description: "Rooms this service may sell (BookingLimit), 0 to the room type's count; null: the hotel file's count again"
   }),
-  stop_sell: Schema.optional(Flag).annotations({ description: "No stay through this night (RestrictionStatus Close)" }),
-  closed_to_arrival: Schema.optional(Flag).annotations({ description: "No check-in on this date" }),
-  closed_to_departure: Schema.optional(Flag).annotations({ description: "No check-out on this date" }),
-  min_stay: Schema.optional(StayBound).annotations({
+  stop_sell: Schema.optionalKey(Flag).annotate({ description: "No stay through this night (RestrictionStatus Close)" }),
+  closed_to_arrival: Schema.optionalKey(Flag).annotate({ description: "No check-in on this date" }),
+  closed_to_departure: Schema.optionalKey(Flag).annotate({ description: "No check-out on this date" }),
+  min_stay: Schema.optionalKey(StayBound).annotate({
     description: `Fewest nights of a stay arriving on this date (LengthOfStay MinLOS, arrival-based), 1 to ${MAX_STAY_NIGHTS}`
   }),
-  max_stay: Schema.optional(StayBound).annotations({
+  max_stay: Schema.optionalKey(StayBound).annotate({
     description: `Most nights of a stay arriving on this date (MaxLOS), 1 to ${MAX_STAY_NIGHTS}, at least min_stay`
   }),
-  base_rate: Schema.optional(Schema.NullOr(BaseRate)).annotations({
+  base_rate: Schema.optionalKey(Schema.NullOr(BaseRate)).annotateKey({
     description: "Replaces the hotel file's nightly base rate (season and weekend supplement included); null: the file's again"
   })
-}).annotations({ identifier: "AriUpdate", parseOptions: { onExcessProperty: "error" } })
+}).annotate({ identifier: "AriUpdate" })
 export type AriUpdate = typeof AriUpdate.Type
 
-/** `POST /internal/v1/ari`: availability, restrictions and rates (ARI) from the hotel's systems. */
+/**
+ * `POST /internal/v1/ari`: availability, restrictions and rates (ARI) from the hotel's systems. An
+ * unknown field, in the message or in an update, is refused: it is decoded with `onExcessProperty: "error"`.
+ */
 export const AriMessage = Schema.Struct({
-  message_id: Text.pipe(
-    Schema.minLength(1, { message: () => "must not be empty" }),
-    Schema.maxLength(MAX_MESSAGE_ID_LENGTH, { message: () => `must be at most ${MAX_MESSAGE_ID_LENGTH} characters` })
-  ).annotations({
+  message_id: Text.check(
+    Schema.isMinLength(1, { message: "must not be empty" }).abort(),
+    Schema.isMaxLength(MAX_MESSAGE_ID_LENGTH, { message: `must be at most ${MAX_MESSAGE_ID_LENGTH} characters` })
+  ).annotate({
     description: "Makes the message idempotent: the same id again answers the first answer and changes nothing"
   }),
   as_of: AsOf,
-  updates: Schema.Array(AriUpdate).pipe(
-    Schema.maxItems(MAX_UPDATES, { message: () => `must hold at most ${MAX_UPDATES} updates; send the rest in another message` })
-  ).annotations({
+  updates: Schema.Array(AriUpdate).check(Schema.isMaxLength(MAX_UPDATES, { message: `must hold at most ${MAX_UPDATES} updates; send the rest in another message` })).annotate({
     description: `At most ${MAX_UPDATES}; applied in order; [] is a heartbeat`
   })
-}).annotations({
-  identifier: "AriMessage",
-  parseOptions: { onExcessProperty: "error" },
-  examples: [{
+}).annotate({ identifier: "AriMessage" }).pipe((schema) =>
+  wireExamples(schema, [{
     message_id: "cm-2027-03-01-0001",
     as_of: "2027-03-01T09:30:00+01:00",
     updates: [
@@ -117,15 +122,15 @@ export const AriMessage = Schema.Struct({
       { from: "2027-07-14" as LocalDate, to: "2027-07-14" as LocalDate, min_stay: 3, closed_to_departure: true },
       { room_type_id: "double" as RoomTypeId, from: "2027-03-20" as LocalDate, to: "2027-03-21" as LocalDate, base_rate: 139 as Cents }
     ]
-  }]
-})
+  }])
+)
 export type AriMessage = typeof AriMessage.Type
 
 export const AriAnswer = Schema.Struct({
   message_id: Schema.String,
-  applied: Schema.Int.annotations({ description: "(room type, date, field) cells written" }),
-  stale: Schema.Int.annotations({ description: "Cells left alone: a newer as_of had already set them" })
-}).annotations({ identifier: "AriAnswer" })
+  applied: Schema.Int.annotate({ description: "(room type, date, field) cells written" }),
+  stale: Schema.Int.annotate({ description: "Cells left alone: a newer as_of had already set them" })
+}).annotate({ identifier: "AriAnswer" })
 export type AriAnswer = typeof AriAnswer.Type
 
 /** One bad field of a message, named by its path (`updates[3].min_stay`). */
@@ -250,7 +255,13 @@ export const isOversold = (night: NightState): boolean => {
 }
 
 /** Why a stay cannot be booked in a room type, before counting rooms (DESIGN §12.3), in order of precedence. */
-export const RestrictionReason = Schema.Literal("stop_sell", "closed_to_arrival", "closed_to_departure", "min_stay", "max_stay")
+export const RestrictionReason = Schema.Literals([
+  "stop_sell",
+  "closed_to_arrival",
+  "closed_to_departure",
+  "min_stay",
+  "max_stay"
+])
 export type RestrictionReason = typeof RestrictionReason.Type
 
 export interface Restriction {
@@ -478,30 +489,30 @@ export const applyMessage = (
 /** `GET /internal/v1/inventory`'s query. */
 export const InventoryQuery = Schema.Struct({
   from: LocalDate,
-  to: LocalDate.annotations({ description: `Last date, inclusive; at most ${MAX_VIEW_DATES} dates from from` }),
-  room_type_id: Schema.optional(RoomTypeId).annotations({ description: "Only this room type; absent: every one" })
-}).annotations({ identifier: "InventoryQuery" })
+  to: LocalDate.annotateKey({ description: `Last date, inclusive; at most ${MAX_VIEW_DATES} dates from from` }),
+  room_type_id: Schema.optionalKey(RoomTypeId).annotateKey({ description: "Only this room type; absent: every one" })
+}).annotate({ identifier: "InventoryQuery" })
 export type InventoryQuery = typeof InventoryQuery.Type
 
-export const BaseRateSource = Schema.Literal("message", "hotel_file")
+export const BaseRateSource = Schema.Literals(["message", "hotel_file"])
 
 export const InventoryNight = Schema.Struct({
   date: LocalDate,
-  rooms: Schema.Int.annotations({ description: "The hotel file's count" }),
-  booked_here: Schema.Int.annotations({ description: "Rooms this service's completed reservations hold" }),
-  rooms_to_sell: Schema.NullOr(Schema.Int).annotations({ description: "The hotel's figure; null: none (the file's count applies)" }),
-  rooms_to_sell_as_of: Schema.NullOr(Schema.String).annotations({ description: "When the hotel's system computed it" }),
-  booked_here_since: Schema.NullOr(Schema.Int).annotations({ description: "Of booked_here, the rooms taken after rooms_to_sell_as_of" }),
-  free: Schema.Int.annotations({ description: "min(rooms - booked_here, rooms_to_sell - booked_here_since), never below 0" }),
-  oversold: Schema.Boolean.annotations({ description: "rooms_to_sell is below booked_here_since: sold elsewhere too" }),
+  rooms: Schema.Int.annotate({ description: "The hotel file's count" }),
+  booked_here: Schema.Int.annotate({ description: "Rooms this service's completed reservations hold" }),
+  rooms_to_sell: Schema.NullOr(Schema.Int).annotate({ description: "The hotel's figure; null: none (the file's count applies)" }),
+  rooms_to_sell_as_of: Schema.NullOr(Schema.String).annotate({ description: "When the hotel's system computed it" }),
+  booked_here_since: Schema.NullOr(Schema.Int).annotate({ description: "Of booked_here, the rooms taken after rooms_to_sell_as_of" }),
+  free: Schema.Int.annotate({ description: "min(rooms - booked_here, rooms_to_sell - booked_here_since), never below 0" }),
+  oversold: Schema.Boolean.annotate({ description: "rooms_to_sell is below booked_here_since: sold elsewhere too" }),
   stop_sell: Schema.Boolean,
   closed_to_arrival: Schema.Boolean,
   closed_to_departure: Schema.Boolean,
   min_stay: Schema.NullOr(Schema.Int),
   max_stay: Schema.NullOr(Schema.Int),
-  base_rate: Amount.annotations({ description: "The nightly base rate quotes start from" }),
+  base_rate: describedAmount("The nightly base rate quotes start from"),
   base_rate_source: BaseRateSource
-}).annotations({ identifier: "InventoryNight" })
+}).annotate({ identifier: "InventoryNight" })
 export type InventoryNight = typeof InventoryNight.Type
 
 export const InventoryView = Schema.Struct({
@@ -512,7 +523,7 @@ export const InventoryView = Schema.Struct({
     room_type_id: RoomTypeId,
     nights: Schema.Array(InventoryNight)
   }))
-}).annotations({ identifier: "InventoryView" })
+}).annotate({ identifier: "InventoryView" })
 export type InventoryView = typeof InventoryView.Type
 
 /**

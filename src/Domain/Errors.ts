@@ -4,7 +4,7 @@ import { Cents, Currency } from "./Money.js"
 import { ChangedRoom, RefusalReason } from "./Reservation.js"
 
 /** Stable `error.code` values of a 400 answer. */
-export const ValidationCode = Schema.Literal(
+export const ValidationCode = Schema.Literals([
   "invalid_request",
   "invalid_dates",
   "stay_too_long",
@@ -14,7 +14,7 @@ export const ValidationCode = Schema.Literal(
   "unknown_room_type",
   "unknown_rate_code",
   "range_too_long"
-)
+])
 export type ValidationCode = typeof ValidationCode.Type
 
 /** The request is well-formed JSON but breaks a rule; the message names the field. */
@@ -122,7 +122,7 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   message: Schema.String,
   retry_after_seconds: Schema.Int,
   /** Given when the hotel itself can take what the online limit refused (ROOM_NIGHTS_PER_ADDRESS_PER_DAY). */
-  contact: Schema.optional(HotelContact)
+  contact: Schema.optionalKey(HotelContact)
 }) {}
 
 /** The reservation's stay cannot be changed now (`details.reason`, StayChangePolicy's); the message says what to do instead. */
@@ -132,7 +132,7 @@ export class ChangeNotAllowed extends Schema.TaggedError<ChangeNotAllowed>()("Ch
 }) {}
 
 /** Why a promo code is refused: not a code of the hotel, switched off or outside its booking dates, or no use left. */
-export const PromoCodeRefusal = Schema.Literal("unknown", "not_active", "used_up")
+export const PromoCodeRefusal = Schema.Literals(["unknown", "not_active", "used_up"])
 export type PromoCodeRefusal = typeof PromoCodeRefusal.Type
 
 /** The request's `promo_code` cannot be used (a valid code that only does not fit the stay is no error). */
@@ -142,7 +142,7 @@ export class InvalidPromoCode extends Schema.TaggedError<InvalidPromoCode>()("In
 }) {}
 
 /** One bad field of a channel message, by its path (`updates[3].min_stay`). */
-export const MessageIssue = Schema.Struct({ path: Schema.String, message: Schema.String }).annotations({ identifier: "MessageIssue" })
+export const MessageIssue = Schema.Struct({ path: Schema.String, message: Schema.String }).annotate({ identifier: "MessageIssue" })
 
 /** The issues an error message names; `error.details.issues` has them all. */
 const MAX_LISTED_ISSUES = 5

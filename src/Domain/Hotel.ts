@@ -1,37 +1,38 @@
-import { Record, Schema } from "effect"
+import { Effect, Record, Schema } from "effect"
+import { rule } from "./Documentation.js"
 import { HotelId, PromotionCode, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { Language, LocalizedText, localized } from "./Language.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, Cents, Currency } from "./Money.js"
 
-const Percent = Schema.Number.pipe(Schema.between(0, 100))
-const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative())
-const Month = Schema.Int.pipe(Schema.between(1, 12))
-const IsoWeekday = Schema.Int.pipe(Schema.between(1, 7))
+const Percent = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 100 }))
+const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+const Month = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 12 }))
+const IsoWeekday = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 7 }))
 
 export const Season = Schema.Struct({
-  id: Schema.String.pipe(Schema.minLength(1)),
+  id: Schema.String.check(Schema.isMinLength(1)),
   name: Schema.String,
-  months: Schema.Array(Month).pipe(Schema.minItems(1))
+  months: Schema.Array(Month).check(Schema.isMinLength(1))
 })
 
 export const RoomTypeDefinition = Schema.Struct({
   id: RoomTypeId,
   name: LocalizedText,
   description: LocalizedText,
-  size_m2: Schema.Number.pipe(Schema.positive()),
+  size_m2: Schema.Finite.check(Schema.isGreaterThan(0)),
   beds: LocalizedText,
   view: Schema.String,
   amenities: Schema.Array(Schema.String),
   inventory: NonNegativeInt,
-  max_standard_occupancy: Schema.Int.pipe(Schema.between(1, 10)),
+  max_standard_occupancy: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10 })),
   max_additional_infants_under_2: NonNegativeInt,
   /** Nightly base rate per season id. */
-  base_rates_cents: Schema.Record({ key: Schema.String, value: Cents.pipe(Schema.nonNegative()) })
+  base_rates_cents: Schema.Record(Schema.String, Cents.check(Schema.isGreaterThanOrEqualTo(0)))
 })
 export type RoomTypeDefinition = typeof RoomTypeDefinition.Type
 
-export const BreakfastPrice = Schema.Struct({ min_age: NonNegativeInt, amount_cents: Cents.pipe(Schema.nonNegative()) })
+export const BreakfastPrice = Schema.Struct({ min_age: NonNegativeInt, amount_cents: Cents.check(Schema.isGreaterThanOrEqualTo(0)) })
 
 export const RatePlanDefinition = Schema.Struct({
   code: RateCode,
@@ -67,18 +68,18 @@ export type PromotionDefinition = typeof PromotionDefinition.Type
 export const PromoCodeDefinition = Schema.Struct({
   code: PromotionCode,
   name: LocalizedText,
-  discount_percent: Schema.Number.pipe(Schema.between(1, 100)),
-  min_nights: Schema.optionalWith(Schema.Int.pipe(Schema.positive()), { default: () => 1 }),
+  discount_percent: Schema.Finite.check(Schema.isBetween({ minimum: 1, maximum: 100 })),
+  min_nights: Schema.Int.check(Schema.isGreaterThan(0)).pipe(Schema.withDecodingDefaultTypeKey(Effect.succeed(1))),
   /** Hotel-time dates on which the code may be used (quoted and completed); absent: no limit. */
-  booking_from: Schema.optional(LocalDate),
-  booking_until: Schema.optional(LocalDate),
+  booking_from: Schema.optionalKey(LocalDate),
+  booking_until: Schema.optionalKey(LocalDate),
   /** Every night of the stay must fall within them; absent: no limit. */
-  stay_from: Schema.optional(LocalDate),
-  stay_until: Schema.optional(LocalDate),
+  stay_from: Schema.optionalKey(LocalDate),
+  stay_until: Schema.optionalKey(LocalDate),
   /** The plans it applies to; absent: every plan. */
-  rate_codes: Schema.optional(Schema.Array(RateCode).pipe(Schema.minItems(1))),
+  rate_codes: Schema.optionalKey(Schema.Array(RateCode).check(Schema.isMinLength(1))),
   /** Completed, not cancelled reservations that may use it; absent: unlimited. */
-  max_uses: Schema.optional(Schema.Int.pipe(Schema.positive())),
+  max_uses: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThan(0))),
   active: Schema.Boolean
 })
 export type PromoCodeDefinition = typeof PromoCodeDefinition.Type
@@ -86,18 +87,18 @@ export type PromoCodeDefinition = typeof PromoCodeDefinition.Type
 export const TouristTaxPeriod = Schema.Struct({
   from: LocalDate,
   until: LocalDate,
-  amount_cents: Cents.pipe(Schema.nonNegative())
+  amount_cents: Cents.check(Schema.isGreaterThanOrEqualTo(0))
 })
 
 /** The policies every reservation view, email and PDF shows; a hotel may state more. */
 const REQUIRED_POLICIES = ["cancellation", "payment"] as const
 
 // a record, not a struct with these keys, so that GET /v1/hotel keeps the file's order
-const Policies = Schema.Record({ key: Schema.String, value: LocalizedText }).pipe(
-  Schema.filter((policies) =>
-    REQUIRED_POLICIES.filter((key) => policies[key] === undefined).map((key) => ({ path: [key], message: `policy ${key} is required` }))
-  ),
-  Schema.annotations({ description: `Policy texts by topic; ${REQUIRED_POLICIES.join(" and ")} are required` })
+const Policies = Schema.Record(Schema.String, LocalizedText).pipe(
+  Schema.check(rule((policies: { readonly [key: string]: LocalizedText }) =>
+    REQUIRED_POLICIES.filter((key) => policies[key] === undefined).map((key) => ({ path: [key], issue: `policy ${key} is required` }))
+  )),
+  Schema.annotate({ description: `Policy texts by topic; ${REQUIRED_POLICIES.join(" and ")} are required` })
 )
 
 /**
@@ -107,25 +108,25 @@ const Policies = Schema.Record({ key: Schema.String, value: LocalizedText }).pip
  */
 export const HotelDefinition = Schema.Struct({
   id: HotelId,
-  name: Schema.String.pipe(Schema.minLength(1)),
+  name: Schema.String.check(Schema.isMinLength(1)),
   /** Reservation numbers start with it, e.g. BR-7K3Q9X. */
-  reservation_prefix: Schema.String.pipe(Schema.pattern(/^[A-Z]{2,4}$/)),
+  reservation_prefix: Schema.String.check(Schema.isPattern(/^[A-Z]{2,4}$/u)),
   description: LocalizedText,
   address: Schema.Struct({
     street: Schema.String,
     postal_code: Schema.String,
     city: Schema.String,
-    country: Schema.String.pipe(Schema.pattern(/^[A-Z]{2}$/))
+    country: Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/u))
   }),
-  timezone: Schema.String.pipe(
-    Schema.filter((tz) => {
+  timezone: Schema.String.check(
+    rule((tz: string) => {
       try {
         new Intl.DateTimeFormat("en", { timeZone: tz })
         return true
       } catch {
         return false
       }
-    }, { message: () => "must be an IANA time zone" })
+    }, "must be an IANA time zone")
   ),
   currency: Currency,
   check_in: TimeOfDay,
@@ -133,43 +134,43 @@ export const HotelDefinition = Schema.Struct({
   contact: Schema.Struct({ phone: Schema.String, email: Schema.String, website: Schema.String }),
   policies: Policies,
   booking: Schema.Struct({
-    max_nights: Schema.Int.pipe(Schema.positive()),
-    max_days_ahead: Schema.Int.pipe(Schema.positive()),
+    max_nights: Schema.Int.check(Schema.isGreaterThan(0)),
+    max_days_ahead: Schema.Int.check(Schema.isGreaterThan(0)),
     /** Rooms one reservation may hold (the sum of the quantities); more is a group booking, made with the hotel. */
-    max_rooms_per_reservation: Schema.Int.pipe(Schema.positive())
+    max_rooms_per_reservation: Schema.Int.check(Schema.isGreaterThan(0))
   }),
   cancellation: Schema.Struct({ free_until_days_before: NonNegativeInt, free_until_time: TimeOfDay }),
-  seasons: Schema.Array(Season).pipe(Schema.minItems(1)),
-  weekend_supplement: Schema.Struct({ iso_weekdays: Schema.Array(IsoWeekday), amount_cents: Cents.pipe(Schema.nonNegative()) }),
+  seasons: Schema.Array(Season).check(Schema.isMinLength(1)),
+  weekend_supplement: Schema.Struct({ iso_weekdays: Schema.Array(IsoWeekday), amount_cents: Cents.check(Schema.isGreaterThanOrEqualTo(0)) }),
   demand_pricing: Schema.Struct({ occupancy_threshold_percent: Percent, surcharge_percent: Percent }),
-  baby_cot: Schema.Struct({ available: Schema.Boolean, on_request: Schema.Boolean, price_cents: Cents.pipe(Schema.nonNegative()) }),
-  room_types: Schema.Array(RoomTypeDefinition).pipe(Schema.minItems(1)),
-  rate_plans: Schema.Array(RatePlanDefinition).pipe(Schema.minItems(1)),
+  baby_cot: Schema.Struct({ available: Schema.Boolean, on_request: Schema.Boolean, price_cents: Cents.check(Schema.isGreaterThanOrEqualTo(0)) }),
+  room_types: Schema.Array(RoomTypeDefinition).check(Schema.isMinLength(1)),
+  rate_plans: Schema.Array(RatePlanDefinition).check(Schema.isMinLength(1)),
   promotions: Schema.Array(PromotionDefinition),
   // optional: definitions imported before promo codes existed still load
-  promo_codes: Schema.optionalWith(Schema.Array(PromoCodeDefinition), { default: () => [] }),
+  promo_codes: Schema.Array(PromoCodeDefinition).pipe(Schema.withDecodingDefaultTypeKey(Effect.sync(() => []))),
   tourist_tax: Schema.Struct({ description: LocalizedText, min_age: NonNegativeInt, periods: Schema.Array(TouristTaxPeriod) }),
   /** The terms a guest accepts at completion, by language; a new text needs a new version. */
   terms: Schema.Struct({
-    version: Schema.String.pipe(Schema.minLength(1)),
+    version: Schema.String.check(Schema.isMinLength(1)),
     text: Schema.Struct({ en: Schema.String, fr: Schema.String, ru: Schema.String })
   })
 }).pipe(
-  Schema.filter((hotel) => {
+  Schema.check(rule((hotel) => {
     const issues: Array<Schema.FilterIssue> = []
     const months = hotel.seasons.flatMap((s) => s.months)
     if (months.length !== 12 || new Set(months).size !== 12) {
-      issues.push({ path: ["seasons"], message: "seasons must cover every month exactly once" })
+      issues.push({ path: ["seasons"], issue: "seasons must cover every month exactly once" })
     }
     hotel.room_types.forEach((room, i) => {
       for (const season of hotel.seasons) {
         if (room.base_rates_cents[season.id] === undefined) {
-          issues.push({ path: ["room_types", i, "base_rates_cents", season.id], message: `missing base rate for season ${season.id}` })
+          issues.push({ path: ["room_types", i, "base_rates_cents", season.id], issue: `missing base rate for season ${season.id}` })
         }
       }
     })
     const unique = (path: string, ids: ReadonlyArray<string>) => {
-      if (new Set(ids).size !== ids.length) issues.push({ path: [path], message: `${path} ids must be unique` })
+      if (new Set(ids).size !== ids.length) issues.push({ path: [path], issue: `${path} ids must be unique` })
     }
     unique("room_types", hotel.room_types.map((r) => r.id))
     unique("rate_plans", hotel.rate_plans.map((r) => r.code))
@@ -178,26 +179,26 @@ export const HotelDefinition = Schema.Struct({
     const promotionCodes = hotel.promotions.map((p) => p.code.toUpperCase())
     const promoCodes = hotel.promo_codes.map((p) => p.code.toUpperCase())
     if (new Set(promoCodes).size !== promoCodes.length || promoCodes.some((code) => promotionCodes.includes(code))) {
-      issues.push({ path: ["promo_codes"], message: "promo codes must be unique (case-insensitively) and differ from promotion codes" })
+      issues.push({ path: ["promo_codes"], issue: "promo codes must be unique (case-insensitively) and differ from promotion codes" })
     }
     const rateCodes: ReadonlyArray<string> = hotel.rate_plans.map((p) => p.code)
     hotel.promo_codes.forEach((promo, i) => {
       const ordered = (from: string | undefined, until: string | undefined, field: string) => {
         if (from !== undefined && until !== undefined && from > until) {
-          issues.push({ path: ["promo_codes", i, field], message: `${field} must not be before the matching _from date` })
+          issues.push({ path: ["promo_codes", i, field], issue: `${field} must not be before the matching _from date` })
         }
       }
       ordered(promo.booking_from, promo.booking_until, "booking_until")
       ordered(promo.stay_from, promo.stay_until, "stay_until")
       promo.rate_codes?.forEach((code, j) => {
         if (!rateCodes.includes(code)) {
-          issues.push({ path: ["promo_codes", i, "rate_codes", j], message: `unknown rate plan ${code}` })
+          issues.push({ path: ["promo_codes", i, "rate_codes", j], issue: `unknown rate plan ${code}` })
         }
       })
     })
     return issues
-  }),
-  Schema.annotations({ identifier: "HotelDefinition" })
+  })),
+  Schema.annotate({ identifier: "HotelDefinition" })
 )
 export type HotelDefinition = typeof HotelDefinition.Type
 
@@ -208,20 +209,20 @@ export const Hotel = Schema.Struct({
   name: Schema.String,
   description: Schema.String,
   city: Schema.String,
-  country: Schema.String.annotations({ description: "ISO 3166-1 alpha-2 country code" }),
-  address: HotelDefinition.from.fields.address,
-  timezone: Schema.String.annotations({ description: "IANA time zone of the hotel; every date is local to it" }),
+  country: Schema.String.annotate({ description: "ISO 3166-1 alpha-2 country code" }),
+  address: HotelDefinition.fields.address,
+  timezone: Schema.String.annotate({ description: "IANA time zone of the hotel; every date is local to it" }),
   currency: Currency,
-  check_in: TimeOfDay.annotations({ description: "Check-in from this time, strict" }),
-  check_out: TimeOfDay.annotations({ description: "Check-out by this time, strict" }),
-  contact: HotelDefinition.from.fields.contact,
-  policies: Schema.Record({ key: Schema.String, value: Schema.String }),
+  check_in: TimeOfDay.annotateKey({ description: "Check-in from this time, strict" }),
+  check_out: TimeOfDay.annotateKey({ description: "Check-out by this time, strict" }),
+  contact: HotelDefinition.fields.contact,
+  policies: Schema.Record(Schema.String, Schema.String),
   tourist_tax: Schema.Struct({
     description: Schema.String,
     dynamic: Schema.Boolean,
     official_amount: Schema.String
-  }).annotations({ description: "Dynamic: the official amount is only in live quote responses" })
-}).annotations({ identifier: "Hotel" })
+  }).annotate({ description: "Dynamic: the official amount is only in live quote responses" })
+}).annotate({ identifier: "Hotel" })
 export type Hotel = typeof Hotel.Type
 
 export const BabyCot = Schema.Struct({
@@ -229,13 +230,13 @@ export const BabyCot = Schema.Struct({
   on_request: Schema.Boolean,
   price: Amount,
   currency: Currency
-}).annotations({ identifier: "BabyCot" })
+}).annotate({ identifier: "BabyCot" })
 
 export const RoomType = Schema.Struct({
   id: RoomTypeId,
   name: Schema.String,
   description: Schema.String,
-  size_m2: Schema.Number,
+  size_m2: Schema.Finite,
   beds: Schema.String,
   view: Schema.String,
   amenities: Schema.Array(Schema.String),
@@ -243,14 +244,14 @@ export const RoomType = Schema.Struct({
   additional_infant_under_2_allowed: Schema.Boolean,
   max_additional_infants_under_2: Schema.Int,
   baby_cot: BabyCot
-}).annotations({ identifier: "RoomType" })
+}).annotate({ identifier: "RoomType" })
 export type RoomType = typeof RoomType.Type
 
-export const RoomTypes = Schema.Struct({ rooms: Schema.Array(RoomType) }).annotations({ identifier: "RoomTypes" })
+export const RoomTypes = Schema.Struct({ rooms: Schema.Array(RoomType) }).annotate({ identifier: "RoomTypes" })
 
 /** GET /v1/room-types: English unless a guest page asks for the guest's language. */
 export const RoomTypesQuery = Schema.Struct({
-  language: Schema.optional(Language).annotations({
+  language: Schema.optionalKey(Language).annotateKey({
     description: "The language of name, description and beds (en, fr, ru; default en): a guest page shows them in the guest's"
   })
 })

@@ -1,18 +1,19 @@
 import { Schema } from "effect"
 
-const brandedString = (pattern: RegExp, maxLength: number) => (brand: string, description: string, example: string) =>
+// each identifier its own brand: `Schema.brand` takes one literal name, as each call below gives it
+const brandedString = (pattern: RegExp, maxLength: number) =>
+<B extends string>(brand: Parameters<typeof Schema.brand<B>>[0], description: string, example: string) =>
   Schema.String.pipe(
     // the length first: a long text is refused before the pattern reads it
-    Schema.maxLength(maxLength),
-    Schema.pattern(pattern),
-    Schema.brand(brand),
-    Schema.annotations({ identifier: brand, description, examples: [example as never] })
+    Schema.check(Schema.isMaxLength(maxLength).abort(), Schema.isPattern(pattern)),
+    Schema.brand<B>(brand),
+    Schema.annotate({ identifier: brand, description, examples: [example as never] })
   )
 
 /** Codes of the hotel file: room types, rate plans, promotions. */
-const code = brandedString(/^[A-Za-z0-9_-]{1,40}$/, 40)
+const code = brandedString(/^[A-Za-z0-9_-]{1,40}$/u, 40)
 /** Identifiers the service issues. */
-const token = brandedString(/^[A-Za-z0-9_.-]{1,64}$/, 64)
+const token = brandedString(/^[A-Za-z0-9_.-]{1,64}$/u, 64)
 
 export const HotelId = code("HotelId", "Hotel identifier", "seaside-hotel")
 export type HotelId = typeof HotelId.Type
@@ -28,9 +29,11 @@ export type PromotionCode = typeof PromotionCode.Type
 
 /** Time of day, `HH:MM`. */
 export const TimeOfDay = Schema.String.pipe(
-  Schema.maxLength(5, { message: () => "must be a time of day HH:MM" }),
-  Schema.pattern(/^([01]\d|2[0-3]):[0-5]\d$/, { message: () => "must be a time of day HH:MM" }),
-  Schema.annotations({ identifier: "TimeOfDay", description: "Time of day, HH:MM", examples: ["14:00"] })
+  Schema.check(
+    Schema.isMaxLength(5, { message: "must be a time of day HH:MM" }).abort(),
+    Schema.isPattern(/^([01]\d|2[0-3]):[0-5]\d$/u, { message: "must be a time of day HH:MM" })
+  ),
+  Schema.annotate({ identifier: "TimeOfDay", description: "Time of day, HH:MM", examples: ["14:00"] })
 )
 
 export const QuoteId = token("QuoteId", "Identifier of a stored live quote", "q_01JD6ZK3V6W9F4T8Y2N5R7B3XQ")

@@ -1,22 +1,22 @@
 import { Schema } from "effect"
 
-export const Language = Schema.Literal("en", "fr", "ru").annotations({
+export const Language = Schema.Literals(["en", "fr", "ru"]).annotate({
   identifier: "Language",
   description: "Language of the guest pages, emails and documents"
 })
 export type Language = typeof Language.Type
 
-const Text = Schema.String.pipe(Schema.minLength(1))
+const Text = Schema.String.check(Schema.isMinLength(1))
 
 /**
  * A text of the hotel file that guests read, by language. English is required: it is what a
  * language without its own text shows, and what the public API shows.
  */
 export const LocalizedText = Schema.Struct({
-  en: Text.annotations({ description: "English: required, the fallback of every other language" }),
-  fr: Schema.optional(Text.annotations({ description: "French; English when absent" })),
-  ru: Schema.optional(Text.annotations({ description: "Russian; English when absent" }))
-}).annotations({
+  en: Text.annotate({ description: "English: required, the fallback of every other language" }),
+  fr: Schema.optionalKey(Text.annotate({ description: "French; English when absent" })),
+  ru: Schema.optionalKey(Text.annotate({ description: "Russian; English when absent" }))
+}).annotate({
   identifier: "LocalizedText",
   description: "A guest-facing text by language: en is required; a missing fr or ru falls back to en"
 })

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { rule } from "./Documentation.js"
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
@@ -13,14 +14,17 @@ const isCalendarDate = (s: string): boolean => {
 
 /** A calendar date in the hotel's own time, `YYYY-MM-DD`; never a `Date` shifted to UTC. */
 export const LocalDate = Schema.String.pipe(
-  Schema.maxLength(10, { message: () => "must be a date YYYY-MM-DD" }),
-  Schema.pattern(/^\d{4}-\d{2}-\d{2}$/, { message: () => "must be a date YYYY-MM-DD" }),
-  Schema.filter(isCalendarDate, { message: () => "must be a real calendar date" }),
+  Schema.check(
+    Schema.isMaxLength(10, { message: "must be a date YYYY-MM-DD" }).abort(),
+    // no u flag: the document says format date, not this pattern
+    Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/, { message: "must be a date YYYY-MM-DD" }).abort(),
+    rule(isCalendarDate, "must be a real calendar date")
+  ),
   Schema.brand("LocalDate"),
-  Schema.annotations({
+  Schema.annotate({
     identifier: "LocalDate",
     description: "A calendar date, YYYY-MM-DD, in the hotel's local time",
-    jsonSchema: { type: "string", format: "date", maxLength: 10 },
+    format: "date",
     examples: ["2027-03-12" as never]
   })
 )

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 export const MailAddress = Schema.Struct({
   name: Schema.String,
   address: Schema.String
-}).annotations({ identifier: "MailAddress" })
+}).annotate({ identifier: "MailAddress" })
 export type MailAddress = typeof MailAddress.Type
 
 export const MailAttachment = Schema.Struct({
@@ -11,7 +11,7 @@ export const MailAttachment = Schema.Struct({
   contentType: Schema.String,
   /** Base64 when encoded, so a composed message can be stored as JSON. */
   content: Schema.Uint8ArrayFromBase64
-}).annotations({ identifier: "MailAttachment" })
+}).annotate({ identifier: "MailAttachment" })
 export type MailAttachment = typeof MailAttachment.Type
 
 /** What an email says, to whom: the composers' output. */
@@ -21,7 +21,7 @@ export const MailContent = Schema.Struct({
   text: Schema.String,
   html: Schema.String,
   attachments: Schema.Array(MailAttachment)
-}).annotations({ identifier: "MailContent" })
+}).annotate({ identifier: "MailContent" })
 export type MailContent = typeof MailContent.Type
 
 /**
@@ -30,15 +30,15 @@ export type MailContent = typeof MailContent.Type
  * the receiving side can recognise the duplicate.
  */
 export const MailId = Schema.String.pipe(
-  Schema.pattern(/^[A-Za-z0-9._-]{1,128}$/, { message: () => "must be 1 to 128 letters, digits, '.', '_' or '-'" }),
-  Schema.annotations({ identifier: "MailId" })
+  Schema.check(Schema.isPattern(/^[A-Za-z0-9._-]{1,128}$/u, { message: "must be 1 to 128 letters, digits, '.', '_' or '-'" })),
+  Schema.annotate({ identifier: "MailId" })
 )
 
 /** An outgoing email. */
 export const MailMessage = Schema.Struct({
   ...MailContent.fields,
   messageId: MailId
-}).annotations({ identifier: "MailMessage" })
+}).annotate({ identifier: "MailMessage" })
 export type MailMessage = typeof MailMessage.Type
 
 /** The Message-ID header of a message sent from `from` (an address, or `Name <address>`). */

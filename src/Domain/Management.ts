@@ -1,6 +1,7 @@
 import { Option, Schema } from "effect"
 import { slidingLimitWait } from "./BookingLimits.js"
 import { cancellationRefusal } from "./CancellationPolicy.js"
+import { rule } from "./Documentation.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { TimeOfDay } from "./Ids.js"
 import type { Language } from "./Language.js"
@@ -32,35 +33,35 @@ export const guestUpdateWait = (recent: ReadonlyArray<number>, now: number): Opt
 
 /** What the guest may change after completion; names, email and country stay as completed. */
 const GuestChanges = Schema.Struct({
-  phone: Schema.optional(Phone),
-  arrival_time: Schema.optional(Schema.NullOr(TimeOfDay)),
-  special_requests: Schema.optional(Schema.NullOr(SpecialRequests)),
-  baby_cot: Schema.optional(Schema.Boolean),
-  early_check_in_request: Schema.optional(Schema.Boolean),
-  late_check_out_request: Schema.optional(Schema.Boolean)
+  phone: Schema.optionalKey(Phone),
+  arrival_time: Schema.optionalKey(Schema.NullOr(TimeOfDay)),
+  special_requests: Schema.optionalKey(Schema.NullOr(SpecialRequests)),
+  baby_cot: Schema.optionalKey(Schema.Boolean),
+  early_check_in_request: Schema.optionalKey(Schema.Boolean),
+  late_check_out_request: Schema.optionalKey(Schema.Boolean)
 })
 
 export const GuestUpdate = Schema.Struct({
   action: Schema.Literal("update_guest"),
   ...GuestChanges.fields
 }).pipe(
-  Schema.filter((update) => Object.keys(update).length > 1 || "give at least one field to change"),
-  // a field that cannot be changed here (e.g. email) is refused, not silently dropped
-  Schema.annotations({ identifier: "GuestUpdate", parseOptions: { onExcessProperty: "error" } })
+  Schema.check(rule((update: object) => Object.keys(update).length > 1 || "give at least one field to change")),
+  Schema.annotate({ identifier: "GuestUpdate" })
 )
 export type GuestUpdate = typeof GuestUpdate.Type
 
-export const CancelAction = Schema.Struct({ action: Schema.Literal("cancel") }).annotations({ identifier: "CancelAction" })
-export const ResendConfirmationAction = Schema.Struct({ action: Schema.Literal("resend_confirmation") }).annotations({
+export const CancelAction = Schema.Struct({ action: Schema.Literal("cancel") }).annotate({ identifier: "CancelAction" })
+export const ResendConfirmationAction = Schema.Struct({ action: Schema.Literal("resend_confirmation") }).annotate({
   identifier: "ResendConfirmationAction"
 })
 
-/** POST /v1/reservation-manage: one action per request. */
-export const ManageRequest = Schema.Union(GuestUpdate, CancelAction, ResendConfirmationAction, QuoteChangeAction, ChangeStayAction)
-  .annotations({
+/**
+ * POST /v1/reservation-manage: one action per request. Decoded with `onExcessProperty: "error"`: a
+ * field the action does not take (e.g. email in update_guest) is refused, not silently dropped.
+ */
+export const ManageRequest = Schema.Union([GuestUpdate, CancelAction, ResendConfirmationAction, QuoteChangeAction, ChangeStayAction])
+  .annotate({
     identifier: "ReservationManageRequest",
-    // every action, whatever its fields
-    parseOptions: { onExcessProperty: "error" },
     examples: [
       { action: "update_guest", phone: "+33 6 12 34 56 78", arrival_time: "21:30" },
       { action: "cancel" },

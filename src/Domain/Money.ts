@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 
 /** Money inside the service: an integer number of minor units (cents). */
 export const Cents = Schema.Int.pipe(Schema.brand("Cents"))
@@ -20,18 +20,27 @@ export const percentOf = (amount: number, percent: number): Cents =>
 export const MAX_AMOUNT = 10_000_000
 
 /** Money on the wire: a JSON number with at most two decimals, exact in cents inside. */
-export const Amount = Schema.transform(
-  Schema.Number.pipe(Schema.between(0, MAX_AMOUNT)).annotations({ description: "An amount of money in major units, two decimals" }),
-  Cents,
-  {
-    strict: true,
-    decode: (n) => Math.round(n * 100) as Cents,
-    encode: (c) => c / 100
-  }
-).annotations({ identifier: "Amount" })
+export const Amount = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: MAX_AMOUNT }))
+  // named on the wire side: the document shows the JSON number
+  .annotate({ identifier: "Amount", description: "An amount of money in major units, two decimals" })
+  .pipe(
+    Schema.decodeTo(
+      Cents,
+      SchemaTransformation.transform({
+        decode: (n: number) => Math.round(n * 100),
+        encode: (c: number) => c / 100
+      })
+    )
+  )
+
+/**
+ * An Amount field with a description of its own, beside the shared Amount's in the document: the
+ * description goes on the wire side, which is what the document shows.
+ */
+export const describedAmount = (description: string) => Schema.flip(Schema.flip(Amount).annotateKey({ description }))
 
 /** ISO 4217 currency code. */
 export const Currency = Schema.String.pipe(
-  Schema.pattern(/^[A-Z]{3}$/),
-  Schema.annotations({ identifier: "Currency", description: "ISO 4217 currency code", examples: ["EUR"] })
+  Schema.check(Schema.isPattern(/^[A-Z]{3}$/u)),
+  Schema.annotate({ identifier: "Currency", description: "ISO 4217 currency code", examples: ["EUR"] })
 )

@@ -5,18 +5,18 @@ import { ReservationId } from "./Ids.js"
  * What a job delivers. Jobs of one reservation and one channel (email, PMS) run in the order they
  * were written: a cancellation never reaches the PMS before the reservation it cancels.
  */
-export const JobKind = Schema.Literal(
+export const JobKind = Schema.Literals([
   "confirmation_email",
   "cancellation_email",
   "guest_update_email",
   "stay_change_email",
   "pms_push",
   "pms_cancel"
-)
+])
 export type JobKind = typeof JobKind.Type
 
 /** `held_back`: an email beyond its recipient's daily limit, kept with the reason and never sent. */
-export const JobState = Schema.Literal("pending", "done", "failed", "held_back")
+export const JobState = Schema.Literals(["pending", "done", "failed", "held_back"])
 export type JobState = typeof JobState.Type
 
 /** A job to write in the transaction of the state change it follows. */

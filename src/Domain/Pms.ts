@@ -4,7 +4,7 @@ import type { HotelDefinition } from "./Hotel.js"
 import { PackageCode, PromotionCode, RateCode, ReservationId, RoomTypeId } from "./Ids.js"
 import { Language } from "./Language.js"
 import { formatInstant } from "./LocalDate.js"
-import { Amount } from "./Money.js"
+import { describedAmount } from "./Money.js"
 import { GuestDetails, type PmsStatus, type ReservationRecord, ReservationStatus } from "./Reservation.js"
 import { OfferPrice, QuoteStay } from "./Quote.js"
 
@@ -26,10 +26,8 @@ export const PmsReservation = Schema.Struct({
     quantity: Schema.Int,
     adults: Schema.Int,
     children_ages: Schema.Array(Schema.Int),
-    total: Amount.annotations({
-      description: "This room request's share of price.total: the request priced alone on the reservation's plan (its " +
-        "rooms for every night, board, promotions, promo code and tourist tax)"
-    })
+    total: describedAmount("This room request's share of price.total: the request priced alone on the reservation's plan (its " +
+        "rooms for every night, board, promotions, promo code and tourist tax)")
   })),
   guest: GuestDetails,
   package: Schema.Struct({
@@ -40,13 +38,13 @@ export const PmsReservation = Schema.Struct({
     promotions: Schema.Array(PromotionCode),
     free_cancellation_until: Schema.NullOr(Schema.String)
   }),
-  promo_code: Schema.NullOr(Schema.String).annotations({
+  promo_code: Schema.NullOr(Schema.String).annotate({
     description: "The hotel's promo code the price applies (its discount is in price.promotion_discount); null when none"
   }),
   price: OfferPrice,
   created_at: Schema.String,
   updated_at: Schema.String
-}).annotations({ identifier: "PmsReservation" })
+}).annotate({ identifier: "PmsReservation" })
 export type PmsReservation = typeof PmsReservation.Type
 
 /**
@@ -92,8 +90,8 @@ export const pmsReservation = (
 
 /** The PMS's answer to a PUT (and optionally a DELETE); other fields are ignored. */
 export const PmsAnswer = Schema.Struct({
-  reference: Schema.String.pipe(Schema.minLength(1))
-}).annotations({ identifier: "PmsAnswer" })
+  reference: Schema.String.check(Schema.isMinLength(1))
+}).annotate({ identifier: "PmsAnswer" })
 export type PmsAnswer = typeof PmsAnswer.Type
 
 /**

@@ -1,6 +1,7 @@
-import { Either, Option, Schema } from "effect"
-import { jsonCount, urlCount } from "./Availability.js"
+import { Effect, Option, Result, Schema, SchemaTransformation } from "effect"
+import { jsonCount, NumberText, urlCount } from "./Availability.js"
 import { readUntil, RestrictionReason } from "./Channel.js"
+import { wireExamples } from "./Documentation.js"
 import { ValidationError } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { PackageCode, RateCode, RoomTypeId } from "./Ids.js"
@@ -20,82 +21,92 @@ export const MAX_CALENDAR_NIGHTS = 30
  * `1,8` in a URL: each child's age, comma-separated. Empty is no children, as a page that joins an
  * empty list of ages sends it (`children_ages=`).
  */
-const ChildrenAgesText = Schema.transform(
-  Schema.String.pipe(Schema.maxLength(3 * MAX_CHILDREN_PER_ROOM - 1)),
-  Schema.Array(Schema.String),
-  { strict: true, decode: (text) => text === "" ? [] : text.split(","), encode: (ages) => ages.join(",") }
+const ChildrenAgesText = Schema.String.check(
+  Schema.isMaxLength(3 * MAX_CHILDREN_PER_ROOM - 1),
+  // the document shows the text's form; the ages are checked one by one below, each naming its own fault
+  Schema.makeFilter(() => true, {
+    toJsonSchema: () => ({ pattern: `^(\\d{1,2}(,\\d{1,2}){0,${MAX_CHILDREN_PER_ROOM - 1}})?$` })
+  })
 ).pipe(
-  Schema.compose(Schema.Array(Schema.compose(Schema.NumberFromString, ChildAge)).pipe(Schema.maxItems(MAX_CHILDREN_PER_ROOM)))
-).annotations({
-  jsonSchema: {
-    type: "string",
-    pattern: `^(\\d{1,2}(,\\d{1,2}){0,${MAX_CHILDREN_PER_ROOM - 1}})?$`,
-    maxLength: 3 * MAX_CHILDREN_PER_ROOM - 1
-  }
-})
+  Schema.decodeTo(
+    Schema.Array(NumberText.pipe(Schema.decodeTo(ChildAge))).check(Schema.isMaxLength(MAX_CHILDREN_PER_ROOM)),
+    SchemaTransformation.transform({
+      decode: (text: string): ReadonlyArray<string> => text === "" ? [] : text.split(","),
+      encode: (ages: ReadonlyArray<string>) => ages.join(",")
+    })
+  )
+)
 
 /** The fields of a calendar query; counts and ages encoded as a URL (text) or as JSON carries them. */
 const calendarFields = <C, A>(
-  count: (min: number, max: number) => Schema.Schema<number, C>,
-  ages: Schema.Schema<ReadonlyArray<number>, A>
+  count: (min: number, max: number) => Schema.Codec<number, C>,
+  ages: Schema.Codec<ReadonlyArray<number>, A>
 ) => ({
-  from: LocalDate.annotations({ description: "First arrival date" }),
-  to: LocalDate.annotations({ description: `Last arrival date (inclusive); at most ${MAX_CALENDAR_DATES} dates from from` }),
-  nights: Schema.optionalWith(count(1, MAX_CALENDAR_NIGHTS), { default: () => 1 }).annotations({
-    description: `Nights of each stay, 1 to ${MAX_CALENDAR_NIGHTS} (default 1)`
-  }),
-  adults: Schema.optionalWith(count(1, MAX_ADULTS_PER_ROOM), { default: () => 2 }).annotations({
-    description: `Adults in the room, 1 to ${MAX_ADULTS_PER_ROOM} (default 2)`
-  }),
-  children_ages: Schema.optionalWith(ages, { default: () => [] }).annotations({
-    description: `Age of each child in the room on check-in, 0 to ${MAX_CHILD_AGE}, at most ${MAX_CHILDREN_PER_ROOM} children`
-  }),
-  room_type_id: Schema.optional(RoomTypeId).annotations({ description: "Only this room type; omit for any that fits" }),
-  rate_code: Schema.optional(RateCode).annotations({ description: "Only this rate plan; omit for every eligible plan" }),
-  promo_code: Schema.optional(PromoCodeInput)
+  from: LocalDate.annotateKey({ description: "First arrival date" }),
+  to: LocalDate.annotateKey({ description: `Last arrival date (inclusive); at most ${MAX_CALENDAR_DATES} dates from from` }),
+  nights: count(1, MAX_CALENDAR_NIGHTS).pipe(
+        Schema.annotateEncoded({
+          description: `Nights of each stay, 1 to ${MAX_CALENDAR_NIGHTS} (default 1)`
+        }),
+        Schema.withDecodingDefaultTypeKey(Effect.succeed(1))
+      ),
+  adults: count(1, MAX_ADULTS_PER_ROOM).pipe(
+    Schema.annotateEncoded({
+      description: `Adults in the room, 1 to ${MAX_ADULTS_PER_ROOM} (default 2)`
+    }),
+    Schema.withDecodingDefaultTypeKey(Effect.succeed(2))
+  ),
+  children_ages: ages.pipe(
+    Schema.annotateEncoded({
+      description: `Age of each child in the room on check-in, 0 to ${MAX_CHILD_AGE}, at most ${MAX_CHILDREN_PER_ROOM} children`
+    }),
+    Schema.withDecodingDefaultTypeKey(Effect.sync(() => []))
+  ),
+  room_type_id: Schema.optionalKey(RoomTypeId).annotateKey({ description: "Only this room type; omit for any that fits" }),
+  rate_code: Schema.optionalKey(RateCode).annotateKey({ description: "Only this rate plan; omit for every eligible plan" }),
+  promo_code: Schema.optionalKey(PromoCodeInput)
 })
 
 /** GET /v1/calendar's query string (`children_ages=1,8`). */
 export const CalendarQuery = Schema.Struct(calendarFields(urlCount, ChildrenAgesText))
 /**
  * The same query as JSON (the MCP tool `price_calendar`): counts as integers, `children_ages` an
- * array; an unknown field is refused, as its `inputSchema` says.
+ * array. An unknown field is refused, as its `inputSchema` says: the tool decodes it with
+ * `onExcessProperty: "error"`.
  */
-export const CalendarParams = Schema.Struct(calendarFields(jsonCount, ChildrenAges)).annotations({
-  parseOptions: { onExcessProperty: "error" }
-})
+export const CalendarParams = Schema.Struct(calendarFields(jsonCount, ChildrenAges))
 export type CalendarQuery = typeof CalendarQuery.Type
 
-export const NoOfferReason = Schema.Literal(
+export const NoOfferReason = Schema.Literals([
   "past",
   "beyond_booking_window",
   "stay_too_long",
   "no_eligible_rate",
   ...RestrictionReason.literals,
   "sold_out"
-)
+])
 export type NoOfferReason = typeof NoOfferReason.Type
 
 export const CalendarDay = Schema.Struct({
   checkin: LocalDate,
   checkout: LocalDate,
   available: Schema.Boolean,
-  lowest_total: Schema.NullOr(Amount).annotations({
+  lowest_total: Schema.NullOr(Amount).annotate({
     description: "The lowest price.total POST /v1/quotes would answer now for one room of this occupancy and stay; " +
       "null when nothing can be offered. Only a quote's total is official."
   }),
-  room_type_id: Schema.NullOr(RoomTypeId).annotations({ description: "The room type of the lowest total" }),
-  package_code: Schema.NullOr(PackageCode).annotations({ description: "The package of the lowest total, as a quote names it" }),
+  room_type_id: Schema.NullOr(RoomTypeId).annotate({ description: "The room type of the lowest total" }),
+  package_code: Schema.NullOr(PackageCode).annotate({ description: "The package of the lowest total, as a quote names it" }),
   rate_code: Schema.NullOr(RateCode),
-  reason: Schema.NullOr(NoOfferReason).annotations({
+  reason: Schema.NullOr(NoOfferReason).annotate({
     description: "Why nothing can be offered; null when available. past, beyond_booking_window or stay_too_long: the arrival " +
       "date or nights cannot be booked online; no_eligible_rate: no rate plan can be booked for this arrival; else the first " +
       "that applies (without room_type_id, for the first fitting room type): " +
       describeReasons([...RestrictionReason.literals, "sold_out"])
   }),
-  min_stay: Schema.optional(Schema.Int).annotations({ description: "With reason min_stay: the fewest nights a stay arriving that day may have" }),
-  max_stay: Schema.optional(Schema.Int).annotations({ description: "With reason max_stay: the most nights a stay arriving that day may have" })
-}).annotations({ identifier: "CalendarDay" })
+  min_stay: Schema.optionalKey(Schema.Int).annotate({ description: "With reason min_stay: the fewest nights a stay arriving that day may have" }),
+  max_stay: Schema.optionalKey(Schema.Int).annotate({ description: "With reason max_stay: the most nights a stay arriving that day may have" })
+}).annotate({ identifier: "CalendarDay" })
 export type CalendarDay = typeof CalendarDay.Type
 
 export const PriceCalendar = Schema.Struct({
@@ -105,10 +116,9 @@ export const PriceCalendar = Schema.Struct({
   adults: Schema.Int,
   children_ages: Schema.Array(Schema.Int),
   currency: Currency,
-  days: Schema.Array(CalendarDay).annotations({ description: "One per arrival date from from to to, in order" })
-}).annotations({
-  identifier: "PriceCalendar",
-  examples: [{
+  days: Schema.Array(CalendarDay).annotate({ description: "One per arrival date from from to to, in order" })
+}).annotate({ identifier: "PriceCalendar" }).pipe((schema) =>
+  wireExamples(schema, [{
     from: "2027-03-12" as LocalDate,
     to: "2027-03-13" as LocalDate,
     nights: 2,
@@ -137,8 +147,8 @@ export const PriceCalendar = Schema.Struct({
         reason: "sold_out"
       }
     ]
-  }]
-})
+  }])
+)
 export type PriceCalendar = typeof PriceCalendar.Type
 
 /** The last day a date can name: every stay's checkout is one. */
@@ -149,11 +159,11 @@ export const calendarDates = (
   from: LocalDate,
   to: LocalDate,
   nights: number
-): Either.Either<ReadonlyArray<LocalDate>, ValidationError> => {
+): Result.Result<ReadonlyArray<LocalDate>, ValidationError> => {
   const count = daysBetween(from, to) + 1
-  if (count < 1) return Either.left(new ValidationError({ code: "invalid_dates", message: "to must not be before from" }))
+  if (count < 1) return Result.fail(new ValidationError({ code: "invalid_dates", message: "to must not be before from" }))
   if (count > MAX_CALENDAR_DATES) {
-    return Either.left(
+    return Result.fail(
       new ValidationError({
         code: "range_too_long",
         message: `from to to spans ${count} arrival dates; a calendar answers at most ${MAX_CALENDAR_DATES}`
@@ -161,9 +171,9 @@ export const calendarDates = (
     )
   }
   if (daysBetween(to, LAST_DATE) < nights) {
-    return Either.left(new ValidationError({ code: "invalid_dates", message: `the last stay would end after ${LAST_DATE}` }))
+    return Result.fail(new ValidationError({ code: "invalid_dates", message: `the last stay would end after ${LAST_DATE}` }))
   }
-  return Either.right(Array.from({ length: count }, (_, i) => addDays(from, i)))
+  return Result.succeed(Array.from({ length: count }, (_, i) => addDays(from, i)))
 }
 
 /**
@@ -174,7 +184,7 @@ export const calendarDates = (
 export const calendarRooms = (
   hotel: HotelDefinition,
   query: Pick<CalendarQuery, "adults" | "children_ages" | "room_type_id" | "rate_code">
-): Either.Either<ReadonlyArray<RoomLine>, ValidationError> => {
+): Result.Result<ReadonlyArray<RoomLine>, ValidationError> => {
   const ids = query.room_type_id === undefined ? hotel.room_types.map((r) => r.id) : [query.room_type_id]
   const lines = ids.map((room_type_id): RoomLine => ({
     room_type_id,
@@ -189,7 +199,7 @@ export const calendarRooms = (
   })
   // with nothing fitting, the first line's problem is the answer
   const checked = fitting.length > 0 ? fitting : lines
-  return Either.map(validateRooms(hotel, checked, () => ""), () => checked)
+  return Result.map(validateRooms(hotel, checked, () => ""), () => checked)
 }
 
 /** Why a stay that the booking rules refuse has no offer. */
@@ -200,7 +210,7 @@ const refusal = (error: ValidationError): NoOfferReason =>
 export interface CalendarStay {
   readonly checkin: LocalDate
   readonly checkout: LocalDate
-  readonly validated: Either.Either<Stay, NoOfferReason>
+  readonly validated: Result.Result<Stay, NoOfferReason>
 }
 
 export const calendarStays = (
@@ -211,14 +221,14 @@ export const calendarStays = (
 ): ReadonlyArray<CalendarStay> =>
   dates.map((checkin) => {
     const checkout = addDays(checkin, nights)
-    return { checkin, checkout, validated: Either.mapLeft(validateStay(hotel, today, checkin, checkout), refusal) }
+    return { checkin, checkout, validated: Result.mapError(validateStay(hotel, today, checkin, checkout), refusal) }
   })
 
 /** The nights the stays need: from the first bookable check-in up to the last checkout, that date included (closed to departure); none when no stay is bookable. */
 export const nightsToRead = (
   stays: ReadonlyArray<CalendarStay>
 ): Option.Option<{ readonly from: LocalDate; readonly until: LocalDate }> => {
-  const bookable = stays.filter((stay) => Either.isRight(stay.validated))
+  const bookable = stays.filter((stay) => Result.isSuccess(stay.validated))
   return bookable.length === 0
     ? Option.none()
     : Option.some({ from: bookable[0]!.checkin, until: readUntil(bookable[bookable.length - 1]!.checkout) })
@@ -255,8 +265,8 @@ export const priceCalendar = (input: {
   readonly promoCode: PricingInput["promoCode"]
 }): ReadonlyArray<CalendarDay> =>
   input.stays.map((day) => {
-    if (Either.isLeft(day.validated)) return noOffer(day, day.validated.left)
-    const stay = day.validated.right
+    if (Result.isFailure(day.validated)) return noOffer(day, day.validated.failure)
+    const stay = day.validated.success
     let best: { readonly line: RoomLine; readonly offer: PackageOffer } | undefined
     let first: RoomUnavailability | undefined
     let notEligible = false

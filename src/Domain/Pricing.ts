@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import { Result } from "effect"
 import { freeCancellationUntil } from "./CancellationPolicy.js"
 import { freeDuringStay, type NightLookup, restrictionBound, restrictionMessage, stayRestriction } from "./Channel.js"
 import { withDemandSurcharge } from "./DemandPricing.js"
@@ -62,17 +62,17 @@ const guestAges = (line: RoomLine): ReadonlyArray<number> => {
 }
 
 /** The single-room request as a room line; its children must each have an age. */
-export const singleRoomLine = (request: SingleRoomQuoteRequest): Either.Either<RoomLine, ValidationError> => {
+export const singleRoomLine = (request: SingleRoomQuoteRequest): Result.Result<RoomLine, ValidationError> => {
   const ages = request.children_ages ?? []
   return ages.length === request.children
-    ? Either.right({
+    ? Result.succeed({
       room_type_id: request.room_type_id,
       quantity: 1,
       adults: request.adults,
       children_ages: ages,
       rate_code: request.rate_code ?? null
     })
-    : Either.left(
+    : Result.fail(
       new ValidationError({
         code: "children_ages_mismatch",
         message: `children is ${request.children} but children_ages lists ${ages.length} ages: give one age per child`
@@ -88,14 +88,14 @@ export const validateRooms = (
   hotel: HotelDefinition,
   rooms: ReadonlyArray<RoomLine>,
   field: (index: number) => string = (i) => `rooms[${i}].`
-): Either.Either<void, ValidationError> => {
+): Result.Result<void, ValidationError> => {
   const roomIds = hotel.room_types.map((r) => r.id)
   // inactive plans are not offered to anyone, so they are as unknown as a typo
   const rateCodes: ReadonlyArray<string> = hotel.rate_plans.filter((p) => p.active).map((p) => p.code)
   for (const [i, line] of rooms.entries()) {
     const room = hotel.room_types.find((r) => r.id === line.room_type_id)
     if (room === undefined) {
-      return Either.left(
+      return Result.fail(
         new ValidationError({
           code: "unknown_room_type",
           message: `${field(i)}room_type_id: unknown room type "${line.room_type_id}"; known: ${roomIds.join(", ")}`
@@ -103,7 +103,7 @@ export const validateRooms = (
       )
     }
     if (line.rate_code !== null && !rateCodes.includes(line.rate_code)) {
-      return Either.left(
+      return Result.fail(
         new ValidationError({
           code: "unknown_rate_code",
           message: `${field(i)}rate_code: unknown rate code "${line.rate_code}"; known: ${rateCodes.join(", ")}`
@@ -111,7 +111,7 @@ export const validateRooms = (
       )
     }
     if (!fitsRoom(room, { adults: line.adults, childrenAges: line.children_ages })) {
-      return Either.left(
+      return Result.fail(
         new ValidationError({
           code: "occupancy_exceeded",
           message: `${field(i)}adults, children_ages: ${line.adults} adults and ${line.children_ages.length} children do not fit; ${
@@ -121,7 +121,7 @@ export const validateRooms = (
       )
     }
   }
-  return Either.void
+  return Result.void
 }
 
 /** The room lines a stay cannot have, whatever the plan: a restriction of the hotel, or too few rooms free on a night. */

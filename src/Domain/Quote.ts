@@ -1,8 +1,9 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { GroupBooking } from "./BookingLimits.js"
+import { wireExamples } from "./Documentation.js"
 import { PackageCode, PromotionCode, QuoteId, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
-import { Amount, type Cents, Currency } from "./Money.js"
+import { Amount, type Cents, Currency, describedAmount } from "./Money.js"
 import { MAX_ADULTS_PER_ROOM, MAX_CHILD_AGE, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { Text } from "./Text.js"
 
@@ -11,11 +12,11 @@ export const MAX_ROOMS_PER_REQUEST = 10
 /** Room requests one quote (and one reservation) may hold: more is a group booking. */
 export const MAX_ROOM_REQUESTS = 20
 
-export const ChildAge = Schema.Int.pipe(Schema.between(0, MAX_CHILD_AGE)).annotations({
+export const ChildAge = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_CHILD_AGE })).annotate({
   description: `Age on the check-in date, 0 to ${MAX_CHILD_AGE}`
 })
-export const ChildrenAges = Schema.Array(ChildAge).pipe(Schema.maxItems(MAX_CHILDREN_PER_ROOM))
-const Adults = Schema.Int.pipe(Schema.between(1, MAX_ADULTS_PER_ROOM)).annotations({
+export const ChildrenAges = Schema.Array(ChildAge).check(Schema.isMaxLength(MAX_CHILDREN_PER_ROOM))
+const Adults = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_ADULTS_PER_ROOM })).annotate({
   description: `Adults (18+) in the room, 1 to ${MAX_ADULTS_PER_ROOM}`
 })
 
@@ -23,28 +24,28 @@ const Adults = Schema.Int.pipe(Schema.between(1, MAX_ADULTS_PER_ROOM)).annotatio
 export const MAX_PROMO_CODE_LENGTH = 40
 
 /** A promo code as a guest or agent types it; any case, surrounding spaces ignored. */
-export const PromoCodeInput = Text.pipe(Schema.maxLength(MAX_PROMO_CODE_LENGTH)).annotations({
+export const PromoCodeInput = Text.check(Schema.isMaxLength(MAX_PROMO_CODE_LENGTH)).annotate({
   identifier: "PromoCodeInput",
   description: `Promo code (case-insensitive, at most ${MAX_PROMO_CODE_LENGTH} characters). Unknown, inactive or used up: ` +
     "400 invalid_promo_code with error.details.reason; valid but not for this stay: promo_code.applied false",
   examples: ["DIRECT12"]
 })
 
+// Request bodies are decoded with `onExcessProperty: "error"`, as the OpenAPI says (additionalProperties:
+// false): a misspelt optional field is refused, not ignored.
 export const SingleRoomQuoteRequest = Schema.Struct({
   checkin: LocalDate,
   checkout: LocalDate,
   adults: Adults,
-  children: Schema.Int.pipe(Schema.between(0, MAX_CHILDREN_PER_ROOM)).annotations({
+  children: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_CHILDREN_PER_ROOM })).annotate({
     description: `Children under 18 in the room, 0 to ${MAX_CHILDREN_PER_ROOM}`
   }),
-  children_ages: Schema.optional(ChildrenAges).annotations({ description: "Required when children > 0: one age per child" }),
+  children_ages: Schema.optionalKey(ChildrenAges).annotateKey({ description: "Required when children > 0: one age per child" }),
   room_type_id: RoomTypeId,
-  rate_code: Schema.optional(RateCode).annotations({ description: "Omit to receive all eligible active rate plans" }),
-  promo_code: Schema.optional(PromoCodeInput)
-}).annotations({
+  rate_code: Schema.optionalKey(RateCode).annotateKey({ description: "Omit to receive all eligible active rate plans" }),
+  promo_code: Schema.optionalKey(PromoCodeInput)
+}).annotate({
   identifier: "SingleRoomQuoteRequest",
-  // as the OpenAPI says (additionalProperties: false): a misspelt optional field is refused, not ignored
-  parseOptions: { onExcessProperty: "error" },
   examples: [{
     checkin: "2027-03-12" as LocalDate,
     checkout: "2027-03-15" as LocalDate,
@@ -58,28 +59,33 @@ export type SingleRoomQuoteRequest = typeof SingleRoomQuoteRequest.Type
 
 export const RoomRequest = Schema.Struct({
   room_type_id: RoomTypeId,
-  quantity: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, MAX_ROOMS_PER_REQUEST)), { default: () => 1 }).annotations({
-    description: `Rooms of this kind, 1 to ${MAX_ROOMS_PER_REQUEST} (default 1)`
-  }),
+  quantity: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_ROOMS_PER_REQUEST })).pipe(
+    Schema.annotateEncoded({
+      description: `Rooms of this kind, 1 to ${MAX_ROOMS_PER_REQUEST} (default 1)`
+    }),
+    Schema.withDecodingDefaultTypeKey(Effect.succeed(1))
+  ),
   adults: Adults,
-  children_ages: Schema.optionalWith(ChildrenAges, { default: () => [] }).annotations({
-    description: "Children assigned to each of these rooms; standard occupancy is 2, plus one infant under 2"
-  }),
-  rate_code: Schema.optional(RateCode)
-}).annotations({ identifier: "RoomRequest" })
+  children_ages: ChildrenAges.pipe(
+    Schema.annotateEncoded({
+      description: "Children assigned to each of these rooms; standard occupancy is 2, plus one infant under 2"
+    }),
+    Schema.withDecodingDefaultTypeKey(Effect.sync(() => []))
+  ),
+  rate_code: Schema.optionalKey(RateCode)
+}).annotate({ identifier: "RoomRequest" })
 export type RoomRequest = typeof RoomRequest.Type
 
 export const MultiRoomQuoteRequest = Schema.Struct({
-  session_id: Schema.optional(Text.pipe(Schema.maxLength(80))).annotations({
+  session_id: Schema.optionalKey(Text.check(Schema.isMaxLength(80))).annotate({
     description: "Correlation ID supplied by the caller, echoed in the response"
   }),
   checkin: LocalDate,
   checkout: LocalDate,
-  rooms: Schema.Array(RoomRequest).pipe(Schema.minItems(1), Schema.maxItems(MAX_ROOM_REQUESTS)),
-  promo_code: Schema.optional(PromoCodeInput)
-}).annotations({
+  rooms: Schema.Array(RoomRequest).check(Schema.isMinLength(1), Schema.isMaxLength(MAX_ROOM_REQUESTS)),
+  promo_code: Schema.optionalKey(PromoCodeInput)
+}).annotate({
   identifier: "MultiRoomQuoteRequest",
-  parseOptions: { onExcessProperty: "error" },
   examples: [{
     session_id: "chat-4711",
     checkin: "2027-03-12" as LocalDate,
@@ -94,12 +100,12 @@ export const MultiRoomQuoteRequest = Schema.Struct({
 export type MultiRoomQuoteRequest = typeof MultiRoomQuoteRequest.Type
 
 export const OfferPrice = Schema.Struct({
-  room_total: Amount.annotations({ description: "Rooms and board for every room and night" }),
+  room_total: describedAmount("Rooms and board for every room and night"),
   promotion_discount: Amount,
   tourist_tax: Amount,
-  total: Amount.annotations({ description: "room_total - promotion_discount + tourist_tax: the official total" }),
+  total: describedAmount("room_total - promotion_discount + tourist_tax: the official total"),
   currency: Currency
-}).annotations({ identifier: "OfferPrice" })
+}).annotate({ identifier: "OfferPrice" })
 
 export const PackageOffer = Schema.Struct({
   package_code: PackageCode,
@@ -108,12 +114,12 @@ export const PackageOffer = Schema.Struct({
   description: Schema.String,
   breakfast_included: Schema.Boolean,
   refundable: Schema.Boolean,
-  free_cancellation_until: Schema.NullOr(Schema.String).annotations({
+  free_cancellation_until: Schema.NullOr(Schema.String).annotate({
     description: "Date-time with the hotel's offset until which cancellation is free; null when non-refundable"
   }),
   promotions: Schema.Array(PromotionCode),
   price: OfferPrice
-}).annotations({ identifier: "PackageOffer" })
+}).annotate({ identifier: "PackageOffer" })
 export type PackageOffer = typeof PackageOffer.Type
 
 const REASONS = [
@@ -152,19 +158,19 @@ export const UNAVAILABILITY_REASONS: { readonly [R in Reason]: string } = {
 export const describeReasons = (reasons: ReadonlyArray<Reason>): string =>
   reasons.map((reason) => `${reason} (${UNAVAILABILITY_REASONS[reason]})`).join("; ")
 
-export const UnavailabilityReason = Schema.Literal(...REASONS).annotations({
+export const UnavailabilityReason = Schema.Literals(REASONS).annotate({
   description: `Why this room request cannot be had, the first that applies: ${describeReasons(REASONS)}`
 })
 export type UnavailabilityReason = typeof UnavailabilityReason.Type
 
 export const RoomUnavailability = Schema.Struct({
-  room_index: Schema.Int.annotations({ description: "Index of the room request in `rooms`" }),
+  room_index: Schema.Int.annotate({ description: "Index of the room request in `rooms`" }),
   room_type_id: RoomTypeId,
   reason: UnavailabilityReason,
-  min_stay: Schema.optional(Schema.Int).annotations({ description: "With reason min_stay: the fewest nights a stay arriving on check-in may have" }),
-  max_stay: Schema.optional(Schema.Int).annotations({ description: "With reason max_stay: the most nights a stay arriving on check-in may have" }),
+  min_stay: Schema.optionalKey(Schema.Int).annotate({ description: "With reason min_stay: the fewest nights a stay arriving on check-in may have" }),
+  max_stay: Schema.optionalKey(Schema.Int).annotate({ description: "With reason max_stay: the most nights a stay arriving on check-in may have" }),
   message: Schema.String
-}).annotations({ identifier: "RoomUnavailability" })
+}).annotate({ identifier: "RoomUnavailability" })
 export type RoomUnavailability = typeof RoomUnavailability.Type
 
 export const QuoteStay = Schema.Struct({
@@ -173,7 +179,7 @@ export const QuoteStay = Schema.Struct({
   nights: Schema.Int,
   check_in_time: TimeOfDay,
   check_out_time: TimeOfDay
-}).annotations({ identifier: "QuoteStay" })
+}).annotate({ identifier: "QuoteStay" })
 
 export const QuotedRoom = Schema.Struct({
   room_index: Schema.Int,
@@ -182,42 +188,41 @@ export const QuotedRoom = Schema.Struct({
   adults: Schema.Int,
   children_ages: Schema.Array(Schema.Int),
   rate_code: Schema.NullOr(RateCode)
-}).annotations({ identifier: "QuotedRoom" })
+}).annotate({ identifier: "QuotedRoom" })
 export type QuotedRoom = typeof QuotedRoom.Type
 
 export const PromoCodeOutcome = Schema.Struct({
-  code: PromotionCode.annotations({ description: "The hotel's code for the promo_code sent (in its own spelling)" }),
-  applied: Schema.Boolean.annotations({
+  code: PromotionCode.annotateKey({ description: "The hotel's code for the promo_code sent (in its own spelling)" }),
+  applied: Schema.Boolean.annotate({
     description: "true when an offer applies it (named in its promotions); false when it does not fit this stay or plan, " +
       "or another promotion is worth more"
   })
-}).annotations({ identifier: "PromoCodeOutcome" })
+}).annotate({ identifier: "PromoCodeOutcome" })
 export type PromoCodeOutcome = typeof PromoCodeOutcome.Type
 
-export const QuoteStatus = Schema.Literal("available", "unavailable")
+export const QuoteStatus = Schema.Literals(["available", "unavailable"])
 
 export const MultiRoomQuoteResponse = Schema.Struct({
-  status: QuoteStatus.annotations({ description: "available: package_offers present; unavailable: see unavailable_rooms" }),
+  status: QuoteStatus.annotate({ description: "available: package_offers present; unavailable: see unavailable_rooms" }),
   environment: Schema.String,
   quote_id: QuoteId,
   session_id: Schema.NullOr(Schema.String),
-  expires_at: Schema.String.annotations({ description: "Date-time with the hotel's offset; the quote cannot be reserved after it", jsonSchema: { type: "string", format: "date-time" } }),
+  expires_at: Schema.String.annotate({ description: "Date-time with the hotel's offset; the quote cannot be reserved after it", format: "date-time" }),
   stay: QuoteStay,
   rooms: Schema.Array(QuotedRoom),
-  package_offers: Schema.Array(PackageOffer).annotations({ description: "Globally priced packages for all requested rooms: authoritative totals" }),
+  package_offers: Schema.Array(PackageOffer).annotate({ description: "Globally priced packages for all requested rooms: authoritative totals" }),
   unavailable_rooms: Schema.Array(RoomUnavailability),
-  reservable: Schema.Boolean.annotations({
+  reservable: Schema.Boolean.annotate({
     description: "Whether POST /v1/reservation-intents accepts this quote: false when it is unavailable, or when not_reservable " +
       "says why (a 409 quote_not_reservable would answer the same)"
   }),
-  not_reservable: Schema.NullOr(GroupBooking).annotations({
+  not_reservable: Schema.NullOr(GroupBooking).annotate({
     description: "Set when the rooms are more than one reservation may hold (reason group_booking): the quote is priced, " +
       "but only the hotel books it; give the user its contact"
   }),
-  promo_code: Schema.NullOr(PromoCodeOutcome).annotations({ description: "The promo_code of the request, null when none was sent" })
-}).annotations({
-  identifier: "MultiRoomQuoteResponse",
-  examples: [{
+  promo_code: Schema.NullOr(PromoCodeOutcome).annotate({ description: "The promo_code of the request, null when none was sent" })
+}).annotate({ identifier: "MultiRoomQuoteResponse" }).pipe((schema) =>
+  wireExamples(schema, [{
     status: "available",
     environment: "production",
     quote_id: "q_Dp_iPJAvs0HNRDSuqZ_X" as QuoteId,
@@ -240,8 +245,8 @@ export const MultiRoomQuoteResponse = Schema.Struct({
     reservable: true,
     not_reservable: null,
     promo_code: null
-  }]
-})
+  }])
+)
 export type MultiRoomQuoteResponse = typeof MultiRoomQuoteResponse.Type
 
 /** Who makes a call, as the caller names itself (application, AI agent, session): for usage measurement, never a credential. */
@@ -249,5 +254,5 @@ export const ClientInfo = Schema.Struct({
   client: Schema.NullOr(Schema.String),
   ai_agent: Schema.NullOr(Schema.String),
   session: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "ClientInfo" })
+}).annotate({ identifier: "ClientInfo" })
 export type ClientInfo = typeof ClientInfo.Type

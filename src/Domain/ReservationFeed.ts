@@ -1,5 +1,6 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { urlCount } from "./Availability.js"
+import { rule } from "./Documentation.js"
 import { PmsReservation } from "./Pms.js"
 
 /** The most changes one page of the feed answers, and how many without `limit`. */
@@ -7,18 +8,18 @@ export const MAX_FEED_LIMIT = 500
 export const DEFAULT_FEED_LIMIT = 100
 
 /** What happened to a reservation; a PMS status change is no change of the reservation. */
-export const FeedChange = Schema.Literal("completed", "guest_updated", "stay_changed", "cancelled")
+export const FeedChange = Schema.Literals(["completed", "guest_updated", "stay_changed", "cancelled"])
 export type FeedChange = typeof FeedChange.Type
 
 /** The largest cursor: positions are PostgreSQL bigints. */
 const MAX_CURSOR = 9_223_372_036_854_775_807n
 
 /** An opaque position in the feed: strictly increasing in commit order. */
-export const FeedCursor = Schema.String.pipe(
-  Schema.pattern(/^[0-9]{1,19}$/),
-  Schema.maxLength(19),
-  Schema.filter((cursor) => BigInt(cursor) <= MAX_CURSOR, { message: () => "not a cursor of this feed" })
-).annotations({
+export const FeedCursor = Schema.String.check(
+  Schema.isPattern(/^[0-9]{1,19}$/u).abort(),
+  Schema.isMaxLength(19).abort(),
+  rule((cursor: string) => BigInt(cursor) <= MAX_CURSOR, "not a cursor of this feed")
+).annotate({
   identifier: "FeedCursor",
   description: "Opaque position in the feed; keep the last one processed and ask after it"
 })
@@ -26,25 +27,28 @@ export type FeedCursor = typeof FeedCursor.Type
 
 /** `GET /internal/v1/reservations`'s query. */
 export const FeedQuery = Schema.Struct({
-  after: Schema.optional(FeedCursor).annotations({ description: "The last cursor processed; absent: from the first change" }),
-  limit: Schema.optionalWith(urlCount(1, MAX_FEED_LIMIT), { default: () => DEFAULT_FEED_LIMIT }).annotations({
-    description: `Changes per page, 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT})`
-  })
-}).annotations({ identifier: "FeedQuery" })
+  after: Schema.optionalKey(FeedCursor).annotateKey({ description: "The last cursor processed; absent: from the first change" }),
+  limit: urlCount(1, MAX_FEED_LIMIT).pipe(
+    Schema.annotateEncoded({
+      description: `Changes per page, 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT})`
+    }),
+    Schema.withDecodingDefaultTypeKey(Effect.succeed(DEFAULT_FEED_LIMIT))
+  )
+}).annotate({ identifier: "FeedQuery" })
 export type FeedQuery = typeof FeedQuery.Type
 
 export const FeedEntry = Schema.Struct({
   cursor: FeedCursor,
   change: FeedChange,
-  changed_at: Schema.String.annotations({ description: "When the change committed, with the hotel's offset" }),
-  reservation: PmsReservation.annotations({ description: "The reservation after this change, as the PMS push carries it" })
-}).annotations({ identifier: "FeedEntry" })
+  changed_at: Schema.String.annotate({ description: "When the change committed, with the hotel's offset" }),
+  reservation: PmsReservation.annotateKey({ description: "The reservation after this change, as the PMS push carries it" })
+}).annotate({ identifier: "FeedEntry" })
 export type FeedEntry = typeof FeedEntry.Type
 
 export const FeedPage = Schema.Struct({
   changes: Schema.Array(FeedEntry),
-  next_cursor: Schema.NullOr(FeedCursor).annotations({
+  next_cursor: Schema.NullOr(FeedCursor).annotate({
     description: "The cursor to ask after next: the last change's, or the after asked with when the page is empty"
   })
-}).annotations({ identifier: "FeedPage" })
+}).annotate({ identifier: "FeedPage" })
 export type FeedPage = typeof FeedPage.Type

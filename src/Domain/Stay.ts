@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import { Result } from "effect"
 import { ValidationError } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { daysBetween, type LocalDate } from "./LocalDate.js"
@@ -17,29 +17,29 @@ export const validateStay = (
   today: LocalDate,
   checkin: LocalDate,
   checkout: LocalDate
-): Either.Either<Stay, ValidationError> => {
+): Result.Result<Stay, ValidationError> => {
   const nights = daysBetween(checkin, checkout)
   const daysAhead = daysBetween(today, checkin)
   if (nights < 1) {
-    return Either.left(new ValidationError({ code: "invalid_dates", message: "checkout must be after checkin" }))
+    return Result.fail(new ValidationError({ code: "invalid_dates", message: "checkout must be after checkin" }))
   }
   if (daysAhead < 0) {
-    return Either.left(
+    return Result.fail(
       new ValidationError({ code: "invalid_dates", message: `checkin must not be in the past (today is ${today} in hotel time)` })
     )
   }
   if (nights > hotel.booking.max_nights) {
-    return Either.left(
+    return Result.fail(
       new ValidationError({ code: "stay_too_long", message: `a stay is at most ${hotel.booking.max_nights} nights (checkin to checkout)` })
     )
   }
   if (daysAhead > hotel.booking.max_days_ahead) {
-    return Either.left(
+    return Result.fail(
       new ValidationError({
         code: "booking_window_exceeded",
         message: `checkin may be at most ${hotel.booking.max_days_ahead} days ahead`
       })
     )
   }
-  return Either.right({ checkin, checkout, nights, daysAhead })
+  return Result.succeed({ checkin, checkout, nights, daysAhead })
 }

@@ -1,10 +1,11 @@
-import { Either, Option, Schema } from "effect"
+import { Option, Result, Schema, SchemaTransformation } from "effect"
 import { groupBooking, groupBookingMessage } from "./BookingLimits.js"
+import { wireExamples } from "./Documentation.js"
 import { AvailabilityChanged, GroupStayChange, ValidationError } from "./Errors.js"
 import type { HotelDefinition, PromoCodeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, LocalDate, nightsOf } from "./LocalDate.js"
-import { Amount, type Cents, cents, Currency, MAX_AMOUNT } from "./Money.js"
+import { type Cents, cents, Currency, describedAmount, MAX_AMOUNT } from "./Money.js"
 import { type NightLookup, nightLookup, type StoredNight } from "./Channel.js"
 import { lineTotals, type PricingInput, priceStay, type RoomLine, roomsByType, validateRooms } from "./Pricing.js"
 import { appliedPromoCode, findPromoCode } from "./PromoCodes.js"
@@ -22,7 +23,7 @@ import type { Stay } from "./Stay.js"
 const NewStay = {
   checkin: LocalDate,
   checkout: LocalDate,
-  rooms: MultiRoomQuoteRequest.fields.rooms.annotations({
+  rooms: MultiRoomQuoteRequest.fields.rooms.annotate({
     description: "The rooms of the whole new stay, as POST /v1/quotes takes them: fewer rooms cancel part of the stay. " +
       "A room's rate_code, if given, must be the reservation's plan (a change keeps the plan)"
   })
@@ -31,7 +32,7 @@ const NewStay = {
 export const QuoteChangeAction = Schema.Struct({
   action: Schema.Literal("quote_change"),
   ...NewStay
-}).annotations({
+}).annotate({
   identifier: "QuoteChangeAction",
   description: "What the change to these dates and rooms would cost; nothing changes",
   examples: [{
@@ -46,29 +47,29 @@ export type QuoteChangeAction = typeof QuoteChangeAction.Type
 export const ChangeStayAction = Schema.Struct({
   action: Schema.Literal("change_stay"),
   ...NewStay,
-  expected_total: Amount.annotations({
-    description: "The new total the guest saw (quote_change's new_total); 409 price_changed if the live total differs"
-  })
-}).annotations({
+  expected_total: describedAmount("The new total the guest saw (quote_change's new_total); 409 price_changed if the live total differs")
+}).annotate({
   identifier: "ChangeStayAction",
-  description: "Changes the stay to these dates and rooms at expected_total, in one step",
-  examples: [{
+  description: "Changes the stay to these dates and rooms at expected_total, in one step"
+}).pipe((schema) =>
+  wireExamples(schema, [{
     action: "change_stay",
     checkin: "2027-03-13" as LocalDate,
     checkout: "2027-03-16" as LocalDate,
     rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [1] }],
     expected_total: 45468 as Cents
-  }]
-})
+  }])
+)
 export type ChangeStayAction = typeof ChangeStayAction.Type
 
 /** A change of total: negative when the new stay costs less. */
-const Difference = Schema.transform(
-  Schema.Number.pipe(Schema.between(-MAX_AMOUNT, MAX_AMOUNT)).annotations({
-    description: "new_total - previous_total in major units, two decimals; negative when the new stay costs less"
-  }),
-  Schema.Int,
-  { strict: true, decode: (n) => Math.round(n * 100), encode: (c) => c / 100 }
+const Difference = Schema.Finite.check(Schema.isBetween({ minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT })).annotate({
+  description: "new_total - previous_total in major units, two decimals; negative when the new stay costs less"
+}).pipe(
+  Schema.decodeTo(
+    Schema.Int,
+    SchemaTransformation.transform({ decode: (n: number) => Math.round(n * 100), encode: (c: number) => c / 100 })
+  )
 )
 
 /** quote_change's answer: the reservation as the change would make it, and what it costs more or less. */
@@ -76,15 +77,16 @@ export const ChangeQuote = Schema.Struct({
   stay: QuoteStay,
   rooms: Schema.Array(ReservedRoom),
   package: ReservedPackage,
-  price: OfferPrice.annotations({ description: "The new stay's price on the reservation's plan, live" }),
-  previous_total: Amount.annotations({ description: "The reservation's total now" }),
-  new_total: Amount.annotations({ description: "The total after the change: send it as change_stay's expected_total" }),
+  price: OfferPrice.annotateKey({ description: "The new stay's price on the reservation's plan, live" }),
+  previous_total: describedAmount("The reservation's total now"),
+  new_total: describedAmount("The total after the change: send it as change_stay's expected_total"),
   difference: Difference,
   currency: Currency
-}).annotations({
+}).annotate({
   identifier: "ChangeQuote",
-  description: "quote_change's answer: the reservation as the change would make it, and what it costs more or less",
-  examples: [{
+  description: "quote_change's answer: the reservation as the change would make it, and what it costs more or less"
+}).pipe((schema) =>
+  wireExamples(schema, [{
     stay: { checkin: "2027-03-13" as LocalDate, checkout: "2027-03-16" as LocalDate, nights: 3, check_in_time: "14:00", check_out_time: "12:00" },
     rooms: [{ room_index: 0, room_type_id: "double" as RoomTypeId, room_name: "Double, city view", quantity: 1, adults: 2, children_ages: [1] }],
     package: {
@@ -101,8 +103,8 @@ export const ChangeQuote = Schema.Struct({
     new_total: 45468 as Cents,
     difference: 2388,
     currency: "EUR"
-  }]
-})
+  }])
+)
 export type ChangeQuote = typeof ChangeQuote.Type
 
 /** The rooms of a change as pricing takes them: checked as a quote checks them, and a rate code other than the reservation's plan refused. */
@@ -110,8 +112,8 @@ export const changeLines = (
   hotel: HotelDefinition,
   r: ReservationRecord,
   rooms: QuoteChangeAction["rooms"]
-): Either.Either<ReadonlyArray<RoomLine>, ValidationError | GroupStayChange> =>
-  Either.gen(function*() {
+): Result.Result<ReadonlyArray<RoomLine>, ValidationError | GroupStayChange> =>
+  Result.gen(function*() {
     const lines: ReadonlyArray<RoomLine> = rooms.map((room) => ({
       room_type_id: room.room_type_id,
       quantity: room.quantity,
@@ -123,7 +125,7 @@ export const changeLines = (
     const plan = r.offer.rate_code
     const other = lines.findIndex((line) => line.rate_code !== null && line.rate_code !== plan)
     if (other >= 0) {
-      return yield* Either.left(
+      return yield* Result.fail(
         new ValidationError({
           code: "invalid_request",
           message: `rooms[${other}].rate_code: a change keeps the reservation's rate plan ${plan}; give ${plan} or leave it out`
@@ -132,7 +134,7 @@ export const changeLines = (
     }
     const group = groupBooking(hotel, lines)
     if (Option.isSome(group)) {
-      return yield* Either.left(new GroupStayChange({ ...group.value, message: `rooms: ${groupBookingMessage(group.value)}` }))
+      return yield* Result.fail(new GroupStayChange({ ...group.value, message: `rooms: ${groupBookingMessage(group.value)}` }))
     }
     // priced on the reservation's plan, whether or not a room named it
     return lines.map((line) => ({ ...line, rate_code: null }))
@@ -228,7 +230,7 @@ export const priceChange = (
   stay: Stay,
   lines: ReadonlyArray<RoomLine>,
   nights: NightLookup
-): Either.Either<PricedChange, AvailabilityChanged> => {
+): Result.Result<PricedChange, AvailabilityChanged> => {
   const plan = r.offer.rate_code
   const input: PricingInput = {
     hotel,
@@ -244,7 +246,7 @@ export const priceChange = (
       ? outcome.rooms.map(changedRoom)
       : lines.map((line, room_index) => ({ room_index, room_type_id: line.room_type_id, reason: "rate_not_eligible" }))
     const notToBeHad = rooms.some((room) => room.reason !== "rate_not_eligible" && room.reason !== "no_common_rate_plan")
-    return Either.left(
+    return Result.fail(
       new AvailabilityChanged({
         message: notToBeHad
           ? `some rooms cannot be had for ${stay.checkin} to ${stay.checkout} (details.rooms): choose other dates or rooms; ` +
@@ -255,7 +257,7 @@ export const priceChange = (
       })
     )
   }
-  return Either.right({
+  return Result.succeed({
     offer,
     rooms: lines.map((line, room_index) => ({ room_index, ...line })),
     line_totals: lineTotals(input, plan),

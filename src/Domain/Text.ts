@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { rule } from "./Documentation.js"
 
 /** A NUL character, or a UTF-16 surrogate without its pair. */
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
@@ -8,10 +9,8 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
  * an unpaired surrogate has no UTF-8 form (it would be stored as U+FFFD, changed): both are
  * refused here, as a 400 naming the field, before anything is stored or echoed.
  */
-export const Text = Schema.String.pipe(
-  Schema.filter((text) => !UNSTORABLE.test(text), {
-    message: () => "must not contain a NUL character (\\u0000) or an unpaired surrogate"
-  })
+export const Text = Schema.String.check(
+  rule((text: string) => !UNSTORABLE.test(text), "must not contain a NUL character (\\u0000) or an unpaired surrogate").abort()
 )
 
 /**
@@ -25,16 +24,14 @@ const DISGUISING_ALL = new RegExp(DISGUISING.source, "gu")
 const LINE_BREAK = /\r?\n/
 
 /** Guest text of one line: a name, an email address. */
-export const oneLine = <A extends string, I, R>(self: Schema.Schema<A, I, R>) =>
-  self.pipe(Schema.filter((text) => !DISGUISING.test(text), {
-    message: () => "must be one line: no control character, line or paragraph separator, or bidirectional control"
-  }))
+export const oneLine = <S extends Schema.Top & { readonly Type: string }>(self: S): S["Rebuild"] =>
+  self.check(rule((text: string) => !DISGUISING.test(text),
+    "must be one line: no control character, line or paragraph separator, or bidirectional control"))
 
 /** Guest text of several lines (special requests): line breaks, but none of the rest of `oneLine`'s characters. */
-export const guestLines = <A extends string, I, R>(self: Schema.Schema<A, I, R>) =>
-  self.pipe(Schema.filter((text) => text.split(LINE_BREAK).every((line) => !DISGUISING.test(line)), {
-    message: () => "may hold line breaks (\\n or \\r\\n) but no other control character, line or paragraph separator, or bidirectional control"
-  }))
+export const guestLines = <S extends Schema.Top & { readonly Type: string }>(self: S): S["Rebuild"] =>
+  self.check(rule((text: string) => text.split(LINE_BREAK).every((line) => !DISGUISING.test(line)),
+    "may hold line breaks (\\n or \\r\\n) but no other control character, line or paragraph separator, or bidirectional control"))
 
 /**
  * Guest text as a document shows it: reservations made before the rule above may still hold such

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { Cents } from "./Money.js"
 
 /** Who a figure is counted for: the calling application (`ClientInfo.client`), or the AI agent (`ClientInfo.ai_agent`). */
-export const UsageDimension = Schema.Literal("client", "ai_agent")
+export const UsageDimension = Schema.Literals(["client", "ai_agent"])
 export type UsageDimension = typeof UsageDimension.Type
 
 /** What stands for the caller's name when the caller gave none. */

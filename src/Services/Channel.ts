@@ -1,4 +1,4 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import {
   type AriAnswer,
   type AriMessage,
@@ -40,8 +40,8 @@ const heldLookup = (rows: ReadonlyArray<HeldRooms>) => {
 }
 
 /** The hotel's own systems as a sales channel's source: rooms to sell, restrictions and rates (DESIGN §12). */
-export class Channel extends Effect.Service<Channel>()("Channel", {
-  effect: Effect.gen(function*() {
+export class Channel extends Context.Service<Channel>()("Channel", {
+  make: Effect.gen(function*() {
     const catalog = yield* HotelCatalog
     const inventory = yield* InventoryRepo
     const messages = yield* ChannelMessageRepo
@@ -145,6 +145,7 @@ export class Channel extends Effect.Service<Channel>()("Channel", {
         return view
       })
     }
-  }),
-  dependencies: [HotelCatalog.Default]
-}) {}
+  })
+}) {
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide(HotelCatalog.layer))
+}

@@ -1,4 +1,4 @@
-import { type Cause, Clock, Effect, Option, Schedule } from "effect"
+import { type Cause, Clock, Context, Effect, Layer, Option, Schedule } from "effect"
 import { ServiceUnavailable } from "../Domain/Errors.js"
 import { DatabasePing } from "../Layers/Persistence/Database.js"
 import { databaseFault, databaseFaultIn } from "../Layers/Persistence/DatabaseFaults.js"
@@ -19,8 +19,8 @@ const WATCH_EVERY = "250 millis"
  * held, a statement too slow, no connection free in time) is no outage: the database answers, so
  * it is logged as a warning of one line, and the caller is asked to retry after about as long.
  */
-export class DatabaseOutage extends Effect.Service<DatabaseOutage>()("DatabaseOutage", {
-  scoped: Effect.gen(function*() {
+export class DatabaseOutage extends Context.Service<DatabaseOutage>()("DatabaseOutage", {
+  make: Effect.gen(function*() {
     const ping = yield* DatabasePing
     const { databaseTimeoutMs } = yield* AppConfig
     const scope = yield* Effect.scope
@@ -29,7 +29,7 @@ export class DatabaseOutage extends Effect.Service<DatabaseOutage>()("DatabaseOu
     const watch = (started: number) =>
       ping.pipe(
         Effect.retry(Schedule.spaced(WATCH_EVERY)),
-        Effect.zipRight(Effect.gen(function*() {
+        Effect.andThen(Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           since = undefined
           yield* Effect.logInfo(`database available again after ${((now - started) / 1000).toFixed(1)} s`)
@@ -79,4 +79,6 @@ export class DatabaseOutage extends Effect.Service<DatabaseOutage>()("DatabaseOu
         Option.match(databaseFaultIn(cause), { onNone: () => log, onSome: (error) => Effect.asVoid(unavailable(error)) })
     }
   })
-}) {}
+}) {
+  static readonly layer = Layer.effect(this, this.make)
+}

@@ -1,4 +1,4 @@
-import { Duration, Effect, Option, Schema } from "effect"
+import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { RECIPIENT_WINDOW_MS, recipientKey, withinRecipientLimit } from "../Domain/BookingLimits.js"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import {
@@ -45,8 +45,8 @@ interface PmsChange {
  * job's id) and the PMS calls (Idempotency-Key from the job's id), so a retried job is the same
  * delivery again. Finishing a job and what it changed (`pms_status`) are one transaction.
  */
-export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
-  effect: Effect.gen(function*() {
+export class Deliveries extends Context.Service<Deliveries>()("Deliveries", {
+  make: Effect.gen(function*() {
     const config = yield* AppConfig
     const catalog = yield* HotelCatalog
     const tokens = yield* Tokens
@@ -72,7 +72,7 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
       return { hotel, record: record.value, view, manageUrl: manageUrl(config.publicBaseUrl, token.value) }
     })
 
-    type Loaded = Effect.Effect.Success<ReturnType<typeof load>>
+    type Loaded = Effect.Success<ReturnType<typeof load>>
 
     const email = (job: ClaimedJob, content: MailContent) => mailer.send({ ...content, messageId: job.id })
 
@@ -82,7 +82,7 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
      * being written holds it until it commits with its job, which is then seen here.
      */
     const recordPms = (job: ClaimedJob, change: PmsChange) =>
-      Effect.zipRight(
+      Effect.andThen(
         reservations.findForUpdate(job.reservation_id),
         Effect.flatMap(outbox.hasLaterPending(job), (later) =>
           later ? Effect.void : reservations.setPmsStatus(job.reservation_id, change.status, change.reference))
@@ -187,6 +187,7 @@ export class Deliveries extends Effect.Service<Deliveries>()("Deliveries", {
         }))
       })
     }
-  }),
-  dependencies: [HotelCatalog.Default, Tokens.Default, Documents.Default]
-}) {}
+  })
+}) {
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide([HotelCatalog.layer, Tokens.layer, Documents.layer]))
+}

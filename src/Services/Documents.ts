@@ -1,4 +1,4 @@
-import { Clock, Deferred, Effect, Exit, FiberId } from "effect"
+import { Clock, Context, Deferred, Effect, Exit, Layer } from "effect"
 import { createHash } from "node:crypto"
 import { type ConfirmationDocument, confirmationDocument } from "../Domain/ConfirmationDocument.js"
 import { ServiceUnavailable } from "../Domain/Errors.js"
@@ -29,8 +29,8 @@ interface Kept {
  * Kept in this instance's memory, not in the database: the PDF carries the manage link, a live
  * token that the database never holds (only its hash), and a copy of the guest's personal data.
  */
-export class Documents extends Effect.Service<Documents>()("Documents", {
-  scoped: Effect.gen(function*() {
+export class Documents extends Context.Service<Documents>()("Documents", {
+  make: Effect.gen(function*() {
     const workers = yield* PdfWorkers
     const scope = yield* Effect.scope
     /** The current version's PDF of each reservation (drawn, or being drawn), least recently asked first. */
@@ -40,7 +40,7 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
       workers.draw(document, createdAt).pipe(
         Effect.map(({ pdf }) => pdf),
         Effect.catchTag("PdfWorkerError", (error) =>
-          Effect.zipRight(
+          Effect.andThen(
             Effect.logError("the confirmation PDF was not drawn", error),
             new ServiceUnavailable({ message: "the confirmation PDF could not be drawn just now: try again in a moment", retry_after_seconds: 5 })
           ))
@@ -61,12 +61,12 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
           return Effect.succeed({ pdf: found.pdf, cached: true })
         }
         // a new version replaces the old one, which nobody will ask for again
-        const entry: Kept = { version, pdf: Deferred.unsafeMake(FiberId.none) }
+        const entry: Kept = { version, pdf: Deferred.makeUnsafe() }
         kept.set(reservationId, entry)
         if (kept.size > KEPT_CONFIRMATIONS) kept.delete(kept.keys().next().value!)
         return Effect.flatMap(Clock.currentTimeMillis, (now) => draw(document, new Date(now))).pipe(
           Effect.onExit((exit) =>
-            Effect.zipRight(
+            Effect.andThen(
               // a failure is not kept: the next ask draws again
               Effect.sync(() => Exit.isFailure(exit) && kept.get(reservationId) === entry && kept.delete(reservationId)),
               Deferred.done(entry.pdf, exit)
@@ -89,6 +89,8 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
         }
       )
     }
-  }),
-  dependencies: [PdfWorkers.Default]
-}) {}
+  })
+}) {
+  static readonly layerWithoutDependencies = Layer.effect(this, this.make)
+  static readonly layer = this.layerWithoutDependencies.pipe(Layer.provide(PdfWorkers.layer))
+}

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Context, Effect, Layer, Result } from "effect"
 import { performance } from "node:perf_hooks"
 import { DatabaseDown } from "../Domain/Errors.js"
 import { DatabasePing } from "../Layers/Persistence/Database.js"
@@ -27,11 +27,11 @@ const withLoopLag = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       return lag
     }),
     (lag) =>
-      Effect.zipWith(Effect.either(effect), nextTimers, (outcome) => ({ outcome, lagMs: lag.max })),
+      Effect.zipWith(Effect.result(effect), nextTimers, (outcome) => ({ outcome, lagMs: lag.max })),
     (lag) => Effect.sync(() => clearInterval(lag.timer))
   )
 
-const nextTimers = Effect.async<void>((resume) => {
+const nextTimers = Effect.callback<void>((resume) => {
   const timer = setTimeout(() => resume(Effect.void), 0)
   return Effect.sync(() => clearTimeout(timer))
 })
@@ -42,18 +42,20 @@ const nextTimers = Effect.async<void>((resume) => {
  * busy (a flood of calendars), the answer is 200 `database: "busy"`, not a database down, so a load
  * balancer does not take an instance out of service for work it is doing.
  */
-export class Health extends Effect.Service<Health>()("Health", {
-  effect: Effect.gen(function*() {
+export class Health extends Context.Service<Health>()("Health", {
+  make: Effect.gen(function*() {
     const ping = yield* DatabasePing
     return {
       check: Tracing.fn("Health.check")(function*() {
         const { lagMs, outcome } = yield* withLoopLag(ping)
         const busy = lagMs >= BUSY_LAG_MS
-        if (outcome._tag === "Left" && !(outcome.left.timedOut === true && busy)) {
-          return yield* new DatabaseDown({ message: outcome.left.message })
+        if (Result.isFailure(outcome) && !(outcome.failure.timedOut === true && busy)) {
+          return yield* new DatabaseDown({ message: outcome.failure.message })
         }
         return { status: "ok" as const, database: busy ? "busy" as const : "ok" as const }
       })
     }
   })
-}) {}
+}) {
+  static readonly layer = Layer.effect(this, this.make)
+}

@@ -1,4 +1,4 @@
-import { type Cause, Clock, Duration, Effect, Exit, Option } from "effect"
+import { type Cause, Clock, Context, Duration, Effect, Exit, Layer, Option, Semaphore } from "effect"
 import { type HotelDefinition, hotelView, roomTypeView } from "../Domain/Hotel.js"
 import { Language } from "../Domain/Language.js"
 import { todayIn } from "../Domain/LocalDate.js"
@@ -28,8 +28,8 @@ export const memoized = <A>(view: (hotel: HotelDefinition) => A) => {
 }
 
 /** The hotel's facts, policies and room types, from the imported definition. */
-export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog", {
-  effect: Effect.gen(function*() {
+export class HotelCatalog extends Context.Service<HotelCatalog>()("HotelCatalog", {
+  make: Effect.gen(function*() {
     const repo = yield* HotelRepo
     // Read on every request: a fresh copy is one clock read, far cheaper than Effect.cachedWithTTL.
     // One reload at a time. While it runs, the others answer from the copy they have, and wait
@@ -38,12 +38,12 @@ export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog",
     // a reload that failed with no copy to fall back on: the requests queued behind it get its
     // answer at once, not a wait of their own
     let failed: { readonly cause: Cause.Cause<never>; readonly until: number } | undefined
-    const reloading = yield* Effect.makeSemaphore(1)
+    const reloading = yield* Semaphore.make(1)
     const reload = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       if (cached !== undefined && now < cached.until) return cached.hotel
       if (failed !== undefined && now < failed.until) return yield* Effect.failCause(failed.cause)
-      const loaded = yield* Effect.exit(repo.load.pipe(Effect.orDieWith((e) => new Error(`hotel definition missing: ${e.message}`))))
+      const loaded = yield* Effect.exit(repo.load.pipe(Effect.mapError((e) => new Error(`hotel definition missing: ${e.message}`)), Effect.orDie))
       if (Exit.isSuccess(loaded)) {
         cached = { hotel: loaded.value, until: now + TTL_MS }
         failed = undefined
@@ -84,4 +84,6 @@ export class HotelCatalog extends Effect.Service<HotelCatalog>()("HotelCatalog",
       })
     }
   })
-}) {}
+}) {
+  static readonly layer = Layer.effect(this, this.make)
+}

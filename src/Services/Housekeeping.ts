@@ -1,4 +1,4 @@
-import { Clock, Effect, Layer, Schedule } from "effect"
+import { Clock, Context, Effect, Layer, Schedule } from "effect"
 import { completionAddressCutoff } from "../Domain/BookingLimits.js"
 import { channelMessageIdCutoff, expiredReservationPurgeCutoff, quotePurgeCutoff, unusedQuotePurgeCutoff } from "../Domain/Lifetimes.js"
 import { HousekeepingRepo } from "../Layers/Persistence/HousekeepingRepo.js"
@@ -11,18 +11,23 @@ const BATCH = 500
 
 /** Repeats a batch until one changes fewer rows than a batch holds; the total. */
 const drain = (batch: Effect.Effect<number>) =>
-  Effect.iterate({ total: 0, last: BATCH }, {
-    while: ({ last }) => last === BATCH,
-    body: ({ total }) => Effect.map(batch, (last) => ({ total: total + last, last }))
-  }).pipe(Effect.map(({ total }) => total))
+  Effect.gen(function*() {
+    let total = 0
+    let last = BATCH
+    while (last === BATCH) {
+      last = yield* batch
+      total += last
+    }
+    return total
+  })
 
 /**
  * What lapses is tidied away: pending reservations whose link expired, later the reservations
  * themselves, old quotes, spent idempotency keys, client addresses the limits no longer count, old
  * channel message ids.
  */
-export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping", {
-  effect: Effect.gen(function*() {
+export class Housekeeping extends Context.Service<Housekeeping>()("Housekeeping", {
+  make: Effect.gen(function*() {
     const repo = yield* HousekeepingRepo
     const { pendingRetentionDays, quoteRetentionDays } = yield* AppConfig
     return {
@@ -50,14 +55,16 @@ export class Housekeeping extends Effect.Service<Housekeeping>()("Housekeeping",
     }
   })
 }) {
+  static readonly layer = Layer.effect(this, this.make)
+
   /** A sweep a minute after start, then every 10 minutes, for the life of the service; a failed one is logged and the next one runs. */
-  static readonly periodic = Layer.scopedDiscard(
+  static readonly periodic = Layer.effectDiscard(
     Effect.flatMap(Effect.zip(Housekeeping, DatabaseOutage), ([{ sweep }, outage]) =>
       sweep().pipe(
         Effect.tap((counts) =>
           Object.values(counts).some((n) => n > 0) ? Effect.logInfo("housekeeping", counts) : Effect.void
         ),
-        Effect.catchAllCause((cause) =>
+        Effect.catchCause((cause) =>
           outage.logUnlessDatabase(cause, Effect.logWarning("housekeeping sweep failed; the next one runs as planned", cause))
         ),
         Effect.repeat(Schedule.spaced("10 minutes")),

@@ -1,4 +1,4 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { createHash } from "node:crypto"
 import { IdempotencyInProgress, IdempotencyKeyReused } from "../Domain/Errors.js"
 import { idempotencyKeyExpiresAt } from "../Domain/Lifetimes.js"
@@ -26,8 +26,8 @@ export interface Outcome<A> {
  * `Idempotency-Key` handling: a repeated request with the same key and body gets the first
  * answer again; another body is refused; a repeat while the first runs is told to wait.
  */
-export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
-  effect: Effect.gen(function*() {
+export class Idempotency extends Context.Service<Idempotency>()("Idempotency", {
+  make: Effect.gen(function*() {
     const repo = yield* IdempotencyRepo
     return {
       /**
@@ -66,9 +66,11 @@ export class Idempotency extends Effect.Service<Idempotency>()("Idempotency", {
           }
           return { response: yield* render(held.value.resource_id), replayed: true } as Outcome<A>
         }
-        const resourceId = yield* create((id) => repo.finish(scope, key, id)).pipe(Effect.tapErrorCause(() => repo.release(scope, key)))
+        const resourceId = yield* create((id) => repo.finish(scope, key, id)).pipe(Effect.tapCause(() => repo.release(scope, key)))
         return { response: yield* render(resourceId), replayed: false } as Outcome<A>
       })
     }
   })
-}) {}
+}) {
+  static readonly layer = Layer.effect(this, this.make)
+}

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { Availability, AvailabilityQuery } from "../Domain/Availability.js"
 import { freeDuringStay, nightLookup, readUntil, restrictionBound, stayRestriction } from "../Domain/Channel.js"
 import { fitsRoom, INFANT_AGE_LIMIT } from "../Domain/Occupancy.js"
@@ -8,15 +8,15 @@ import { HotelCatalog } from "./HotelCatalog.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /** Live room availability: what may be sold (the hotel's figures and restrictions, less the rooms reservations hold). */
-export class Inventory extends Effect.Service<Inventory>()("Inventory", {
-  effect: Effect.gen(function*() {
+export class Inventory extends Context.Service<Inventory>()("Inventory", {
+  make: Effect.gen(function*() {
     const catalog = yield* HotelCatalog
     const repo = yield* InventoryRepo
     return {
       availability: Tracing.fn("Inventory.availability")(function*(query: AvailabilityQuery) {
         yield* Tracing.annotate({ checkin: query.checkin, checkout: query.checkout })
         const hotel = yield* catalog.definition()
-        const stay = yield* validateStay(hotel, yield* catalog.today(hotel), query.checkin, query.checkout)
+        const stay = yield* Effect.fromResult(validateStay(hotel, yield* catalog.today(hotel), query.checkin, query.checkout))
         const nights = nightLookup(yield* repo.nights(stay.checkin, readUntil(stay.checkout)))
         // children without ages count as standard guests; infants need a quote
         const guests = { adults: query.adults, childrenAges: Array(query.children).fill(INFANT_AGE_LIMIT) }
@@ -45,6 +45,7 @@ export class Inventory extends Effect.Service<Inventory>()("Inventory", {
         return result
       })
     }
-  }),
-  dependencies: [HotelCatalog.Default]
-}) {}
+  })
+}) {
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide(HotelCatalog.layer))
+}

@@ -72,12 +72,12 @@ const withoutCredentials = (url: Redacted.Redacted): string => {
 }
 
 /** Guest emails: through SMTP or into .eml files. */
-export class Mailer extends Context.Tag("Mailer")<Mailer, {
+export class Mailer extends Context.Service<Mailer, {
   readonly send: (message: MailMessage) => Effect.Effect<void, MailDeliveryError>
-}>() {
+}>()("Mailer") {
   /** Through the SMTP server of `url`; a dead server fails within seconds, not minutes. */
   static readonly smtp = (options: { readonly url: Redacted.Redacted; readonly from: string }) =>
-    Layer.scoped(
+    Layer.effect(
       Mailer,
       Effect.gen(function*() {
         const transport = yield* lazyTransport({
@@ -107,7 +107,7 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
    * alone: an email holds a live manage link.
    */
   static readonly files = (options: { readonly dir: string; readonly from: string }) =>
-    Layer.scoped(
+    Layer.effect(
       Mailer,
       Effect.gen(function*() {
         yield* Effect.sync(() => privateFolder(options.dir))
@@ -138,7 +138,7 @@ export class Mailer extends Context.Tag("Mailer")<Mailer, {
     )
 
   /** SMTP when `SMTP_URL` is set, else .eml files under `DATA_DIR/mail`; says which at start. From `MAIL_FROM`, else the hotel. */
-  static readonly Default = Layer.unwrapEffect(
+  static readonly layer = Layer.unwrap(
     Effect.gen(function*() {
       const config = yield* AppConfig
       // built after the migrations, which import the hotel into an empty database

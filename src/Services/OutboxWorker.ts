@@ -26,7 +26,7 @@ const run = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks) =>
     const outage = yield* DatabaseOutage
     // wake-ups collapse into one: a commit, a finished delivery, or a channel back up
     const wake = yield* Queue.sliding<void>(1)
-    const signal = wake.offer(undefined)
+    const signal = Queue.offer(wake, undefined)
     const inFlight = yield* FiberSet.make<void>()
     const busy = yield* Ref.make(0)
     const failureStreak = yield* Ref.make<Record<JobChannel, number>>({ email: 0, pms: 0 })
@@ -61,26 +61,26 @@ const run = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks) =>
       const keepLease = outbox.extendLease(job, options.leaseMs).pipe(
         Effect.delay(options.leaseMs / 3),
         Effect.forever,
-        Effect.catchAllCause((cause) => Effect.logWarning("outbox: lease not renewed", cause))
+        Effect.catchCause((cause) => Effect.logWarning("outbox: lease not renewed", cause))
       )
-      yield* Effect.zipRight(Effect.forkScoped(keepLease), deliveries.deliver(job)).pipe(
+      yield* Effect.andThen(Effect.forkScoped(keepLease), deliveries.deliver(job)).pipe(
         Effect.scoped,
-        Effect.zipRight(succeeded(channel)),
-        Effect.catchAllCause((cause) => {
-          if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+        Effect.andThen(succeeded(channel)),
+        Effect.catchCause((cause) => {
+          if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
           // a defect (the database gone for a moment, a bug) is retried: the job is never dropped
-          const [error, retryable] = Option.match(Cause.failureOption(cause), {
+          const [error, retryable] = Option.match(Cause.findErrorOption(cause), {
             onNone: () => [Cause.pretty(cause), true] as const,
             onSome: (failure) => [failure.message, isRetryable(failure)] as const
           })
-          return Effect.zipRight(
+          return Effect.andThen(
             retryable ? Ref.update(failureStreak, (all) => ({ ...all, [channel]: all[channel] + 1 })) : Effect.void,
             retryOrGiveUp(job, error, retryable)
           )
         }),
         // its bookkeeping failing too (the database down): the lease runs out and the job is taken again
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause)
+        Effect.catchCause((cause) =>
+          Cause.hasInterruptsOnly(cause)
             ? Effect.failCause(cause)
             : outage.logUnlessDatabase(cause, Effect.logError("outbox: job left to its lease", cause))
         ),
@@ -98,7 +98,7 @@ const run = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks) =>
         for (const job of jobs) {
           yield* Ref.update(busy, (n) => n + 1)
           // interruptible again, or a shutdown could not give the job back
-          const delivery = Effect.interruptible(attempt(job)).pipe(Effect.ensuring(Effect.zipRight(Ref.update(busy, (n) => n - 1), signal)))
+          const delivery = Effect.interruptible(attempt(job)).pipe(Effect.ensuring(Effect.andThen(Ref.update(busy, (n) => n - 1), signal)))
           yield* FiberSet.run(inFlight, delivery)
         }
         return jobs.length
@@ -115,16 +115,16 @@ const run = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks) =>
 
     yield* outbox.wakeUps.pipe(
       Stream.runForEach(() => signal),
-      Effect.catchAllCause((cause) =>
+      Effect.catchCause((cause) =>
         outage.logUnlessDatabase(cause, Effect.logWarning("outbox: no wake-ups from the database, polling meanwhile", cause))
       ),
-      Effect.zipRight(Effect.sleep(options.pollMs)),
+      Effect.andThen(Effect.sleep(options.pollMs)),
       Effect.forever,
       Effect.forkScoped
     )
     const loop = yield* tick.pipe(
-      Effect.catchAllCause((cause) =>
-        Effect.zipRight(
+      Effect.catchCause((cause) =>
+        Effect.andThen(
           outage.logUnlessDatabase(cause, Effect.logError("outbox: worker loop failed, again shortly", cause)),
           Effect.sleep(options.pollMs)
         )
@@ -152,12 +152,12 @@ const run = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks) =>
  * jitter, fails a job after its last attempt (logged, kept), and takes over the jobs of a worker
  * that died once their lease ends. Any number of instances may run one on the same database.
  */
-const layer = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks = { idle: Effect.void }) =>
-  Layer.scopedDiscard(run(options, hooks)).pipe(Layer.provide(Deliveries.Default))
+const layerWith = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks = { idle: Effect.void }) =>
+  Layer.effectDiscard(run(options, hooks)).pipe(Layer.provide(Deliveries.layer))
 
 export const OutboxWorker = {
-  layer,
+  layerWith,
   /** With the defaults, `OUTBOX_MAX_ATTEMPTS` and `OUTBOX_CONCURRENCY`. */
-  Default: Layer.unwrapEffect(Effect.map(AppConfig, (config) =>
-    layer({ ...defaultOutboxWorkerOptions, maxAttempts: config.outboxMaxAttempts, concurrency: config.outboxConcurrency })))
+  layer: Layer.unwrap(Effect.map(AppConfig, (config) =>
+    layerWith({ ...defaultOutboxWorkerOptions, maxAttempts: config.outboxMaxAttempts, concurrency: config.outboxConcurrency })))
 }

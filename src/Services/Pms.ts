@@ -1,8 +1,5 @@
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { Context, Effect, identity, Layer, Option, type Redacted, Schema } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import {
   PmsAnswer,
   type PmsCancelOutcome,
@@ -33,12 +30,12 @@ const isRedirect = (status: number) => status >= 300 && status < 400
  * (the outbox job's id) names the change being delivered, so retries of it carry the same
  * `Idempotency-Key`.
  */
-export class Pms extends Context.Tag("Pms")<Pms, {
+export class Pms extends Context.Service<Pms, {
   /** Creates or replaces the reservation in the PMS. */
   readonly push: (reservation: PmsReservation, changeId: string) => Effect.Effect<PmsPushOutcome, PmsError>
   /** Cancels it; one the PMS does not know (404) counts as cancelled. */
   readonly cancel: (reservationNumber: string, changeId: string) => Effect.Effect<PmsCancelOutcome, PmsError>
-}>() {
+}>()("Pms") {
   /**
    * JSON over HTTP: `PUT` and `DELETE {baseUrl}/reservations/{number}` (README, "PMS contract"),
    * with `Authorization: Bearer {token}` when there is one.
@@ -72,9 +69,9 @@ export class Pms extends Context.Tag("Pms")<Pms, {
               new PmsError({ message: `${what}: the PMS did not answer (${error.message})`, retryable: true })
             ),
             Effect.flatMap(onAnswer),
-            Effect.timeoutFail({
+            Effect.timeoutOrElse({
               duration: TIMEOUT,
-              onTimeout: () => new PmsError({ message: `${what}: no answer within ${TIMEOUT}`, retryable: true })
+              orElse: () => Effect.fail(new PmsError({ message: `${what}: no answer within ${TIMEOUT}`, retryable: true }))
             })
           )
 
@@ -89,7 +86,7 @@ export class Pms extends Context.Tag("Pms")<Pms, {
 
         const reference = (what: string, response: HttpClientResponse.HttpClientResponse) =>
           Effect.flatMap(Effect.orElseSucceed(response.text, () => ""), (body) =>
-            Schema.decodeUnknown(Schema.parseJson(PmsAnswer))(body).pipe(
+            Schema.decodeUnknownEffect(Schema.fromJsonString(PmsAnswer))(body).pipe(
               Effect.map((answer) => answer.reference),
               Effect.mapError(() =>
                 new PmsError({
@@ -137,7 +134,7 @@ export class Pms extends Context.Tag("Pms")<Pms, {
   )
 
   /** The HTTP PMS at `PMS_URL` (with `PMS_TOKEN`), or `disabled` when it is unset. */
-  static readonly Default = Layer.unwrapEffect(
+  static readonly layer = Layer.unwrap(
     Effect.map(AppConfig, ({ pmsToken, pmsUrl }) =>
       Option.match(pmsUrl, { onNone: () => Pms.disabled, onSome: (url) => Pms.http(url, pmsToken) }))
   )

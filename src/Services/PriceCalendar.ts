@@ -1,4 +1,4 @@
-import { Duration, Effect, Exit, Fiber, Option } from "effect"
+import { Context, Duration, Effect, Exit, Fiber, Layer, Option, Semaphore } from "effect"
 import { ServiceUnavailable } from "../Domain/Errors.js"
 import { nightLookup } from "../Domain/Channel.js"
 import {
@@ -35,13 +35,14 @@ const busy = new ServiceUnavailable({
  * permit granted at the very moment the wait ends is still given back (a timeout around
  * `semaphore.take` would lose it).
  */
-const inTurn = (semaphore: Effect.Semaphore, maxWait: Duration.Duration) =>
+const inTurn = (semaphore: Semaphore.Semaphore, maxWait: Duration.Duration) =>
 <A, E, R>(work: Effect.Effect<A, E, R>): Effect.Effect<A, E | ServiceUnavailable, R> =>
   Effect.uninterruptibleMask((restore) =>
     Effect.gen(function*() {
-      const turn = yield* Effect.fork(Effect.interruptible(semaphore.take(1)))
+      const turn = yield* Effect.forkChild(Effect.interruptible(semaphore.take(1)))
       const waited = yield* Effect.exit(restore(Effect.timeoutOption(Fiber.await(turn), maxWait)))
-      const granted = Exit.isSuccess(yield* Fiber.interrupt(turn))
+      yield* Fiber.interrupt(turn)
+      const granted = Exit.isSuccess(yield* Fiber.await(turn))
       if (Exit.isFailure(waited)) {
         if (granted) yield* semaphore.release(1)
         return yield* Effect.failCause(waited.cause)
@@ -51,16 +52,16 @@ const inTurn = (semaphore: Effect.Semaphore, maxWait: Duration.Duration) =>
   )
 
 /** The price calendar: per arrival date, the lowest total a live quote would give. Stores nothing. */
-export class PriceCalendar extends Effect.Service<PriceCalendar>()("PriceCalendar", {
-  effect: Effect.gen(function*() {
+export class PriceCalendar extends Context.Service<PriceCalendar>()("PriceCalendar", {
+  make: Effect.gen(function*() {
     const catalog = yield* HotelCatalog
     const inventory = yield* InventoryRepo
     const promoCodes = yield* PromoCodes
-    const calendarInTurn = inTurn(yield* Effect.makeSemaphore(CALENDARS_AT_ONCE), CALENDAR_WAIT)
+    const calendarInTurn = inTurn(yield* Semaphore.make(CALENDARS_AT_ONCE), CALENDAR_WAIT)
     const compute = Effect.fnUntraced(function*(query: CalendarQuery) {
-      const dates = yield* calendarDates(query.from, query.to, query.nights)
+      const dates = yield* Effect.fromResult(calendarDates(query.from, query.to, query.nights))
       const hotel = yield* catalog.definition()
-      const rooms = yield* calendarRooms(hotel, query)
+      const rooms = yield* Effect.fromResult(calendarRooms(hotel, query))
       // resolved once: a code's validity depends on today, not on the dates priced; most calendars carry none
       const promoCode = query.promo_code === undefined ? null : yield* promoCodes.resolve(query.promo_code)
       const stays = calendarStays(hotel, yield* catalog.today(hotel), dates, query.nights)
@@ -86,6 +87,7 @@ export class PriceCalendar extends Effect.Service<PriceCalendar>()("PriceCalenda
         return yield* calendarInTurn(compute(query))
       })
     }
-  }),
-  dependencies: [HotelCatalog.Default, PromoCodes.Default]
-}) {}
+  })
+}) {
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide([HotelCatalog.layer, PromoCodes.layer]))
+}

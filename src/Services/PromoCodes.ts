@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { PromoCodeDefinition } from "../Domain/Hotel.js"
 import { findPromoCode, hasUseLeft, invalidPromoCode, isUsableOn, normalizePromoCode, refusalOf } from "../Domain/PromoCodes.js"
 import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
@@ -6,8 +6,8 @@ import * as Tracing from "../Layers/Platform/Tracing.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 
 /** The hotel's promo codes against today's date (hotel time) and the uses so far (DESIGN §10.2). */
-export class PromoCodes extends Effect.Service<PromoCodes>()("PromoCodes", {
-  effect: Effect.gen(function*() {
+export class PromoCodes extends Context.Service<PromoCodes>()("PromoCodes", {
+  make: Effect.gen(function*() {
     const catalog = yield* HotelCatalog
     const reservations = yield* ReservationRepo
 
@@ -45,6 +45,7 @@ export class PromoCodes extends Effect.Service<PromoCodes>()("PromoCodes", {
         return hasUseLeft(promo, uses) ? promo : null
       })
     }
-  }),
-  dependencies: [HotelCatalog.Default]
-}) {}
+  })
+}) {
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide(HotelCatalog.layer))
+}

@@ -1,4 +1,4 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { groupBooking, requestedRooms } from "../Domain/BookingLimits.js"
 import { NotFound, QuoteExpired } from "../Domain/Errors.js"
 import type { QuoteId } from "../Domain/Ids.js"
@@ -32,8 +32,8 @@ interface QuoteRequest {
 }
 
 /** Live quotes: priced from the database on every call, stored until they expire. */
-export class Quotes extends Effect.Service<Quotes>()("Quotes", {
-  effect: Effect.gen(function*() {
+export class Quotes extends Context.Service<Quotes>()("Quotes", {
+  make: Effect.gen(function*() {
     const config = yield* AppConfig
     const catalog = yield* HotelCatalog
     const inventory = yield* InventoryRepo
@@ -43,8 +43,8 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
     /** Prices a request against live bookings. */
     const price = Tracing.fn("Quotes.price")(function*(request: QuoteRequest) {
       const hotel = yield* catalog.definition()
-      const stay = yield* validateStay(hotel, yield* catalog.today(hotel), request.checkin, request.checkout)
-      yield* validateRooms(hotel, request.rooms)
+      const stay = yield* Effect.fromResult(validateStay(hotel, yield* catalog.today(hotel), request.checkin, request.checkout))
+      yield* Effect.fromResult(validateRooms(hotel, request.rooms))
       // most quotes carry no code: they skip the call and its span
       const promoCode = request.promoCode === undefined ? null : yield* promoCodes.resolve(request.promoCode)
       const nights = nightLookup(yield* inventory.nights(stay.checkin, readUntil(stay.checkout)))
@@ -110,7 +110,7 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
       }),
       /** POST /v1/quote: the one-room form, answered in the same shape. */
       quoteSingleRoom: Tracing.fn("Quotes.quoteSingleRoom")(function*(request: SingleRoomQuoteRequest, client: ClientInfo) {
-        const line = yield* singleRoomLine(request)
+        const line = yield* Effect.fromResult(singleRoomLine(request))
         return yield* issue({ checkin: request.checkin, checkout: request.checkout, sessionId: null, rooms: [line], promoCode: request.promo_code }, client)
       }),
       /** A stored quote that has not expired yet. */
@@ -131,7 +131,7 @@ export class Quotes extends Effect.Service<Quotes>()("Quotes", {
         return stored
       })
     }
-  }),
-  dependencies: [HotelCatalog.Default, PromoCodes.Default]
-}) {}
-
+  })
+}) {
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide([HotelCatalog.layer, PromoCodes.layer]))
+}

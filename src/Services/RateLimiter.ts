@@ -20,13 +20,13 @@ const WINDOW_MS = 60_000
  * roll over together and the whole table is dropped at once: memory stays bounded by one minute
  * of clients.
  */
-export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
+export class RateLimiter extends Context.Service<RateLimiter, {
   /**
    * A request of `cost` units for every key, allowed if each has that much room; a refused request
    * costs 1 (a client that keeps asking stays refused). `None` when limiting is off.
    */
   readonly take: Option.Option<(keys: ReadonlyArray<string>, cost: number) => Effect.Effect<RateDecision>>
-}>() {
+}>()("RateLimiter") {
   static readonly perMinute = (limit: number) =>
     Layer.sync(RateLimiter, () => {
       const counts = new Map<string, number>()
@@ -57,7 +57,7 @@ export class RateLimiter extends Context.Tag("RateLimiter")<RateLimiter, {
   static readonly off = Layer.succeed(RateLimiter, { take: Option.none() })
 
   /** `RATE_LIMIT_PER_MINUTE` units, or no limit when it is 0. */
-  static readonly Default = Layer.unwrapEffect(
+  static readonly layer = Layer.unwrap(
     Effect.map(AppConfig, ({ rateLimitPerMinute }) => rateLimitPerMinute === 0 ? RateLimiter.off : RateLimiter.perMinute(rateLimitPerMinute))
   )
 }

@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { formatInstant } from "../Domain/LocalDate.js"
@@ -15,8 +15,8 @@ import { HotelCatalog } from "./HotelCatalog.js"
  * (DESIGN §12.1, §12.4): for a PMS that pulls. A change is written in its own transaction, so the
  * feed never holds a change that did not happen nor misses one that did.
  */
-export class ReservationFeed extends Effect.Service<ReservationFeed>()("ReservationFeed", {
-  effect: Effect.gen(function*() {
+export class ReservationFeed extends Context.Service<ReservationFeed>()("ReservationFeed", {
+  make: Effect.gen(function*() {
     const catalog = yield* HotelCatalog
     const reservations = yield* ReservationRepo
     const repo = yield* ReservationFeedRepo
@@ -27,10 +27,13 @@ export class ReservationFeed extends Effect.Service<ReservationFeed>()("Reservat
        */
       record: Tracing.fn("ReservationFeed.record")(function*(id: ReservationId, change: FeedChange) {
         yield* Tracing.annotate({ "reservation.id": id, change })
-        const record = yield* reservations.find(id).pipe(Effect.flatMap(Effect.orDieWith(() => `reservation ${id} changed but has no record`)))
+        const record = yield* reservations.find(id).pipe(Effect.flatMap(Option.match({
+          onNone: () => Effect.die(`reservation ${id} changed but has no record`),
+          onSome: Effect.succeed
+        })))
         const hotel = yield* catalog.definition()
         const view = reservationView(hotel, record)
-        if (!isCompleted(view)) return yield* Effect.dieMessage(`reservation ${id} changed (${change}) but was never completed`)
+        if (!isCompleted(view)) return yield* Effect.die(new Error(`reservation ${id} changed (${change}) but was never completed`))
         const at = new Date(yield* Clock.currentTimeMillis)
         yield* repo.record(id, change, pmsReservation(hotel, view, record, at), at)
       }),
@@ -50,6 +53,7 @@ export class ReservationFeed extends Effect.Service<ReservationFeed>()("Reservat
         return page
       })
     }
-  }),
-  dependencies: [HotelCatalog.Default]
-}) {}
+  })
+}) {
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide(HotelCatalog.layer))
+}

@@ -1,4 +1,4 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import {
   AlreadyCancelled,
   CancellationNotAllowed,
@@ -56,11 +56,11 @@ const cancelled = (r: ReservationRecord) =>
   new AlreadyCancelled({ message: `reservation ${r.number} is cancelled: nothing more can change; contact the hotel` })
 
 /** What a manage action can fail with. */
-export type ManageFailure = Effect.Effect.Error<ReturnType<ReservationManagement["act"] | ReservationManagement["quoteChange"]>>
+export type ManageFailure = Effect.Error<ReturnType<ReservationManagement["Service"]["act"] | ReservationManagement["Service"]["quoteChange"]>>
 
 /** A completed reservation, managed by its guest through the manage link (endpoints 12 to 14). */
-export class ReservationManagement extends Effect.Service<ReservationManagement>()("ReservationManagement", {
-  effect: Effect.gen(function*() {
+export class ReservationManagement extends Context.Service<ReservationManagement>()("ReservationManagement", {
+  make: Effect.gen(function*() {
     const config = yield* AppConfig
     const catalog = yield* HotelCatalog
     const tokens = yield* Tokens
@@ -147,8 +147,8 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
     /** The request's new stay and rooms, checked as a quote checks them (400 otherwise). */
     const requestedStay = (hotel: HotelDefinition, reservation: ReservationRecord, request: QuoteChangeAction | ChangeStayAction) =>
       Effect.gen(function*() {
-        const stay = yield* validateStay(hotel, yield* catalog.today(hotel), request.checkin, request.checkout)
-        const lines = yield* changeLines(hotel, reservation, request.rooms)
+        const stay = yield* Effect.fromResult(validateStay(hotel, yield* catalog.today(hotel), request.checkin, request.checkout))
+        const lines = yield* Effect.fromResult(changeLines(hotel, reservation, request.rooms))
         return { stay, lines }
       })
 
@@ -161,7 +161,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
       // change_stay would change nothing (the same change sent again): the stay as it was paid, not re-priced
       if (isCurrentStay(reservation, stay, lines)) return changeQuote(hotel, reservation, reservation)
       const nights = withoutOwnRooms(yield* inventory.nights(stay.checkin, readUntil(stay.checkout)), reservation)
-      const priced = yield* priceChange(hotel, reservation, stay, lines, nights)
+      const priced = yield* Effect.fromResult(priceChange(hotel, reservation, stay, lines, nights))
       return changeQuote(hotel, reservation, changedRecord(reservation, stay, priced))
     })
 
@@ -185,7 +185,7 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
           // the new check-out date's row too: closed to departure is said there
           { roomTypeIds: [...wanted.keys()], checkin: stay.checkin, checkout: readUntil(stay.checkout) }
         ])
-        const priced = yield* priceChange(hotel, reservation, stay, lines, withoutOwnRooms(locked, reservation))
+        const priced = yield* Effect.fromResult(priceChange(hotel, reservation, stay, lines, withoutOwnRooms(locked, reservation)))
         const total = priced.offer.price.total
         if (total !== request.expected_total) {
           const amount = (c: number) => (c / 100).toFixed(2)
@@ -283,6 +283,9 @@ export class ReservationManagement extends Effect.Service<ReservationManagement>
         return { filename: confirmationPdfFilename(reservation), content }
       })
     }
-  }),
-  dependencies: [HotelCatalog.Default, Tokens.Default, Documents.Default, ReservationFeed.Default]
-}) {}
+  })
+}) {
+  static readonly layer = Layer.effect(this, this.make).pipe(
+    Layer.provide([HotelCatalog.layer, Tokens.layer, Documents.layer, ReservationFeed.layer])
+  )
+}

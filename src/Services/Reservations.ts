@@ -1,4 +1,4 @@
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option, Result } from "effect"
 import { randomBytes } from "node:crypto"
 import {
   completionAddressCutoff,
@@ -57,8 +57,8 @@ import * as Tracing from "../Layers/Platform/Tracing.js"
 const newReservationId = Effect.sync(() => randomId("r_") as ReservationId)
 
 /** Reservation intents from live quotes, and their completion by the guest. */
-export class Reservations extends Effect.Service<Reservations>()("Reservations", {
-  effect: Effect.gen(function*() {
+export class Reservations extends Context.Service<Reservations>()("Reservations", {
+  make: Effect.gen(function*() {
     const config = yield* AppConfig
     // the completion limits come from the configuration alone: worked out once, not per completion
     const limits = { perHour: config.bookingLimitPerHour, roomNightsPerDay: config.roomNightsPerAddressPerDay }
@@ -77,7 +77,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
     const load = (id: ReservationId) =>
       repo.find(id).pipe(
         Effect.flatMap(Option.match({
-          onNone: () => Effect.dieMessage(`reservation ${id} has a token but no record`),
+          onNone: () => Effect.die(new Error(`reservation ${id} has a token but no record`)),
           onSome: Effect.succeed
         }))
       )
@@ -97,7 +97,9 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
     const intentResponse = Tracing.fn("Reservations.intentResponse")(function*(id: ReservationId) {
       const reservation = yield* load(id)
       const hotel = yield* catalog.definition()
-      const token = yield* tokens.reveal(id, "guest").pipe(Effect.flatMap(Effect.orDieWith(() => `no guest token for ${id}`)))
+      const token = yield* tokens.reveal(id, "guest").pipe(
+        Effect.flatMap(Option.match({ onNone: () => Effect.die(`no guest token for ${id}`), onSome: Effect.succeed }))
+      )
       const response: IntentResponse = {
         reservation_id: id,
         status: "PENDING_GUEST",
@@ -142,7 +144,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       const now = yield* Clock.currentTimeMillis
       const linkExpires = guestLinkExpiry(hotel, now, quote.stay.checkin)
       const stay = validateStay(hotel, yield* catalog.today(hotel), quote.stay.checkin, quote.stay.checkout)
-      if (linkExpires <= now || Either.isLeft(stay)) return yield* notReservable("check-in time has passed")
+      if (linkExpires <= now || Result.isFailure(stay)) return yield* notReservable("check-in time has passed")
       // only a code the chosen offer applies: a code that did not fit this package is no use of it
       const promoCode = promoCodeOfOffer(hotel, offer) ?? null
       const id = yield* newReservationId
@@ -160,7 +162,7 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
         // each room's share as completion will price it: with the code
         line_totals: lineTotals({
           hotel,
-          stay: stay.right,
+          stay: stay.success,
           rooms: quote.rooms,
           nights,
           promoCode
@@ -205,8 +207,8 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       const unavailable = (message: string, rooms: ReadonlyArray<ChangedRoom>) =>
         new AvailabilityChanged({ message, currency: hotel.currency, rooms })
       const stay = validateStay(hotel, yield* catalog.today(hotel), reservation.checkin, reservation.checkout)
-      if (Either.isLeft(stay)) return yield* unavailable(`the stay can no longer be booked: ${stay.left.message}`, changedRooms("stay_not_bookable"))
-      const input = { hotel, stay: stay.right, rooms: reservation.rooms, nights: nightLookup(locked), promoCode }
+      if (Result.isFailure(stay)) return yield* unavailable(`the stay can no longer be booked: ${stay.failure.message}`, changedRooms("stay_not_bookable"))
+      const input = { hotel, stay: stay.success, rooms: reservation.rooms, nights: nightLookup(locked), promoCode }
       const outcome = priceStay(input)
       if (outcome._tag === "Unavailable") {
         return yield* unavailable(
@@ -342,6 +344,9 @@ export class Reservations extends Effect.Service<Reservations>()("Reservations",
       /** POST /v1/reservation-complete: revalidated and completed in one transaction. */
       complete
     }
-  }),
-  dependencies: [HotelCatalog.Default, Quotes.Default, Tokens.Default, Idempotency.Default, PromoCodes.Default, ReservationFeed.Default]
-}) {}
+  })
+}) {
+  static readonly layer = Layer.effect(this, this.make).pipe(
+    Layer.provide([HotelCatalog.layer, Quotes.layer, Tokens.layer, Idempotency.layer, PromoCodes.layer, ReservationFeed.layer])
+  )
+}

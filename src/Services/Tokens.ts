@@ -1,4 +1,4 @@
-import { Clock, Effect, Option, Redacted } from "effect"
+import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
 import { createHash, createHmac, randomBytes } from "node:crypto"
 import { InvalidToken } from "../Domain/Errors.js"
 import type { ReservationId } from "../Domain/Ids.js"
@@ -20,8 +20,8 @@ export interface VerifiedToken {
  * secret and a random nonce, base64url. Only a SHA-256 hash and the nonce are stored, so the
  * database never holds a usable token, yet the same link can be given again (idempotent replay).
  */
-export class Tokens extends Effect.Service<Tokens>()("Tokens", {
-  effect: Effect.gen(function*() {
+export class Tokens extends Context.Service<Tokens>()("Tokens", {
+  make: Effect.gen(function*() {
     const secret = yield* AppSecret
     const repo = yield* TokenRepo
     const derive = (purpose: TokenPurpose, nonce: string) =>
@@ -49,8 +49,8 @@ export class Tokens extends Effect.Service<Tokens>()("Tokens", {
         if (Option.isNone(stored)) return Option.none()
         const token = derive(purpose, stored.value.nonce)
         if (sha256(token) !== stored.value.token_hash) {
-          return yield* Effect.dieMessage(
-            `the ${purpose} token of reservation ${reservationId} was issued with another APP_SECRET than this instance's`
+          return yield* Effect.die(
+            new Error(`the ${purpose} token of reservation ${reservationId} was issued with another APP_SECRET than this instance's`)
           )
         }
         return Option.some(token)
@@ -72,4 +72,6 @@ export class Tokens extends Effect.Service<Tokens>()("Tokens", {
       })
     }
   })
-}) {}
+}) {
+  static readonly layer = Layer.effect(this, this.make)
+}

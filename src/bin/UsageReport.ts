@@ -6,7 +6,7 @@ import { Schema } from "effect"
 import { conversion, type UsageRow } from "../Domain/Usage.js"
 import { USAGE_HEADERS } from "../Api/Contract/RequestHeaders.js"
 
-export const UsageFormat = Schema.Literal("table", "csv", "json")
+export const UsageFormat = Schema.Literals(["table", "csv", "json"])
 export type UsageFormat = typeof UsageFormat.Type
 
 const amount = (cents: number) => (cents / 100).toFixed(2)

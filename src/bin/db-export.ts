@@ -1,7 +1,7 @@
 // npm run db:export -- FILE: a consistent snapshot of every table of the database (DATABASE_URL, or
 // the embedded one in DATA_DIR) into FILE, 0600, while the service keeps serving. Never the secret.
-import { type SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
+import type { SqlClient } from "effect/sql"
 import * as path from "node:path"
 import { BackupFileError, exportTo } from "../Layers/Persistence/Backup.js"
 import { pgClientLayer } from "../Layers/Persistence/Database.js"
@@ -14,7 +14,7 @@ import { runEntry } from "../Layers/Platform/Entry.js"
  * The database to read: the embedded one of the service running on DATA_DIR, through its server
  * (that service migrated it); else DATABASE_URL or DATA_DIR's, as any command opens it.
  */
-const ExportDatabaseLive = Layer.unwrapEffect(
+const ExportDatabaseLive = Layer.unwrap(
   Effect.gen(function*() {
     const config = yield* AppConfig
     const served = Option.isNone(config.databaseUrl) ? servedEmbeddedDatabase(config.dataDir) : Option.none()
@@ -22,7 +22,7 @@ const ExportDatabaseLive = Layer.unwrapEffect(
     yield* Effect.logInfo(`reading the embedded database of the service running on ${config.dataDir} (pid ${served.value.service})`)
     return pgClientLayer(served.value.url, { maxConnections: 1 })
   })
-).pipe(Layer.provide(AppConfig.Default))
+).pipe(Layer.provide(AppConfig.layer))
 
 const program = (file: string) =>
   Effect.gen(function*() {

@@ -1,6 +1,6 @@
 // npm run db:import -- FILE: loads a db:export file into an empty database (DATABASE_URL, or the
 // embedded one in DATA_DIR). Start the service on it with the APP_SECRET of the exporting one.
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
 import * as path from "node:path"
 import { BackupFileError, importFrom } from "../Layers/Persistence/Backup.js"
@@ -21,6 +21,6 @@ runEntry<void, unknown>(
   file === undefined
     ? Effect.fail(new BackupFileError({ message: "usage: npm run db:import -- FILE" }))
     : program(path.resolve(file)).pipe(
-      Effect.provide(DatabaseLive.pipe(Layer.provideMerge(AppConfig.Default), Layer.provideMerge(NodeContext.layer)))
+      Effect.provide(DatabaseLive.pipe(Layer.provideMerge(AppConfig.layer), Layer.provideMerge(NodeServices.layer)))
     )
 )

@@ -17,5 +17,5 @@ const program = Effect.gen(function*() {
 })
 
 runEntry(program.pipe(
-  Effect.provide(HotelRepo.Default.pipe(Layer.provideMerge(CommandDatabaseLive)))
+  Effect.provide(HotelRepo.layer.pipe(Layer.provideMerge(CommandDatabaseLive)))
 ))

@@ -2,7 +2,7 @@
 // conversion and revenue per X-Hotel-Client and per X-AI-Agent, per day in the hotel's time zone,
 // read from the stored quotes and reservations (DATABASE_URL, or the embedded one in DATA_DIR).
 // Quotes are kept QUOTE_RETENTION_DAYS (30 by default): older days count no quotes.
-import { Effect, FiberRef, HashSet, Layer, Logger, Schema } from "effect"
+import { Effect, Layer, Logger, References, Schema } from "effect"
 import { LocalDate } from "../Domain/LocalDate.js"
 import { formatUsage, UsageFormat } from "./UsageReport.js"
 import { runEntry } from "../Layers/Platform/Entry.js"
@@ -25,11 +25,11 @@ const options = (argv: ReadonlyArray<string>) =>
       }
       found.set(name.slice(2), value)
     }
-    const decode = <A, I>(schema: Schema.Schema<A, I>, name: string, fallback?: string) => {
+    const decode = <S extends Schema.Decoder<unknown>>(schema: S, name: string, fallback?: string) => {
       const value = found.get(name) ?? fallback
       return value === undefined
         ? new UsageArguments({ message: `--${name} is required\n${USAGE}` })
-        : Schema.decodeUnknown(schema)(value).pipe(Effect.mapError(() => new UsageArguments({ message: `--${name} ${value}: not valid\n${USAGE}` })))
+        : Schema.decodeUnknownEffect(schema)(value).pipe(Effect.mapError(() => new UsageArguments({ message: `--${name} ${value}: not valid\n${USAGE}` })))
     }
     const from = yield* decode(LocalDate, "from")
     const to = yield* decode(LocalDate, "to")
@@ -45,7 +45,8 @@ const program = Effect.gen(function*() {
 })
 
 runEntry(program.pipe(
-  Effect.provide(Layer.merge(UsageRepo.Default, HotelRepo.Default).pipe(Layer.provideMerge(CommandDatabaseLive))),
+  Effect.provide(Layer.merge(UsageRepo.layer, HotelRepo.layer).pipe(Layer.provideMerge(CommandDatabaseLive))),
   // the report alone on stdout, for a pipe; what happens on the way (migrations) on stderr
-  Effect.locally(FiberRef.currentLoggers, HashSet.make<ReadonlyArray<Logger.Logger<unknown, any>>>(Logger.prettyLogger({ stderr: true })))
+  Effect.provideService(References.CurrentLoggers, new Set([Logger.consolePretty()])),
+  Effect.provideService(References.LogToStderr, true)
 ))

@@ -1,6 +1,6 @@
-import type { HttpClient } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Runtime } from "effect"
+import { Effect, Layer } from "effect"
+import type { HttpClient } from "effect/http"
 import fc from "fast-check"
 import { RateCode, RoomTypeId } from "../../src/Domain/Ids.js"
 import { addDays, LocalDate } from "../../src/Domain/LocalDate.js"
@@ -42,7 +42,7 @@ interface CalendarAsk {
 const calendarOf = (from: string, to: string, ask: CalendarAsk = {}) =>
   Effect.flatMap(apiClient, (api) =>
     api.calendar.calendar({
-      urlParams: {
+      query: {
         from: LocalDate.make(from),
         to: LocalDate.make(to),
         nights: ask.nights ?? 1,
@@ -188,7 +188,7 @@ const tiedHotel = {
 layer(TestApp({ hotel: tiedHotel }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("GET /v1/calendar against quotes", (it) => {
   it.effect("the lowest total is what POST /v1/quotes answers for that date, over occupancies, filters and bookings made in between", () =>
     Effect.gen(function*() {
-      const runtime = yield* Effect.runtime<InventoryRepo | HttpClient.HttpClient>()
+      const context = yield* Effect.context<InventoryRepo | HttpClient.HttpClient>()
       const repo = yield* InventoryRepo
       const ask = fc.record({
         daysAhead: fc.integer({ min: -3, max: 505 }),
@@ -275,7 +275,7 @@ layer(TestApp({ hotel: tiedHotel }).pipe(Layer.provide(clock.layer)), { excludeT
           }
         })
       yield* Effect.promise(() =>
-        fc.assert(fc.asyncProperty(ask, (c) => Runtime.runPromise(runtime)(check(c))), { numRuns: 120, seed: 20261122 })
+        fc.assert(fc.asyncProperty(ask, (c) => Effect.runPromiseWith(context)(check(c))), { numRuns: 120, seed: 20261122 })
       )
     }), 120_000)
 })

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect, Fiber, Layer } from "effect"
+import { Effect, Fiber, Latch, Layer } from "effect"
 import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
 import { CALENDARS_AT_ONCE } from "../../src/Services/PriceCalendar.js"
 import { makeTestClock } from "../support/clock.js"
@@ -9,18 +9,18 @@ import { demoInventory } from "../support/hotel.js"
 import { TestApp } from "../support/TestApp.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
-const gate = Effect.runSync(Effect.makeLatch(false))
+const gate = Latch.makeUnsafe(false)
 let reading = 0
 
 /** The demo inventory, whose calendar read waits until the test opens the gate: calendars that take long. */
 const heldInventory = Layer.effect(
   InventoryRepo,
-  Effect.map(InventoryRepo, (repo) => ({
+  InventoryRepo.useSync((repo) => ({
     ...repo,
     nightsBetween: (from, until) =>
       Effect.sync(() => reading++).pipe(
-        Effect.zipRight(gate.await),
-        Effect.zipRight(repo.nightsBetween(from, until)),
+        Effect.andThen(gate.await),
+        Effect.andThen(repo.nightsBetween(from, until)),
         Effect.ensuring(Effect.sync(() => reading--))
       )
   }))
@@ -35,8 +35,8 @@ layer(TestApp({ inventoryRepo: heldInventory }).pipe(Layer.provide(clock.layer))
       Effect.gen(function*() {
         const flood = 3 * CALENDARS_AT_ONCE
         const started = Date.now()
-        const fibers = yield* Effect.forEach(Array.from({ length: flood }), () => Effect.fork(calendar))
-        const answered = Effect.map(Effect.forEach(fibers, Fiber.poll), (polls) => polls.filter((p) => p._tag === "Some").length)
+        const fibers = yield* Effect.forEach(Array.from({ length: flood }), () => Effect.forkChild(calendar))
+        const answered = Effect.sync(() => fibers.filter((fiber) => fiber.pollUnsafe() !== undefined).length)
         // the calendars beyond the bound are answered while those computing are still held
         yield* eventually(Effect.map(answered, (n) => n === flood - CALENDARS_AT_ONCE))
         const waited = Date.now() - started

@@ -1,7 +1,8 @@
-import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
 import { ChannelApi } from "../../src/Api/Contract/Channel.js"
 import type { AriMessage } from "../../src/Domain/Channel.js"
 import { RoomTypeId } from "../../src/Domain/Ids.js"
@@ -36,7 +37,7 @@ const sendTyped = (payload: AriMessage) => Effect.flatMap(channelClient, (channe
 /** The inventory view of one room type (or every one) from `from` to `to`, typed. */
 const inventory = (from: LocalDate, to: LocalDate, roomType?: string) =>
   Effect.flatMap(channelClient, (channel) =>
-    channel.channel.inventory({ urlParams: { from, to, ...(roomType === undefined ? {} : { room_type_id: RoomTypeId.make(roomType) }) } }))
+    channel.channel.inventory({ query: { from, to, ...(roomType === undefined ? {} : { room_type_id: RoomTypeId.make(roomType) }) } }))
 const typedMessage = (id: string, updates: AriMessage["updates"], asOf = AS_OF): AriMessage => ({ message_id: id, as_of: asOf, updates })
 const deluxe = RoomTypeId.make("deluxe")
 
@@ -210,10 +211,10 @@ layer(withApp(channelOn), { excludeTestServices: true })("the channel interface,
     Effect.gen(function*() {
       const { number } = yield* completedBooking(day(30), day(32), [{ room_type_id: "twin", adults: 2 }])
       const channel = (yield* channelClient).channel
-      const page = yield* channel.reservations({ urlParams: { limit: DEFAULT_FEED_LIMIT } })
+      const page = yield* channel.reservations({ query: { limit: DEFAULT_FEED_LIMIT } })
       expect(page.changes.map((c) => [c.change, c.reservation.reservation_number])).toEqual([["completed", number]])
       expect(page.next_cursor).toBe(page.changes[0]!.cursor)
-      expect(yield* channel.reservations({ urlParams: { after: page.next_cursor!, limit: DEFAULT_FEED_LIMIT } })).toEqual({ changes: [], next_cursor: page.next_cursor })
+      expect(yield* channel.reservations({ query: { after: page.next_cursor!, limit: DEFAULT_FEED_LIMIT } })).toEqual({ changes: [], next_cursor: page.next_cursor })
       const nights = (yield* inventory(day(30), day(32), "twin")).room_types[0]!.nights
       expect(nights.map((n) => [n.booked_here, n.free])).toEqual([[1, 7], [1, 7], [0, 8]])
     }))
@@ -271,7 +272,7 @@ layer(withApp({ ...channelOn, rateLimitPerMinute: 3 }), { excludeTestServices: t
 
 describe("CHANNEL_TOKEN and CHANNEL_ALLOWED_ADDRESSES", () => {
   const withEnv = (env: Record<string, string>) =>
-    AppConfig.fromEnv.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+    AppConfig.fromEnv.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)))
 
   it.effect("a token under 32 characters or an allowlist entry that is no IP address stops the start, naming the variable", () =>
     Effect.gen(function*() {

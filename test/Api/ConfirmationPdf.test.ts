@@ -12,7 +12,7 @@ import { otlpCollector, spansOf } from "../support/otlp.js"
 const download = (token: string) => Effect.flatMap(manageWith(token), (manage) => manage.document()).pipe(Effect.map(Buffer.from))
 
 describe("the confirmation PDF over HTTP, with its email", () => {
-  it.scopedLive("the email's PDF and the downloads of one version are one drawing, in a worker thread; a changed reservation is drawn again", () =>
+  it.live("the email's PDF and the downloads of one version are one drawing, in a worker thread; a changed reservation is drawn again", () =>
     Effect.gen(function*() {
       const collector = yield* otlpCollector
       const flow = Effect.gen(function*() {

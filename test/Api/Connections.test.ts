@@ -1,5 +1,5 @@
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect, Layer, Logger } from "effect"
+import { Effect, Layer, Logger, References } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type AddressInfo, connect, type Socket } from "node:net"
 import type { Refusals } from "../../src/Api/Transport/Connections.js"
@@ -95,10 +95,10 @@ describe("connections held at once", () => {
     }
   })
 
-  it.scopedLive("a refusal is logged at once, the next ones counted in one line a while later", () => {
+  it.live("a refusal is logged at once, the next ones counted in one line a while later", () => {
     const lines: Array<{ level: string; message: unknown; annotations: Record<string, unknown> }> = []
-    const capture = Logger.make(({ annotations, logLevel, message }) =>
-      lines.push({ level: logLevel.label, message, annotations: Object.fromEntries(annotations) })
+    const capture = Logger.make(({ fiber, logLevel, message }) =>
+      lines.push({ level: logLevel.toUpperCase(), message, annotations: { ...fiber.getRef(References.CurrentLogAnnotations) } })
     )
     return Effect.gen(function*() {
       const { port } = (yield* NodeServer).address() as AddressInfo
@@ -117,7 +117,7 @@ describe("connections held at once", () => {
     }).pipe(
       Effect.provide(
         nodeServerLayer({ host: "127.0.0.1", port: 0 }, { maxConnectionsPerAddress: 1, refusalReportMs: 1_000 }).pipe(
-          Layer.provide(Logger.replace(Logger.defaultLogger, capture))
+          Layer.provide(Logger.layer([capture]))
         )
       )
     )

@@ -1,10 +1,10 @@
-import { NodeContext } from "@effect/platform-node"
-import { SqlClient } from "@effect/sql"
+import { NodeServices } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Logger, Redacted, Scope } from "effect"
+import { SqlClient } from "effect/sql"
 import * as path from "node:path"
 import pg from "pg"
-import { HttpLive } from "../../src/Api/Handlers/Groups.js"
+import { HttpLive } from "../../src/Api/Transport/Http.js"
 import { Repositories, Services } from "../../src/Composition.js"
 import type { MultiRoomQuoteResponse } from "../../src/Domain/Quote.js"
 import { pgClientLayer } from "../../src/Layers/Persistence/Database.js"
@@ -39,16 +39,15 @@ const appOn = (url: Redacted.Redacted, logs: Array<LogLine>) =>
     Layer.provideMerge(Services.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(pgClientLayer(url, { maxConnections: 4, timeoutMs: TIMEOUT_MS })))),
     Layer.provideMerge(Layer.mergeAll(
       AppConfig.InMemory({ hotelFile, databaseTimeoutMs: TIMEOUT_MS, publicBaseUrl: "http://hotel.test" }),
-      NodeContext.layer,
+      NodeServices.layer,
       AppSecret.InMemory
     )),
     Layer.provideMerge(TestServer),
-    Layer.provide(Logger.replace(
-      Logger.defaultLogger,
+    Layer.provide(Logger.layer([
       Logger.make(({ cause, logLevel, message }) => {
-        logs.push({ level: logLevel.label, message: String(Array.isArray(message) ? message[0] : message), hasCause: cause._tag !== "Empty" })
+        logs.push({ level: logLevel.toUpperCase(), message: String(Array.isArray(message) ? message[0] : message), hasCause: cause.reasons.length > 0 })
       })
-    ))
+    ]))
   )
 
 /** A stay a month ahead, and the quote request for it. */
@@ -93,12 +92,12 @@ const operator = (url: Redacted.Redacted) =>
   )
 
 describe("a database restart", () => {
-  it.scopedLive("answers 503 with Retry-After meanwhile, logs it once, serves what needs no database, and recovers by itself", () =>
+  it.live("answers 503 with Retry-After meanwhile, logs it once, serves what needs no database, and recovers by itself", () =>
     Effect.gen(function*() {
       const dataDir = yield* temporaryDataDir
       // the server, in a scope of its own: closing it is `pg_ctl stop -m fast`
       let serverScope = yield* Scope.make()
-      const superuser = yield* embeddedPostgres(dataDir).pipe(Scope.extend(serverScope))
+      const superuser = yield* embeddedPostgres(dataDir).pipe(Scope.provide(serverScope))
       yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE faults`).pipe(
         Effect.provide(pgClientLayer(superuser, { maxConnections: 1 }))
       )
@@ -135,7 +134,7 @@ describe("a database restart", () => {
         expect(said[0]!.hasCause).toBe(false)
         expect(logs.filter((line) => line.level === "ERROR" && line !== said[0])).toEqual([])
 
-        yield* embeddedPostgres(dataDir).pipe(Scope.extend(serverScope)) // started again, until the app has stopped
+        yield* embeddedPostgres(dataDir).pipe(Scope.provide(serverScope)) // started again, until the app has stopped
         const back = yield* post("/v1/quotes", quoteBody)
         expect(back.status).toBe(200)
         expect((yield* get("/v1/health")).status).toBe(200)
@@ -144,7 +143,7 @@ describe("a database restart", () => {
 })
 
 describe("a lock held by someone else", () => {
-  it.scopedLive("bounds every wait: 503 with Retry-After, health still 200, and a completion that timed out took nothing and succeeds when repeated", () =>
+  it.live("bounds every wait: 503 with Retry-After, health still 200, and a completion that timed out took nothing and succeeds when repeated", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       const logs: Array<LogLine> = []
@@ -187,7 +186,7 @@ describe("a lock held by someone else", () => {
 })
 
 describe("a connection killed mid-transaction", () => {
-  it.scopedLive("answers 503, leaves nothing half-done, and the retry (same Idempotency-Key) is right", () =>
+  it.live("answers 503, leaves nothing half-done, and the retry (same Idempotency-Key) is right", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       yield* Effect.provide(Effect.gen(function*() {

@@ -66,7 +66,7 @@ describe("the Node server", () => {
     const server = createHttpServer()
     const logged: Array<RequestEntry> = []
     const scope = Effect.runSync(Scope.make())
-    Effect.runSync(Scope.extend(logRequestsOf(server, (entry) => void logged.push(entry)), scope))
+    Effect.runSync(Scope.provide(logRequestsOf(server, (entry) => void logged.push(entry)), scope))
     // each response once closed, the moment its log line is written (the log's listener came first)
     const closed: Array<Promise<void>> = []
     // the reservation endpoint never answers here: its client gives up 100 ms after the server has the

@@ -1,6 +1,6 @@
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
+import { HttpClientRequest } from "effect/http"
 import { type IncomingHttpHeaders, request as httpRequest } from "node:http"
 import { createHttpServer } from "../../src/Api/Transport/Server.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
@@ -54,7 +54,7 @@ layer(TestApp({ config: { rateLimitPerMinute: 3 } }).pipe(Layer.provide(clock.la
 /** A request sent as written, target included (`//v1/hotel`, `http://h/v1/hotel`), which the test client would make a URL of first. */
 const raw = (method: string, target: string, body?: unknown) =>
   Effect.flatMap(baseUrl, (base) =>
-    Effect.async<{ status: number; headers: IncomingHttpHeaders; body: any }>((resume) => {
+    Effect.callback<{ status: number; headers: IncomingHttpHeaders; body: any }>((resume) => {
       const { hostname, port } = new URL(base)
       const outgoing = httpRequest({ hostname, port, method, path: target, headers: { "content-type": "application/json" } }, (answer) => {
         let text = ""
@@ -150,14 +150,14 @@ layer(
 
 describe("RATE_LIMIT_PER_MINUTE by default", () => {
   const withEnv = (env: Record<string, string>) =>
-    AppConfig.fromEnv.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+    AppConfig.fromEnv.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(env)))
 
   it.effect("is 600 units a minute when unset, and 0 turns it off", () =>
     Effect.gen(function*() {
       expect((yield* withEnv({})).rateLimitPerMinute).toBe(600)
       expect((yield* withEnv({ RATE_LIMIT_PER_MINUTE: "0" })).rateLimitPerMinute).toBe(0)
       expect(String(yield* Effect.flip(withEnv({ RATE_LIMIT_PER_MINUTE: "-1" })))).toContain("RATE_LIMIT_PER_MINUTE")
-      const limiterOf = (config: Layer.Layer<AppConfig>) => Effect.map(RateLimiter, ({ take }) => Option.isSome(take)).pipe(Effect.provide(RateLimiter.Default.pipe(Layer.provide(config))))
+      const limiterOf = (config: Layer.Layer<AppConfig>) => Effect.map(RateLimiter, ({ take }) => Option.isSome(take)).pipe(Effect.provide(RateLimiter.layer.pipe(Layer.provide(config))))
       expect(yield* limiterOf(AppConfig.InMemory())).toBe(true)
       expect(yield* limiterOf(AppConfig.InMemory({ rateLimitPerMinute: 0 }))).toBe(false)
     }))

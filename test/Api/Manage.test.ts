@@ -34,7 +34,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
   it.effect("the manage link shows the completed reservation and what the guest may do; completion queued its email and PMS sync", () =>
     Effect.gen(function*() {
       const r = yield* completedBooking("2026-12-10", "2026-12-13", [{ room_type_id: "double", adults: 2 }])
-      const [view, response] = yield* (yield* manageWith(r.manageToken)).view({ withResponse: true })
+      const [view, response] = yield* (yield* manageWith(r.manageToken)).view({ responseMode: "decoded-and-response" })
       expect(response.headers["cache-control"]).toBe("no-store")
       expect(view).toMatchObject({
         reservation_id: r.id,

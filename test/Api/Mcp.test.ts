@@ -60,7 +60,7 @@ const initialize = (id: number) => ({
 const ALLOWED_ORIGIN = "https://agent-console.example"
 
 layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("MCP server at /mcp", (it) => {
-  it.scoped("the official client connects and lists the booking tools with their input schemas and rules", () =>
+  it.effect("the official client connects and lists the booking tools with their input schemas and rules", () =>
     Effect.gen(function*() {
       const client = yield* connect
       expect(client.getServerVersion()).toEqual({ name: "Hotel Booking API", version: "1.1.0" })
@@ -95,7 +95,7 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
       expect(JSON.stringify(tools)).not.toContain("/internal")
     }))
 
-  it.scoped("price_calendar answers what GET /v1/calendar answers, children_ages an array, and refuses as it refuses", () =>
+  it.effect("price_calendar answers what GET /v1/calendar answers, children_ages an array, and refuses as it refuses", () =>
     Effect.gen(function*() {
       const client = yield* connect
       const { tools } = yield* Effect.promise(() => client.listTools())
@@ -128,7 +128,7 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
       expect(unknown).toMatchObject({ isError: true, body: { error: { code: "invalid_promo_code", details: { reason: "unknown" } } } })
     }))
 
-  it.scoped("books end to end: availability → quote → intent; continue_url completes through the REST API", () =>
+  it.effect("books end to end: availability → quote → intent; continue_url completes through the REST API", () =>
     Effect.gen(function*() {
       const client = yield* connect
       const hotel = yield* call(client, "get_hotel")
@@ -182,7 +182,7 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
       expect(Option.map(reservation, (r) => r.client.ai_agent)).toEqual(Option.some("belle-rive-test-agent/1.2.3"))
     }))
 
-  it.scoped("the MCP flow and the REST flow give the same totals for the same stay", () =>
+  it.effect("the MCP flow and the REST flow give the same totals for the same stay", () =>
     Effect.gen(function*() {
       const client = yield* connect
       const mcp = yield* call(client, "quote_stay", stay)
@@ -205,7 +205,7 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
     ["an unknown room type", { ...stay, rooms: [{ room_type_id: "suite", adults: 2 }] }, "unknown_room_type"]
   ]
   for (const [name, args, code] of badQuotes) {
-    it.scoped(`quote_stay with ${name} is a tool error ${code}, with the REST API's code and message`, () =>
+    it.effect(`quote_stay with ${name} is a tool error ${code}, with the REST API's code and message`, () =>
       Effect.gen(function*() {
         const client = yield* connect
         const answer = yield* call(client, "quote_stay", args)
@@ -217,7 +217,7 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
       }))
   }
 
-  it.scoped("the intent's errors are tool errors with the REST API's codes", () =>
+  it.effect("the intent's errors are tool errors with the REST API's codes", () =>
     Effect.gen(function*() {
       const client = yield* connect
       const unknown = yield* call(client, "create_reservation_intent", { quote_id: "q_unknown", package_code: "FLEX" })
@@ -252,7 +252,7 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
       expect(groupIntent.body).toEqual(restIntent.body)
     }))
 
-  it.scoped("resources: the hotel's policies and the agent rules", () =>
+  it.effect("resources: the hotel's policies and the agent rules", () =>
     Effect.gen(function*() {
       const client = yield* connect
       const { resources } = yield* Effect.promise(() => client.listResources())

@@ -1,7 +1,7 @@
-import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { Effect, Layer } from "effect"
+import { HttpClientRequest } from "effect/http"
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"

@@ -222,7 +222,7 @@ layer(TestApp({ hotel }).pipe(Layer.provide(clock.layer)), { excludeTestServices
       expect((yield* record(pending.id)).promo_code).toBeNull()
     }).pipe(Effect.ensuring(Effect.sync(() => clock.set("2026-11-22T10:00:00Z")))))
 
-  it.scoped("MCP quote_stay takes promo_code: the same offers as REST; a refused code is a tool error with the REST body", () =>
+  it.effect("MCP quote_stay takes promo_code: the same offers as REST; a refused code is a tool error with the REST body", () =>
     Effect.gen(function*() {
       const client = yield* connect
       const result = yield* Effect.promise(() => client.callTool({ name: "quote_stay", arguments: { ...stay, rooms, promo_code: "direct12" } }))

@@ -1,6 +1,6 @@
-import { HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Stream } from "effect"
+import { HttpClientRequest } from "effect/http"
 import { RoomTypeId } from "../../src/Domain/Ids.js"
 import { makeTestClock } from "../support/clock.js"
 import { eur, quoteStay, stayOf } from "../support/flow.js"
@@ -9,7 +9,7 @@ import { apiClient, request, TestApp } from "../support/TestApp.js"
 // Today is Sunday 2026-11-22 in hotel time; quotes live 900 s.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  request(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUnsafeJson(body), HttpClientRequest.setHeaders(headers)))
+  request(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyJsonUnsafe(body), HttpClientRequest.setHeaders(headers)))
 
 // Thursday 2026-12-10 to Sunday: low season, Friday and Saturday nights carry the weekend supplement,
 // 18 days ahead: no promotion.

@@ -1,6 +1,6 @@
-import { HttpClientRequest } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
+import { HttpClientRequest } from "effect/http"
 import { AvailabilityQuery } from "../../src/Domain/Availability.js"
 import { DatabaseUnreachable } from "../../src/Layers/Persistence/DatabaseFaults.js"
 import { DatabasePing } from "../../src/Layers/Persistence/Database.js"
@@ -16,8 +16,8 @@ import { apiClient, request, TestApp } from "../support/TestApp.js"
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 const get = (url: string) => request(HttpClientRequest.get(url))
 /** GET /v1/availability through the typed client, the query as a query string spells it. */
-const availability = (urlParams: typeof AvailabilityQuery.Encoded) =>
-  Effect.flatMap(apiClient, (client) => client.hotel.availability({ urlParams: Schema.decodeSync(AvailabilityQuery)(urlParams) }))
+const availability = (query: typeof AvailabilityQuery.Encoded) =>
+  Effect.flatMap(apiClient, (client) => client.hotel.availability({ query: Schema.decodeSync(AvailabilityQuery)(query) }))
 
 layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
   "read-only API",
@@ -117,7 +117,7 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
 
     it.effect("GET /v1/room-types gives the three room types with the occupancy constants", () =>
       Effect.gen(function*() {
-        const body = yield* (yield* apiClient).hotel.roomTypes({ urlParams: {} })
+        const body = yield* (yield* apiClient).hotel.roomTypes({ query: {} })
         expect(body.rooms.map((r) => r.id)).toEqual(["double", "twin", "deluxe"])
         expect(body.rooms.map((r) => r.size_m2)).toEqual([18, 20, 28])
         for (const room of body.rooms) {
@@ -135,9 +135,9 @@ layer(TestApp({ booked: { deluxe: { "2027-01-11": 3 } } }).pipe(Layer.provide(cl
       Effect.gen(function*() {
         const client = yield* apiClient
         const names = (language?: Language) =>
-          Effect.map(client.hotel.roomTypes({ urlParams: language === undefined ? {} : { language } }), (body) => body.rooms.map((r) => r.name))
+          Effect.map(client.hotel.roomTypes({ query: language === undefined ? {} : { language } }), (body) => body.rooms.map((r) => r.name))
         expect(yield* names("fr")).toEqual(["Chambre Double", "Chambre Twin", "Chambre Deluxe Vue Mer"])
-        const russian = yield* client.hotel.roomTypes({ urlParams: { language: "ru" } })
+        const russian = yield* client.hotel.roomTypes({ query: { language: "ru" } })
         expect(russian.rooms[0]).toMatchObject({ id: "double", name: "Номер с двуспальной кроватью", max_standard_occupancy: 2 })
         expect(russian.rooms[0]!.beds).not.toMatch(/[a-z]/i)
         expect(yield* names()).toEqual(yield* names("en"))
@@ -285,7 +285,7 @@ describe("health", () => {
 const pingAfterBusyLoop = (ms: number, outcome: Effect.Effect<void, DatabaseUnreachable>) =>
   Layer.succeed(
     DatabasePing,
-    Effect.zipRight(
+    Effect.andThen(
       Effect.sync(() => {
         const until = Date.now() + ms
         while (Date.now() < until) {

@@ -19,7 +19,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       const [intent, intentResponse] = yield* (yield* apiClient).reservations.createIntent({
         headers: {},
         payload: { quote_id: q.quote_id, package_code: offer.package_code, language: "fr" },
-        withResponse: true
+        responseMode: "decoded-and-response"
       })
       expect(intentResponse.headers["cache-control"]).toBe("no-store")
       expect(intent).toMatchObject({
@@ -33,7 +33,7 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       const token = tokenOf(intent.continue_url)
       const guestApi = yield* apiClientWith(token)
 
-      const [view, viewResponse] = yield* guestApi.reservations.publicView({ withResponse: true })
+      const [view, viewResponse] = yield* guestApi.reservations.publicView({ responseMode: "decoded-and-response" })
       expect(viewResponse.headers["cache-control"]).toBe("no-store")
       expect(view).toMatchObject({
         reservation_id: intent.reservation_id,

@@ -1,6 +1,6 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
 import { makeTestClock } from "../support/clock.js"

@@ -1,7 +1,6 @@
-import * as HttpApi from "@effect/platform/HttpApi"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Arbitrary, Effect, Either, FastCheck, Layer, Option, Schema } from "effect"
-import * as AST from "effect/SchemaAST"
+import { Arbitrary, Effect, Exit, Layer, Result, Schema, SchemaAST } from "effect"
+import { HttpApi, type HttpApiGroup } from "effect/http-api"
 import { Api } from "../../src/Api/Contract/Api.js"
 import { ChannelApi } from "../../src/Api/Contract/Channel.js"
 import { ErrorBody } from "../../src/Api/Contract/Errors.js"
@@ -20,21 +19,24 @@ import { apiClient, apiClientWith, TestApp } from "../support/TestApp.js"
 interface StatusErrors {
   readonly endpoint: string
   readonly status: number
-  readonly union: AST.AST
-  readonly members: ReadonlyArray<AST.AST>
+  readonly union: ErrorSchema
+  readonly members: ReadonlyArray<ErrorSchema>
 }
 
-const membersOf = (ast: AST.AST): ReadonlyArray<AST.AST> => AST.isUnion(ast) ? ast.types.flatMap(membersOf) : [ast]
+/** An error body's schema, as the API holds it: no service is needed to encode or decode it. */
+type ErrorSchema = Schema.Codec<unknown, unknown>
 
-const statusErrors = (api: HttpApi.HttpApi.Any): ReadonlyArray<StatusErrors> => {
+const statusErrors = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>
+): ReadonlyArray<StatusErrors> => {
   const found: Array<StatusErrors> = []
-  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
+  HttpApi.reflect(api, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, errors, group }) =>
-      errors.forEach(({ ast }, status) => {
-        if (Option.isSome(ast)) {
-          found.push({ endpoint: `${group.identifier}.${endpoint.name}`, status, union: ast.value, members: membersOf(ast.value) })
-        }
+      errors.forEach((schemas, status) => {
+        // reflection widens them to any schema
+        const members = schemas as ReadonlyArray<Schema.Top> as ReadonlyArray<ErrorSchema>
+        found.push({ endpoint: `${group.identifier}.${endpoint.identifier}`, status, union: Schema.Union(members), members })
       })
   })
   return found
@@ -45,30 +47,36 @@ const everyStatus = [...statusErrors(Api), ...statusErrors(ChannelApi)]
 /** The body as the client receives it: JSON, so a key whose value is undefined is not there. */
 const overTheWire = (body: unknown): unknown => JSON.parse(JSON.stringify(body))
 
+/** The examples annotated on a schema's AST, if any. */
+const examplesOf = (ast: SchemaAST.AST): ReadonlyArray<unknown> => {
+  const examples = ast.annotations?.examples
+  return Array.isArray(examples) ? examples : []
+}
+
 /** The generic `Error` example, which a body schema without an example of its own inherits. */
-const genericExample = AST.getExamplesAnnotation(ErrorBody.ast).pipe(Option.getOrThrow)[0]
+const genericExample = examplesOf(ErrorBody.ast)[0]
 
 /** Bodies each error sends: instances drawn from its class's schema (and its documented example), encoded. */
-const bodiesOf = (member: AST.AST) => {
-  const body = Schema.make<object, unknown, never>(member)
-  const encode = Schema.encodeEither(body)
-  // drawn fields the wire cannot carry (an amount beyond the Amount bounds) make no body the server sends
-  const sendable = Arbitrary.make(Schema.typeSchema(body)).filter((instance) => Either.isRight(encode(instance)))
-  const sent = FastCheck.sample(sendable, { numRuns: 12, seed: 29 })
-    .map((instance) => ({ instance, wire: overTheWire(Either.getOrThrow(encode(instance))) }))
-  const examples = AST.isTransformation(member)
-    ? AST.getExamplesAnnotation(member.from).pipe(Option.getOrElse(() => []), (all) => all.filter((e) => e !== genericExample))
-    : []
-  // an example in the document is a body its own error sends
-  const documented = examples.map((example) => ({ instance: Schema.decodeUnknownSync(body)(example), wire: example as unknown }))
-  return [...sent, ...documented]
-}
+const bodiesOf = (body: ErrorSchema) =>
+  Effect.gen(function*() {
+    const encode = Schema.encodeUnknownExit(body)
+    // drawn fields the wire cannot carry (an amount beyond the Amount bounds) make no body the server sends
+    const sendable = Arbitrary.filter(Arbitrary.schema(Schema.toType(body)), (instance) => Exit.isSuccess(encode(instance)))
+    const drawn = yield* Arbitrary.sampleEffect(sendable, { count: 12, seed: 29 })
+    const sent = drawn.flatMap((instance) => {
+      const encoded = encode(instance)
+      return Exit.isSuccess(encoded) ? [{ instance, wire: overTheWire(encoded.value) }] : []
+    })
+    // an example in the document is a body its own error sends
+    const documented = examplesOf(SchemaAST.toEncoded(body.ast)).filter((e) => e !== genericExample)
+      .map((example) => ({ instance: Schema.decodeUnknownSync(body)(example), wire: example }))
+    return [...sent, ...documented]
+  })
 
 describe("error bodies through the typed client", () => {
   it("cover every endpoint, and the statuses several errors share", () => {
     expect(everyStatus.length).toBeGreaterThan(60)
-    const shared = everyStatus.filter(({ members }) => new Set(members.map((m) => AST.typeAST(m))).size > 1)
-      .map(({ endpoint, status }) => `${status} ${endpoint}`)
+    const shared = everyStatus.filter(({ members }) => members.length > 1).map(({ endpoint, status }) => `${status} ${endpoint}`)
     expect(shared).toEqual(expect.arrayContaining([
       "409 reservations.complete",
       "409 reservations.createIntent",
@@ -81,23 +89,24 @@ describe("error bodies through the typed client", () => {
   })
 
   for (const { endpoint, members, status, union } of everyStatus) {
-    it(`${status} ${endpoint}: each body decodes to the error that sent it, with its fields`, () => {
-      const decode = Schema.decodeUnknownEither(Schema.make(union))
-      for (const member of members) {
-        for (const { instance, wire } of bodiesOf(member)) {
-          const decoded = decode(wire)
-          expect(Either.isRight(decoded), JSON.stringify(wire)).toBe(true)
-          const error = Either.getOrThrow(decoded) as object
-          expect(error).toBeInstanceOf(instance.constructor)
-          expect({ ...error }).toEqual({ ...instance })
+    it.effect(`${status} ${endpoint}: each body decodes to the error that sent it, with its fields`, () =>
+      Effect.gen(function*() {
+        const decode = Schema.decodeUnknownResult(union)
+        for (const member of members) {
+          for (const { instance, wire } of yield* bodiesOf(member)) {
+            const decoded = decode(wire)
+            expect(Result.isSuccess(decoded), JSON.stringify(wire)).toBe(true)
+            const error = Result.getOrThrow(decoded) as object
+            expect(error).toBeInstanceOf((instance as object).constructor)
+            expect({ ...error }).toEqual({ ...(instance as object) })
+          }
         }
-      }
-    })
+      }))
   }
 
   it("a price_changed body carries euros; the client's PriceChanged holds cents", () => {
     const completion = everyStatus.find(({ endpoint, status }) => endpoint === "reservations.complete" && status === 409)!
-    const decoded = Schema.decodeUnknownSync(Schema.make(completion.union))({
+    const decoded = Schema.decodeUnknownSync(completion.union)({
       error: {
         code: "price_changed",
         message: "the total changed",
@@ -109,7 +118,7 @@ describe("error bodies through the typed client", () => {
 
   it("a body no error of the status sends is a decoding failure, not the first error of the status", () => {
     const completion = everyStatus.find(({ endpoint, status }) => endpoint === "reservations.complete" && status === 409)!
-    const decode = Schema.decodeUnknownEither(Schema.make(completion.union))
+    const decode = Schema.decodeUnknownResult(completion.union)
     for (
       const error of [
         { code: "cancellation_not_allowed", message: "no", details: { reason: "non_refundable", refundable: false, free_cancellation_until: null } },
@@ -117,7 +126,7 @@ describe("error bodies through the typed client", () => {
         { code: "quote_expired", message: "no" }
       ]
     ) {
-      expect(Either.isLeft(decode({ error })), error.code).toBe(true)
+      expect(Result.isFailure(decode({ error })), error.code).toBe(true)
     }
   })
 })

@@ -1,6 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect, Layer, Option } from "effect"
+import { HttpClientRequest } from "effect/http"
 import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
 import { complete, completeWith, pendingBooking, post } from "../support/flow.js"

@@ -1,6 +1,6 @@
-import { HttpClientRequest } from "@effect/platform"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
+import { HttpClientRequest } from "effect/http"
 import type { Page } from "playwright-core"
 import { GUEST_PAGE_CSP } from "../../src/Api/Handlers/GuestPages.js"
 import type { AriUpdate } from "../../src/Domain/Channel.js"

@@ -1,6 +1,6 @@
-import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect } from "@effect/vitest"
-import { Effect, Runtime } from "effect"
+import { Effect } from "effect"
+import { type HttpClient, HttpClientRequest } from "effect/http"
 import * as fs from "node:fs"
 import type { Page } from "playwright-core"
 import { GUEST_PAGE_CSP } from "../../src/Api/Handlers/GuestPages.js"
@@ -505,7 +505,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
       const stay = yield* completedStay("fr", 80, 1)
       // a new single night: 10 of the 12 doubles taken meanwhile raise it (demand surcharge at 80 %)
       const night = [daysFromToday(84), daysFromToday(85)] as const
-      const run = Runtime.runPromise(yield* Effect.runtime<HttpClient.HttpClient>())
+      const run = Effect.runPromiseWith(yield* Effect.context<HttpClient.HttpClient>())
       // (two reservations of 5, so that two confirmation PDFs, not ten, queue behind this test)
       const fill = Effect.forEach([1, 2], () => othersBook(...night, "double", 5), { discard: true })
       const shown = yield* onPage({ viewport: PHONE }, async (page) => {
@@ -544,7 +544,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
   it.effect("a night sold out between the quote and Confirm, then at the quote: which room and why, in Russian; nothing changed", () =>
     Effect.gen(function*() {
       const stay = yield* completedStay("ru", 90)
-      const run = Runtime.runPromise(yield* Effect.runtime<HttpClient.HttpClient>())
+      const run = Effect.runPromiseWith(yield* Effect.context<HttpClient.HttpClient>())
       const shown = yield* onPage({ viewport: PHONE }, async (page) => {
         await page.goto(stay.url)
         await page.locator("#change-form").waitFor()
@@ -610,7 +610,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
   it.effect("cancelled from another window while the page is open: the change is refused (change_not_allowed), the page shows the cancelled reservation and says why", () =>
     Effect.gen(function*() {
       const stay = yield* completedStay("en", 96)
-      const run = Runtime.runPromise(yield* Effect.runtime<HttpClient.HttpClient>())
+      const run = Effect.runPromiseWith(yield* Effect.context<HttpClient.HttpClient>())
       const shown = yield* onPage({ viewport: PHONE }, async (page) => {
         await page.goto(stay.url)
         await page.locator("#change-form").waitFor()

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either } from "effect"
+import { Result } from "effect"
 import { checkBackupHeader, checkBackupTables, insertionOrder, migrationsUpTo } from "../../src/Domain/Backup.js"
 
 const known = ["0001_a", "0002_b", "0003_c"]
 
 describe("backup file checks", () => {
   it("this format and a known schema are read; a newer format or an unknown schema is refused, saying which", () => {
-    expect(Either.isRight(checkBackupHeader({ format: 1, schema: "0003_c" }, known))).toBe(true)
-    expect(Either.isRight(checkBackupHeader({ format: 1, schema: "0001_a" }, known))).toBe(true)
+    expect(Result.isSuccess(checkBackupHeader({ format: 1, schema: "0003_c" }, known))).toBe(true)
+    expect(Result.isSuccess(checkBackupHeader({ format: 1, schema: "0001_a" }, known))).toBe(true)
     const newer = checkBackupHeader({ format: 2, schema: "0003_c" }, known)
-    expect(Either.isLeft(newer) && newer.left.message).toMatch(/format 2.*format 1/)
+    expect(Result.isFailure(newer) && newer.failure.message).toMatch(/format 2.*format 1/)
     const unknown = checkBackupHeader({ format: 1, schema: "0004_d" }, known)
-    expect(Either.isLeft(unknown) && unknown.left.message).toMatch(/0004_d.*0003_c/)
+    expect(Result.isFailure(unknown) && unknown.failure.message).toMatch(/0004_d.*0003_c/)
   })
 
   it("the migrations up to a file's schema", () => {
@@ -19,9 +19,9 @@ describe("backup file checks", () => {
   })
 
   it("the file's tables are exactly the schema's", () => {
-    expect(Either.isRight(checkBackupTables(["b", "a"], ["a", "b"]))).toBe(true)
+    expect(Result.isSuccess(checkBackupTables(["b", "a"], ["a", "b"]))).toBe(true)
     const wrong = checkBackupTables(["a", "x"], ["a", "b"])
-    expect(Either.isLeft(wrong) && wrong.left.message).toMatch(/missing: b.*unknown: x/)
+    expect(Result.isFailure(wrong) && wrong.failure.message).toMatch(/missing: b.*unknown: x/)
   })
 
   it("parents before children, a table pointing to itself included", () => {

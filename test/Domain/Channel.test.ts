@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, FastCheck as fc, Schema } from "effect"
+import { Result, Schema } from "effect"
+import fc from "fast-check"
 import {
   AriMessage,
   type AriUpdate,
@@ -27,6 +28,7 @@ import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
 import type { Cents } from "../../src/Domain/Money.js"
 import { demoHotel as hotel } from "../support/hotel.js"
+import { prop } from "./prop.js"
 
 const d = (s: string) => s as LocalDate
 const deluxe = "deluxe" as RoomTypeId
@@ -177,7 +179,7 @@ describe("stayRestriction", () => {
     expect(stay({ "deluxe 2027-03-10": nightWith({ min_stay: 1, max_stay: 2 }) })).toEqual({ reason: "max_stay", nights: 2 })
   })
 
-  it.prop("a restricted stay is named whatever rooms are free; an unrestricted one is the same as without cells", {
+  prop("a restricted stay is named whatever rooms are free; an unrestricted one is the same as without cells", {
     stop: fc.boolean(),
     cta: fc.boolean(),
     ctd: fc.boolean(),
@@ -266,29 +268,30 @@ describe("messageIssues", () => {
 })
 
 describe("AriMessage schema bounds", () => {
-  const decode = Schema.decodeUnknownEither(AriMessage)
+  // as the endpoint decodes a message: an unknown field is refused
+  const decode = Schema.decodeUnknownResult(AriMessage, { onExcessProperty: "error" })
   const withUpdate = (fields: Record<string, unknown>) =>
     decode({ message_id: "m", as_of: "2027-01-01T00:00:00Z", updates: [{ from: "2027-01-01", to: "2027-01-01", ...fields }] })
 
   it("base_rate above 0, at most 100000.00, 2 decimals; decoded as cents", () => {
-    expect(Either.getOrThrow(withUpdate({ base_rate: 139.99 })).updates[0]!.base_rate).toBe(13999)
-    expect(Either.getOrThrow(withUpdate({ base_rate: 100000 })).updates[0]!.base_rate).toBe(10_000_000)
-    expect(Either.getOrThrow(withUpdate({ base_rate: 0.01 })).updates[0]!.base_rate).toBe(1)
-    for (const bad of [0, -1, 100000.01, 1.234, 2 ** 53, "12"]) expect(Either.isLeft(withUpdate({ base_rate: bad }))).toBe(true)
+    expect(Result.getOrThrow(withUpdate({ base_rate: 139.99 })).updates[0]!.base_rate).toBe(13999)
+    expect(Result.getOrThrow(withUpdate({ base_rate: 100000 })).updates[0]!.base_rate).toBe(10_000_000)
+    expect(Result.getOrThrow(withUpdate({ base_rate: 0.01 })).updates[0]!.base_rate).toBe(1)
+    for (const bad of [0, -1, 100000.01, 1.234, 2 ** 53, "12"]) expect(Result.isFailure(withUpdate({ base_rate: bad }))).toBe(true)
   })
 
   it("stay bounds 1-30, rooms_to_sell an integer from 0, message_id 1-64, at most 1,000 updates, no unknown field", () => {
-    for (const bad of [0, 31, 1.5, 2 ** 31]) expect(Either.isLeft(withUpdate({ min_stay: bad }))).toBe(true)
-    expect(Either.isRight(withUpdate({ min_stay: 30, max_stay: 1 }))).toBe(true)
-    for (const bad of [-1, 2 ** 31, 2 ** 53, 0.5]) expect(Either.isLeft(withUpdate({ rooms_to_sell: bad }))).toBe(true)
-    expect(Either.isLeft(withUpdate({ rooms: 3 }))).toBe(true)
-    expect(Either.isLeft(decode({ message_id: "", as_of: "2027-01-01T00:00:00Z", updates: [] }))).toBe(true)
-    expect(Either.isLeft(decode({ message_id: "x".repeat(65), as_of: "2027-01-01T00:00:00Z", updates: [] }))).toBe(true)
-    expect(Either.isRight(decode({ message_id: "x".repeat(64), as_of: "2027-01-01T00:00:00.5+01:00", updates: [] }))).toBe(true)
-    expect(Either.isLeft(decode({ message_id: "m", as_of: "2027-01-01T00:00:00", updates: [] }))).toBe(true)
+    for (const bad of [0, 31, 1.5, 2 ** 31]) expect(Result.isFailure(withUpdate({ min_stay: bad }))).toBe(true)
+    expect(Result.isSuccess(withUpdate({ min_stay: 30, max_stay: 1 }))).toBe(true)
+    for (const bad of [-1, 2 ** 31, 2 ** 53, 0.5]) expect(Result.isFailure(withUpdate({ rooms_to_sell: bad }))).toBe(true)
+    expect(Result.isFailure(withUpdate({ rooms: 3 }))).toBe(true)
+    expect(Result.isFailure(decode({ message_id: "", as_of: "2027-01-01T00:00:00Z", updates: [] }))).toBe(true)
+    expect(Result.isFailure(decode({ message_id: "x".repeat(65), as_of: "2027-01-01T00:00:00Z", updates: [] }))).toBe(true)
+    expect(Result.isSuccess(decode({ message_id: "x".repeat(64), as_of: "2027-01-01T00:00:00.5+01:00", updates: [] }))).toBe(true)
+    expect(Result.isFailure(decode({ message_id: "m", as_of: "2027-01-01T00:00:00", updates: [] }))).toBe(true)
     const many = Array.from({ length: 1001 }, () => ({ from: "2027-01-01", to: "2027-01-01", stop_sell: true }))
-    expect(Either.isLeft(decode({ message_id: "m", as_of: "2027-01-01T00:00:00Z", updates: many }))).toBe(true)
-    expect(Either.isRight(decode({ message_id: "m", as_of: "2027-01-01T00:00:00Z", updates: many.slice(1) }))).toBe(true)
+    expect(Result.isFailure(decode({ message_id: "m", as_of: "2027-01-01T00:00:00Z", updates: many }))).toBe(true)
+    expect(Result.isSuccess(decode({ message_id: "m", as_of: "2027-01-01T00:00:00Z", updates: many.slice(1) }))).toBe(true)
   })
 })
 
@@ -393,7 +396,7 @@ describe("messageRanges", () => {
     expect(messageRanges(hotel, message("2027-01-01T00:00:00Z", []))).toEqual([])
   })
 
-  it.prop("the ranges cover exactly the (room type, date) cells the message touches", {
+  prop("the ranges cover exactly the (room type, date) cells the message touches", {
     updates: fc.array(fc.record({
       room: fc.option(fc.constantFrom(...roomIds), { nil: undefined }),
       start: fc.integer({ min: 0, max: 30 }),
@@ -462,7 +465,7 @@ const messagesArb = fc.uniqueArray(fc.integer({ min: 0, max: 50 }), { minLength:
 )
 
 describe("applyMessage properties", () => {
-  it.prop("messages arriving in any order leave the cells that applying them in as_of order leaves", {
+  prop("messages arriving in any order leave the cells that applying them in as_of order leaves", {
     messages: messagesArb,
     seed: fc.integer()
   }, ({ messages }) => {
@@ -470,7 +473,7 @@ describe("applyMessage properties", () => {
     expect(applyAll(messages)).toEqual(applyAll(inOrder))
   })
 
-  it.prop("each cell keeps the value of the newest message that set it", { messages: messagesArb }, ({ messages }) => {
+  prop("each cell keeps the value of the newest message that set it", { messages: messagesArb }, ({ messages }) => {
     const store = applyAll(messages)
     const newestFirst = [...messages].sort((a, b) => ms(b.as_of) - ms(a.as_of))
     for (const [key, cells] of store) {
@@ -493,7 +496,7 @@ describe("applyMessage properties", () => {
     }
   })
 
-  it.prop("a message applied twice leaves what it left once, and counts no cell stale the second time", {
+  prop("a message applied twice leaves what it left once, and counts no cell stale the second time", {
     messages: messagesArb
   }, ({ messages }) => {
     const once = applyAll(messages)
@@ -595,7 +598,7 @@ const simulate = (
 }
 
 describe("selling against the hotel's figures", () => {
-  it.prop("a booking succeeds only while the figure allows it: rooms held that were taken after its as_of never exceed it", {
+  prop("a booking succeeds only while the figure allows it: rooms held that were taken after its as_of never exceed it", {
     events: fc.array(eventArb, { maxLength: 80 })
   }, ({ events }) => {
     simulate(events, ({ event }) => event, (state, bookings, booked) => {
@@ -613,7 +616,7 @@ describe("selling against the hotel's figures", () => {
     })
   })
 
-  it.prop("a hotel with A rooms for this service, whose figures count our bookings up to their as_of: we never hold more than A", {
+  prop("a hotel with A rooms for this service, whose figures count our bookings up to their as_of: we never hold more than A", {
     allotment: fc.integer({ min: 0, max: ROOMS }),
     events: fc.array(eventArb, { maxLength: 80 })
   }, ({ allotment, events }) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import { localized, LocalizedText } from "../../src/Domain/Language.js"
 
-const decode = Schema.decodeUnknownEither(LocalizedText)
+const decode = Schema.decodeUnknownResult(LocalizedText)
 
 describe("localized texts", () => {
   it("a language with no text falls back to English", () => {
@@ -13,11 +13,11 @@ describe("localized texts", () => {
   })
 
   it("the schema requires a non-empty English text; the other languages are optional", () => {
-    expect(Either.isRight(decode({ en: "Twin Room" }))).toBe(true)
-    expect(Either.isRight(decode({ en: "Twin Room", fr: "Chambre Twin", ru: "Номер твин" }))).toBe(true)
-    expect(Either.isLeft(decode({ fr: "Chambre Twin", ru: "Номер твин" }))).toBe(true)
-    expect(Either.isLeft(decode({ en: "", fr: "Chambre Twin" }))).toBe(true)
-    expect(Either.isLeft(decode({ en: "Twin Room", fr: "" }))).toBe(true)
-    expect(Either.isLeft(decode("Twin Room"))).toBe(true)
+    expect(Result.isSuccess(decode({ en: "Twin Room" }))).toBe(true)
+    expect(Result.isSuccess(decode({ en: "Twin Room", fr: "Chambre Twin", ru: "Номер твин" }))).toBe(true)
+    expect(Result.isFailure(decode({ fr: "Chambre Twin", ru: "Номер твин" }))).toBe(true)
+    expect(Result.isFailure(decode({ en: "", fr: "Chambre Twin" }))).toBe(true)
+    expect(Result.isFailure(decode({ en: "Twin Room", fr: "" }))).toBe(true)
+    expect(Result.isFailure(decode("Twin Room"))).toBe(true)
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { FastCheck as fc, Schema } from "effect"
+import { Schema } from "effect"
+import fc from "fast-check"
 import {
   addDays,
   daysBetween,
@@ -12,6 +13,7 @@ import {
   todayIn,
   toEpochDay
 } from "../../src/Domain/LocalDate.js"
+import { prop } from "./prop.js"
 
 /** The time-zone database's own answer, the slow way. */
 const reference = (instant: Date, timeZone: string) => {
@@ -45,24 +47,24 @@ const isRealDate = (s: string) => {
 }
 
 describe("LocalDate", () => {
-  it.prop("accepts exactly the real calendar dates", [shapedDates], ([s]) => {
+  prop("accepts exactly the real calendar dates", [shapedDates], ([s]) => {
     expect(Schema.is(LocalDate)(s)).toBe(isRealDate(s))
   }, { fastCheck: { numRuns: 5000, examples: [["2028-02-29"], ["2100-02-29"], ["2000-02-29"], ["2027-02-29"], ["2027-04-31"], ["2027-12-31"]] } })
 
   // years 0001 to 9999, as far as the four-digit format goes
   const epochDays = fc.integer({ min: -719_162, max: 2_932_896 })
 
-  it.prop("fromEpochDay names the same day as Date, and toEpochDay takes it back", [epochDays], ([day]) => {
+  prop("fromEpochDay names the same day as Date, and toEpochDay takes it back", [epochDays], ([day]) => {
     const date = fromEpochDay(day)
     expect(date).toBe(new Date(day * 86_400_000).toISOString().slice(0, 10))
     expect(toEpochDay(date)).toBe(day)
   })
 
-  it.prop("isoWeekday agrees with Date, Monday 1 to Sunday 7", [epochDays], ([day]) => {
+  prop("isoWeekday agrees with Date, Monday 1 to Sunday 7", [epochDays], ([day]) => {
     expect(isoWeekday(fromEpochDay(day))).toBe(new Date(day * 86_400_000).getUTCDay() || 7)
   })
 
-  it.prop("formatInstant agrees with the time-zone database, DST changes included", [instants, fc.constantFrom(...zones)], ([instant, zone]) => {
+  prop("formatInstant agrees with the time-zone database, DST changes included", [instants, fc.constantFrom(...zones)], ([instant, zone]) => {
     expect(formatInstant(instant, zone)).toBe(reference(instant, zone))
     expect(todayIn(zone, instant)).toBe(reference(instant, zone).slice(0, 10))
   }, { fastCheck: { numRuns: 2000 } })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Either, FastCheck as fc } from "effect"
+import { Result } from "effect"
+import fc from "fast-check"
 import type { ValidationError } from "../../src/Domain/Errors.js"
 import type { HotelDefinition } from "../../src/Domain/Hotel.js"
 import type { RateCode, RoomTypeId } from "../../src/Domain/Ids.js"
@@ -16,6 +17,7 @@ import {
 import type { PackageOffer, SingleRoomQuoteRequest } from "../../src/Domain/Quote.js"
 import type { Stay } from "../../src/Domain/Stay.js"
 import { bookedOnly, demoHotel as hotel } from "../support/hotel.js"
+import { prop } from "./prop.js"
 
 // --- helpers -----------------------------------------------------------------
 
@@ -56,9 +58,9 @@ const price = (room_total: number, promotion_discount: number, tourist_tax: numb
   currency: "EUR"
 })
 
-const errorOf = <A>(result: Either.Either<A, ValidationError>): ValidationError => {
-  if (Either.isRight(result)) throw new Error("expected a ValidationError")
-  return result.left
+const errorOf = <A>(result: Result.Result<A, ValidationError>): ValidationError => {
+  if (Result.isSuccess(result)) throw new Error("expected a ValidationError")
+  return result.failure
 }
 
 /** A copy of the demo hotel with some fields replaced. */
@@ -81,10 +83,10 @@ describe("singleRoomLine", () => {
 
   it("makes one room line, rate code or null", () => {
     expect(singleRoomLine(request({ children: 1, children_ages: [1], rate_code: "NRF" as RateCode }))).toEqual(
-      Either.right(line("double", 2, [1], "NRF"))
+      Result.succeed(line("double", 2, [1], "NRF"))
     )
-    expect(singleRoomLine(request({}))).toEqual(Either.right(line("double", 2, [], null)))
-    expect(singleRoomLine(request({ children_ages: [] }))).toEqual(Either.right(line("double", 2, [], null)))
+    expect(singleRoomLine(request({}))).toEqual(Result.succeed(line("double", 2, [], null)))
+    expect(singleRoomLine(request({ children_ages: [] }))).toEqual(Result.succeed(line("double", 2, [], null)))
   })
 
   it.each([
@@ -104,7 +106,7 @@ describe("singleRoomLine", () => {
 describe("validateRooms", () => {
   it("accepts known rooms and plans within occupancy, an infant beyond 2 guests included", () => {
     expect(validateRooms(hotel, [line("double", 2, [1], "FLEX"), line("deluxe", 1, [17]), line("twin", 1, [0], "NRF", 3)]))
-      .toEqual(Either.void)
+      .toEqual(Result.void)
   })
 
   it("unknown_room_type names the field and the known ids", () => {
@@ -325,7 +327,7 @@ const bookedArb = fc.record({ weekday: fc.integer({ min: 0, max: 6 }), percent: 
 const touristTaxRate = (night: LocalDate) => night <= "2026-12-31" ? 260 : 288
 
 describe("priceStay properties", () => {
-  it.prop("every offer adds up; no amount is negative; at most one promotion", {
+  prop("every offer adds up; no amount is negative; at most one promotion", {
     stay: stayArb,
     rooms: fc.array(lineArb(2), { minLength: 1, maxLength: 3 }),
     booked: bookedArb
@@ -349,7 +351,7 @@ describe("priceStay properties", () => {
     }
   })
 
-  it.prop("n identical rooms cost n times one room", {
+  prop("n identical rooms cost n times one room", {
     stay: stayArb,
     room: lineArb(1),
     n: fc.integer({ min: 1, max: 5 })
@@ -367,7 +369,7 @@ describe("priceStay properties", () => {
     }
   })
 
-  it.prop("FLEX_BB costs exactly the guests' breakfasts more than FLEX", {
+  prop("FLEX_BB costs exactly the guests' breakfasts more than FLEX", {
     stay: stayArb,
     rooms: fc.array(lineArb(2), { minLength: 1, maxLength: 3 }),
     booked: bookedArb
@@ -383,7 +385,7 @@ describe("priceStay properties", () => {
     expect(offers.FLEX_BB!.price.room_total - offers.FLEX!.price.room_total).toBe(perNight * stay.nights)
   })
 
-  it.prop("tourist tax: every adult pays the night's rate, children never", {
+  prop("tourist tax: every adult pays the night's rate, children never", {
     stay: stayArb,
     rooms: fc.array(lineArb(2), { minLength: 1, maxLength: 3 })
   }, ({ rooms, stay }) => {
@@ -399,7 +401,7 @@ describe("priceStay properties", () => {
     }
   })
 
-  it.prop("percentOf rounds half up to the cent", {
+  prop("percentOf rounds half up to the cent", {
     amount: fc.integer({ min: 0, max: 10_000_000 }),
     percent: fc.integer({ min: 0, max: 100 })
   }, ({ amount, percent }) => {

@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect, HashMap, Layer, Logger, Option, Schema } from "effect"
+import { Effect, Layer, Logger, Option, References, Schema } from "effect"
 import { AriMessage, emptyNight, type InventoryNight } from "../../src/Domain/Channel.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import { daysBetween, type LocalDate } from "../../src/Domain/LocalDate.js"
@@ -31,7 +31,7 @@ let addresses = 0
 const send = (updates: ReadonlyArray<Record<string, unknown>>, agoMs = 0) =>
   Effect.flatMap(
     // as the wire carries it: amounts in the hotel's currency, decoded to cents
-    Schema.decodeUnknown(AriMessage)({
+    Schema.decodeUnknownEffect(AriMessage)({
       message_id: `msg-${++messages}`,
       as_of: new Date(clock.now() - agoMs).toISOString(),
       updates: updates.map((u) => ({ room_type_id: deluxe, ...u }))
@@ -79,7 +79,8 @@ const view = (date: string) =>
     (v): InventoryNight => v.room_types[0]!.nights[0]!
   )
 
-layer(ServicesInMemory().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("Channel, in memory", (it) => {
+// the services run on the tests' fibers, which read the clock from the layer's context: merged, not only provided
+layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestServices: true })("Channel, in memory", (it) => {
   it.effect("each restriction shows in quotes, availability and the calendar with its reason and numbers", () =>
     Effect.gen(function*() {
       // Mon 4 to Fri 8 January: CTA on the 4th, CTD on the 6th, stop-sell on the 7th; min 3 on the 5th; max 1 on the 6th
@@ -273,18 +274,18 @@ layer(ServicesInMemory().pipe(Layer.provide(clock.layer)), { excludeTestServices
     Effect.gen(function*() {
       yield* completed("2027-03-22", "2027-03-23", 2)
       const warnings: Array<string> = []
-      const capture = Logger.make(({ annotations, logLevel, message }) => {
-        if (logLevel._tag === "Warning") warnings.push(`${String(message)} ${String(HashMap.get(annotations, "channel.oversold").pipe(Option.getOrUndefined))}`)
+      const capture = Logger.make(({ fiber, logLevel, message }) => {
+        if (logLevel === "Warn") warnings.push(`${String(message)} ${String(fiber.getRef(References.CurrentLogAnnotations)["channel.oversold"])}`)
       })
       yield* send([{ from: "2027-03-22", to: "2027-03-22", rooms_to_sell: 1 }], 60_000).pipe(
-        Effect.provide(Logger.replace(Logger.defaultLogger, capture))
+        Effect.provide(Logger.layer([capture]))
       )
       expect(warnings).toEqual(["channel: the hotel's rooms_to_sell is below what this service booked since its as_of deluxe 2027-03-22"])
       expect(yield* view("2027-03-22")).toMatchObject({ booked_here: 2, rooms_to_sell: 1, booked_here_since: 2, free: 0, oversold: true })
       // 22 nights oversold at once: one line naming the first 20
       yield* completed("2027-05-01", "2027-05-23", 2)
       yield* send([{ from: "2027-05-01", to: "2027-05-22", rooms_to_sell: 1 }], 60_000).pipe(
-        Effect.provide(Logger.replace(Logger.defaultLogger, capture))
+        Effect.provide(Logger.layer([capture]))
       )
       const first20 = Array.from({ length: 20 }, (_, i) => `deluxe 2027-05-${String(i + 1).padStart(2, "0")}`).join(", ")
       expect(warnings[1]).toBe(`channel: the hotel's rooms_to_sell is below what this service booked since its as_of ${first20} and 2 more`)

@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Random, Schema } from "effect"
+import { Context, Effect, Layer, Random, Schema } from "effect"
 import * as path from "node:path"
 import { AriMessage } from "../../src/Domain/Channel.js"
 import type { PriceChanged } from "../../src/Domain/Errors.js"
@@ -19,9 +19,11 @@ import { MISCOUNTED_NIGHTS, OVERBOOKED_NIGHTS, UNDERCOUNTED_SINCE } from "../sup
  * Two instances on one PostgreSQL, on the real clock: a figure's as_of and a completion's instant
  * must be ordered as they really happened for "taken since" to mean anything.
  */
-class Instances extends Effect.Service<Instances>()("test/ChannelInstances", {
-  scoped: twoInstances({ hotelFile: path.resolve("data/hotel.json"), clock: Layer.empty })
-}) {}
+class Instances extends Context.Service<Instances>()("test/ChannelInstances", {
+  make: twoInstances({ hotelFile: path.resolve("data/hotel.json"), clock: Layer.empty })
+}) {
+  static readonly layer = Layer.effect(this, this.make)
+}
 
 const guest = { first_name: "Race", last_name: "Channel", email: "race@example.com", phone: "+33 6 00 00 00 03", accept_terms: true, terms_version: "2026-11" }
 const client = { client: "channel-race-test", ai_agent: null, session: null }
@@ -55,7 +57,7 @@ const completeConfirming = (token: string, total: Cents, address: string) =>
     return attempt(total, 4)
   })
 
-layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("the hotel's figures racing completions, on two instances", (it) => {
+layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("the hotel's figures racing completions, on two instances", (it) => {
   it.effect("figures computed and delivered out of order while 16 guests race for the hotel's last 3 rooms: never more than 3, no defect", () =>
     Effect.gen(function*() {
       const { a, b } = yield* Instances

@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
 import { PDFDocument, PDFName, PDFString } from "pdf-lib"
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs"
 import type { TextItem } from "pdfjs-dist/types/src/display/api.js"
@@ -24,7 +25,7 @@ const confirmation = (view: ReservationView) =>
     return { pdf, text: yield* Effect.promise(() => pdfText(pdf)) }
   })
 
-layer(Documents.Default)("confirmation PDF", (it) => {
+layer(Documents.layer)("confirmation PDF", (it) => {
   it.effect("in English: hotel, number, guest, stay times, rooms, package, price, deadline in hotel time, link", () =>
     Effect.gen(function*() {
       const { pdf, text } = yield* confirmation(viewIn("en"))

@@ -12,12 +12,12 @@ import { sampleReservation } from "../support/reservation.js"
 const MANAGE_URL = "https://hotel.test/manage#token=t"
 
 /** The drawings asked of the PDF workers, and a gate that holds them until opened. */
-class Drawings extends Context.Tag("test/Drawings")<Drawings, {
+class Drawings extends Context.Service<Drawings, {
   readonly count: Ref.Ref<number>
   readonly open: Deferred.Deferred<void>
   /** The drawings of these reservation numbers fail as a stopped thread's. */
   readonly failing: Ref.Ref<ReadonlySet<string>>
-}>() {}
+}>()("test/Drawings") {}
 
 /**
  * PDF workers that draw a "PDF" naming the document and the drawing's number, once the gate is
@@ -26,7 +26,7 @@ class Drawings extends Context.Tag("test/Drawings")<Drawings, {
 const countingWorkers = (gate: "open" | "closed") => Layer.effectContext(Effect.gen(function*() {
   const drawings = { count: yield* Ref.make(0), open: yield* Deferred.make<void>(), failing: yield* Ref.make<ReadonlySet<string>>(new Set()) }
   if (gate === "open") yield* Deferred.succeed(drawings.open, undefined)
-  const workers: Context.Tag.Service<PdfWorkers> = {
+  const workers: Context.Service.Shape<typeof PdfWorkers> = {
     draw: (document) =>
       Effect.gen(function*() {
         const n = yield* Ref.updateAndGet(drawings.count, (c) => c + 1)
@@ -40,7 +40,7 @@ const countingWorkers = (gate: "open" | "closed") => Layer.effectContext(Effect.
   return Context.make(PdfWorkers, workers).pipe(Context.add(Drawings, drawings))
 }))
 
-const documentsOn = (gate: "open" | "closed") => Documents.DefaultWithoutDependencies.pipe(Layer.provideMerge(countingWorkers(gate)))
+const documentsOn = (gate: "open" | "closed") => Documents.layerWithoutDependencies.pipe(Layer.provideMerge(countingWorkers(gate)))
 const TestDocuments = documentsOn("open")
 
 const record = (id: string, changes: Partial<ReservationRecord> = {}): ReservationRecord => ({
@@ -85,9 +85,8 @@ describe("confirmation PDFs kept per reservation version", () => {
   it.effect("asks for a version while it is being drawn wait for that one drawing", () =>
     Effect.gen(function*() {
       const r = record("dddddd")
-      const asks = yield* Effect.forEach([1, 2, 3, 4, 5], () => Effect.fork(confirmation(r)))
-      // each has asked and waits
-      for (const ask of asks) yield* Effect.repeat(ask.status, { until: (status) => status._tag === "Suspended" })
+      // each has asked and waits: started at once, a fork runs until it waits
+      const asks = yield* Effect.forEach([1, 2, 3, 4, 5], () => Effect.forkChild(confirmation(r), { startImmediately: true }))
       yield* Deferred.succeed((yield* Drawings).open, undefined)
       expect(yield* Fiber.joinAll(asks)).toEqual(Array(5).fill("BR-DDDDDD en #1"))
       expect(yield* drawings).toBe(1)
@@ -96,8 +95,7 @@ describe("confirmation PDFs kept per reservation version", () => {
   it.effect("an ask that leaves while its version is drawn does not stop the drawing: the next ask gets it", () =>
     Effect.gen(function*() {
       const r = record("gggggg")
-      const left = yield* Effect.fork(confirmation(r))
-      yield* Effect.repeat(left.status, { until: (status) => status._tag === "Suspended" })
+      const left = yield* Effect.forkChild(confirmation(r), { startImmediately: true })
       yield* Fiber.interrupt(left)
       yield* Deferred.succeed((yield* Drawings).open, undefined)
       expect(yield* confirmation(r)).toBe("BR-GGGGGG en #1")

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { SqlError } from "@effect/sql/SqlError"
-import { type Context, type Duration, Effect, Exit, Fiber, Layer, TestClock } from "effect"
+import { type Context, type Duration, Effect, Exit, Fiber, Layer } from "effect"
+import { SqlError } from "effect/sql"
+import { TestClock } from "effect/testing"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
 import { HotelCatalog } from "../../src/Services/HotelCatalog.js"
 import { demoHotel } from "../support/hotel.js"
@@ -14,7 +15,7 @@ const CountingRepo = Layer.effect(
   })
 ).pipe(Layer.provideMerge(HotelRepo.InMemory(demoHotel)))
 
-const TestCatalog = HotelCatalog.Default.pipe(Layer.provideMerge(CountingRepo))
+const TestCatalog = HotelCatalog.layer.pipe(Layer.provideMerge(CountingRepo))
 
 describe("HotelCatalog", () => {
   it.effect("keeps the definition 5 s, then reads the re-imported one, once for all concurrent callers", () =>
@@ -53,8 +54,8 @@ describe("HotelCatalog", () => {
       const catalog = yield* HotelCatalog
       const repo = (yield* HotelRepo) as unknown as FailingRepo
       repo.fail(true, "5 seconds")
-      const callers = yield* Effect.fork(Effect.all(Array.from({ length: 5 }, () => Effect.exit(catalog.definition())), { concurrency: "unbounded" }))
-      yield* Effect.yieldNow()
+      const callers = yield* Effect.forkChild(Effect.all(Array.from({ length: 5 }, () => Effect.exit(catalog.definition())), { concurrency: "unbounded" }))
+      yield* Effect.yieldNow
       yield* TestClock.adjust("5 seconds") // the one read's deadline
       const exits = yield* Fiber.join(callers)
       expect(exits.every(Exit.isFailure)).toBe(true)
@@ -63,22 +64,24 @@ describe("HotelCatalog", () => {
 })
 
 /** The demo hotel in memory, whose reads can be made to fail as a database gone would (after a wait, as a deadline). */
-interface FailingRepo extends Context.Tag.Service<HotelRepo> {
+interface FailingRepo extends Context.Service.Shape<typeof HotelRepo> {
   readonly loads: () => number
-  readonly fail: (failing: boolean, after?: Duration.DurationInput) => void
+  readonly fail: (failing: boolean, after?: Duration.Input) => void
 }
-const FailingCatalog = HotelCatalog.Default.pipe(Layer.provideMerge(Layer.effect(
+const FailingCatalog = HotelCatalog.layer.pipe(Layer.provideMerge(Layer.effect(
   HotelRepo,
   Effect.map(HotelRepo, (repo) => {
     let loads = 0
     let failing = false
-    let wait: Duration.DurationInput = 0
-    const gone = Effect.die(new SqlError({ cause: new Error("connect ECONNREFUSED 127.0.0.1:5432"), message: "Failed to acquire connection" }))
+    let wait: Duration.Input = 0
+    const gone = Effect.die(
+      new SqlError.SqlError({ reason: new SqlError.ConnectionError({ cause: new Error("connect ECONNREFUSED 127.0.0.1:5432"), message: "Failed to acquire connection" }) })
+    )
     return {
       ...repo,
-      load: Effect.suspend(() => (loads++, failing ? Effect.zipRight(Effect.sleep(wait), gone) : repo.load)),
+      load: Effect.suspend(() => (loads++, failing ? Effect.andThen(Effect.sleep(wait), gone) : repo.load)),
       loads: () => loads,
-      fail: (value: boolean, after: Duration.DurationInput = 0) => {
+      fail: (value: boolean, after: Duration.Input = 0) => {
         failing = value
         wait = after
       }

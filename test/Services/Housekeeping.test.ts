@@ -1,5 +1,5 @@
-import { NodeContext } from "@effect/platform-node"
-import { SqlClient } from "@effect/sql"
+import { NodeServices } from "@effect/platform-node"
+import { SqlClient } from "effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as path from "node:path"
@@ -19,12 +19,13 @@ import { tokenOf } from "../support/flow.js"
 import { TestDatabase } from "../support/database.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
-const Config = Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory)
-const App = Layer.mergeAll(Services, Housekeeping.Default).pipe(
+const Config = Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeServices.layer, AppSecret.InMemory)
+const App = Layer.mergeAll(Services, Housekeeping.layer).pipe(
   Layer.provideMerge(Repositories),
   Layer.provideMerge(TestDatabase),
   Layer.provide(Config),
-  Layer.provide(clock.layer)
+  // the services run on the tests' fibers, which read the clock from the layer's context: merged, not only provided
+  Layer.provideMerge(clock.layer)
 )
 const client = { client: null, ai_agent: null, session: null }
 const guest = { first_name: "Lapsed", last_name: "Guest", email: "lapsed@example.com", phone: "+33 6 00 00 00 00" }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Layer, Ref, TestClock } from "effect"
+import { Deferred, Effect, Fiber, Layer, Ref } from "effect"
+import { TestClock } from "effect/testing"
 import { IdempotencyRepo } from "../../src/Layers/Persistence/IdempotencyRepo.js"
 import { Idempotency } from "../../src/Services/Idempotency.js"
 
-const TestIdempotency = Idempotency.Default.pipe(Layer.provideMerge(IdempotencyRepo.InMemory))
+const TestIdempotency = Idempotency.layer.pipe(Layer.provideMerge(IdempotencyRepo.InMemory))
 const render = (id: string) => Effect.succeed(`response for ${id}`)
 /** A create that makes the resource `id`, remembering it as its transaction would. */
 const made = (id: string) => (remember: (resourceId: string) => Effect.Effect<void>) => Effect.as(remember(id), id)
@@ -13,8 +14,8 @@ describe("Idempotency", () => {
     Effect.gen(function*() {
       const idempotency = yield* Idempotency
       const gate = yield* Deferred.make<void>()
-      const first = yield* Effect.fork(idempotency.run("s", "k", { a: 1 }, (remember) => Effect.zipRight(Deferred.await(gate), made("r1")(remember)), render))
-      yield* Effect.yieldNow()
+      const first = yield* Effect.forkChild(idempotency.run("s", "k", { a: 1 }, (remember) => Effect.andThen(Deferred.await(gate), made("r1")(remember)), render))
+      yield* Effect.yieldNow
       const concurrent = yield* idempotency.run("s", "k", { a: 1 }, made("r2"), render).pipe(Effect.flip)
       expect(concurrent._tag).toBe("IdempotencyInProgress")
       yield* Deferred.succeed(gate, undefined)

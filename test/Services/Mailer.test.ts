@@ -25,14 +25,14 @@ const message: MailMessage = {
 
 /** A TCP server that accepts connections and never says a word: an SMTP server that hangs. */
 const silentServer = Effect.acquireRelease(
-  Effect.async<{ readonly server: Server; readonly sockets: Array<Socket>; readonly url: string }>((resume) => {
+  Effect.callback<{ readonly server: Server; readonly sockets: Array<Socket>; readonly url: string }>((resume) => {
     const sockets: Array<Socket> = []
     const server = createServer((socket) => void sockets.push(socket))
     server.listen(0, "127.0.0.1", () =>
       resume(Effect.succeed({ server, sockets, url: `smtp://127.0.0.1:${(server.address() as AddressInfo).port}` })))
   }),
   ({ server, sockets }) =>
-    Effect.async<void>((resume) => {
+    Effect.callback<void>((resume) => {
       sockets.forEach((socket) => socket.destroy())
       server.close(() => resume(Effect.void))
     })
@@ -60,7 +60,7 @@ const expectConfirmation = async (raw: Buffer) => {
 }
 
 describe("Mailer.smtp", () => {
-  it.scopedLive("delivers the confirmation, subject, bodies, PDF and Message-ID, to a real SMTP server", () =>
+  it.live("delivers the confirmation, subject, bodies, PDF and Message-ID, to a real SMTP server", () =>
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       yield* send(message).pipe(Effect.provide(Mailer.smtp({ url: Redacted.make(smtp.url), from })))
@@ -69,7 +69,7 @@ describe("Mailer.smtp", () => {
       yield* Effect.promise(() => expectConfirmation(smtp.received[0]!.raw))
     }))
 
-  it.scopedLive("a server that is down is a retryable MailDeliveryError at once", () =>
+  it.live("a server that is down is a retryable MailDeliveryError at once", () =>
     Effect.gen(function*() {
       const port = yield* closedPort
       const error = yield* send(message).pipe(
@@ -80,7 +80,7 @@ describe("Mailer.smtp", () => {
       expect(error.retryable).toBe(true)
     }))
 
-  it.scopedLive("a server that never greets is a retryable error after the greeting timeout, not a hang", () =>
+  it.live("a server that never greets is a retryable error after the greeting timeout, not a hang", () =>
     Effect.gen(function*() {
       const silent = yield* silentServer
       const [elapsed, error] = yield* send(message).pipe(
@@ -92,7 +92,7 @@ describe("Mailer.smtp", () => {
       expect(Duration.toMillis(elapsed)).toBeLessThan(10_000)
     }), 20_000)
 
-  it.scopedLive("a 4xx reply is worth retrying, a 5xx reply is not", () =>
+  it.live("a 4xx reply is worth retrying, a 5xx reply is not", () =>
     Effect.gen(function*() {
       for (const [code, retryable] of [[451, true], [550, false]] as const) {
         const smtp = yield* smtpServer({ rejectWith: code })
@@ -104,7 +104,7 @@ describe("Mailer.smtp", () => {
 })
 
 describe("Mailer.files", () => {
-  it.scopedLive("writes each message as a parseable .eml file, never leaving a partial one", () =>
+  it.live("writes each message as a parseable .eml file, never leaving a partial one", () =>
     Effect.gen(function*() {
       const dir = path.join(yield* temporaryDataDir, "mail")
       yield* send(message).pipe(Effect.provide(Mailer.files({ dir, from })))
@@ -114,7 +114,7 @@ describe("Mailer.files", () => {
       yield* Effect.promise(async () => expectConfirmation(await fs.readFile(path.join(dir, files[0]!))))
     }))
 
-  it.scopedLive("the folder is 0700 and each .eml 0600, also where an older start left them readable by others", () =>
+  it.live("the folder is 0700 and each .eml 0600, also where an older start left them readable by others", () =>
     Effect.gen(function*() {
       const dir = path.join(yield* temporaryDataDir, "mail")
       yield* Effect.promise(async () => {
@@ -132,12 +132,12 @@ describe("Mailer.files", () => {
       expect(modes).toEqual({ folder: 0o700, files: [[expect.stringMatching(/-job-42\.eml$/), 0o600], ["older.eml", 0o600]] })
     }))
 
-  it.scopedLive("Mailer.Default writes under DATA_DIR/mail when SMTP_URL is unset, from the hotel when MAIL_FROM is", () =>
+  it.live("Mailer.layer writes under DATA_DIR/mail when SMTP_URL is unset, from the hotel when MAIL_FROM is", () =>
     Effect.gen(function*() {
       const dataDir = yield* temporaryDataDir
       const hotel = { ...demoHotel, name: "Hôtel Second", contact: { ...demoHotel.contact, email: "desk@second.example" } }
       yield* send(message).pipe(
-        Effect.provide(Mailer.Default.pipe(Layer.provide([
+        Effect.provide(Mailer.layer.pipe(Layer.provide([
           AppConfig.InMemory({ dataDir, smtpUrl: Option.none(), mailFrom: Option.none() }),
           HotelRepo.InMemory(hotel)
         ])))

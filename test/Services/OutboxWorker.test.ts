@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Exit, Fiber, Layer, Option, PubSub, Queue, Redacted, Scope } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Layer, Option, PubSub, Redacted, Scope } from "effect"
 import { simpleParser } from "mailparser"
 import { formatDate } from "../../src/Domain/GuestFormats.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
@@ -59,7 +59,7 @@ const instance = (
 ) =>
   Option.match(worker, {
     onNone: () => Services,
-    onSome: (options) => withOutboxWorker(OutboxWorker.layer(options, hooks)).pipe(Layer.provide(Layer.mergeAll(Documents.Default, delivery)))
+    onSome: (options) => withOutboxWorker(OutboxWorker.layerWith(options, hooks)).pipe(Layer.provide(Layer.mergeAll(Documents.layer, delivery)))
   }).pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(configOf(config)))
 
 /**
@@ -72,8 +72,8 @@ const idleReports = Effect.gen(function*() {
   const reports = yield* PubSub.unbounded<void>()
   const quiet = Effect.scoped(Effect.gen(function*() {
     const next = yield* PubSub.subscribe(reports)
-    yield* Queue.take(next)
-    yield* Queue.take(next)
+    yield* PubSub.take(next)
+    yield* PubSub.take(next)
   }))
   return { hooks: { idle: Effect.asVoid(PubSub.publish(reports, undefined)) }, quiet }
 })
@@ -124,7 +124,7 @@ const pmsOf = (on: Instance, reservationId: string) =>
 const build = <A, E>(layer: Layer.Layer<A, E>) => Layer.build(layer).pipe(Effect.orDie)
 
 describe("the outbox, on PostgreSQL", () => {
-  it.scopedLive("a completion writes its confirmation and PMS jobs in its own transaction; a 409 writes none", () =>
+  it.live("a completion writes its confirmation and PMS jobs in its own transaction; a 409 writes none", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       const on = yield* build(instance(url, Layer.merge(noMail, noPms), Option.none()))
@@ -140,7 +140,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect(n).toBe(2)
     }), 60_000)
 
-  it.scopedLive("update_guest while the PMS push waits replaces it; one held by a worker is not; the 11th update of the hour is 429", () =>
+  it.live("update_guest while the PMS push waits replaces it; one held by a worker is not; the 11th update of the hour is 429", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       const on = yield* build(instance(url, Layer.merge(noMail, noPms), Option.none()))
@@ -169,7 +169,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect(jobs.filter((j) => j.kind === "pms_push")).toHaveLength(2)
     }), 60_000)
 
-  it.scopedLive("jobs of one reservation and channel run in order; a stale attempt cannot finish a job taken again", () =>
+  it.live("jobs of one reservation and channel run in order; a stale attempt cannot finish a job taken again", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       const on = yield* build(instance(url, Layer.merge(noMail, noPms), Option.none()))
@@ -191,7 +191,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect(yield* outbox.nextDueInMs).toSatisfy(Option.isSome)
     }), 60_000)
 
-  it.scopedLive("the confirmation reaches a real SMTP server: recipient, subject in the guest's language, a working manage link, the PDF", () =>
+  it.live("the confirmation reaches a real SMTP server: recipient, subject in the guest's language, a working manage link, the PDF", () =>
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       const url = yield* testDatabaseUrl
@@ -217,7 +217,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect(yield* pmsOf(on, done.reservation_id)).toEqual({ pms_status: "PENDING", pms_reference: null })
     }), 60_000)
 
-  it.scopedLive("beyond MAIL_LIMIT_PER_RECIPIENT_PER_DAY an email is held back: kept with its recipient and reason, never sent", () =>
+  it.live("beyond MAIL_LIMIT_PER_RECIPIENT_PER_DAY an email is held back: kept with its recipient and reason, never sent", () =>
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       const url = yield* testDatabaseUrl
@@ -241,7 +241,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect([n, done.length]).toEqual([4, 4])
     }), 60_000)
 
-  it.scopedLive("guest update and cancellation jobs: their own emails, the PMS DELETE after the push, SYNCED again", () =>
+  it.live("guest update and cancellation jobs: their own emails, the PMS DELETE after the push, SYNCED again", () =>
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       const pms = yield* pmsStub((n) => n === 0 ? { status: 200, body: "{\"reference\":\"PMS-7\"}" } : { status: 204 })
@@ -268,7 +268,7 @@ describe("the outbox, on PostgreSQL", () => {
       ])
     }), 60_000)
 
-  it.scopedLive("a stay change: 'reservation changed' in the guest's language with the new PDF, and a PUT of the new content", () =>
+  it.live("a stay change: 'reservation changed' in the guest's language with the new PDF, and a PUT of the new content", () =>
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       const pms = yield* pmsStub((n) => ({ status: 200, body: `{"reference":"PMS-${n}"}` }))
@@ -340,7 +340,7 @@ describe("the outbox, on PostgreSQL", () => {
       }
     }), 90_000)
 
-  it.scopedLive("a push finishing while a change is being written leaves the reservation PENDING: the change's own push is still to come", () =>
+  it.live("a push finishing while a change is being written leaves the reservation PENDING: the change's own push is still to come", () =>
     Effect.gen(function*() {
       const pms = yield* pmsStub({ status: 200, body: "{\"reference\":\"PMS-1\"}" })
       const url = yield* testDatabaseUrl
@@ -348,7 +348,7 @@ describe("the outbox, on PostgreSQL", () => {
       const on = yield* build(instance(url, delivery, Option.none()))
       // the deliveries of a worker, driven by hand
       const deliveries = Context.get(
-        yield* build(Deliveries.Default.pipe(Layer.provide(Layer.mergeAll(Documents.Default, delivery, Layer.succeedContext(on), configOf())))),
+        yield* build(Deliveries.layer.pipe(Layer.provide(Layer.mergeAll(Documents.layer, delivery, Layer.succeedContext(on), configOf())))),
         Deliveries
       )
       const done = yield* completeOne(on, 30)
@@ -363,10 +363,10 @@ describe("the outbox, on PostgreSQL", () => {
         yield* Deferred.succeed(locked, undefined)
         yield* Deferred.await(commit)
         yield* Context.get(on, OutboxRepo).enqueue([{ kind: "pms_push", reservation_id: id }])
-      })).pipe(Effect.fork)
+      })).pipe(Effect.forkChild)
       yield* Deferred.await(locked)
       // the first push is delivered meanwhile, and its finish waits for the reservation row
-      const delivered = yield* Effect.fork(deliveries.deliver(push))
+      const delivered = yield* Effect.forkChild(deliveries.deliver(push))
       const sql = yield* Effect.provide(SqlClient.SqlClient, on)
       yield* eventually(Effect.map(
         sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`
@@ -380,7 +380,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect((yield* pmsOf(on, id)).pms_status).toBe("PENDING")
     }), 60_000)
 
-  it.scopedLive("SMTP down, then up: the email arrives once it is up, exactly once", () =>
+  it.live("SMTP down, then up: the email arrives once it is up, exactly once", () =>
     Effect.gen(function*() {
       const port = yield* closedPort
       const url = yield* testDatabaseUrl
@@ -396,7 +396,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect(smtp.received).toHaveLength(1)
     }), 60_000)
 
-  it.scopedLive("a PMS answering 500, then 200: SYNCED with its reference, one Idempotency-Key throughout", () =>
+  it.live("a PMS answering 500, then 200: SYNCED with its reference, one Idempotency-Key throughout", () =>
     Effect.gen(function*() {
       const pms = yield* pmsStub((n) => n < 2 ? { status: 500 } : { status: 200, body: "{\"reference\":\"PMS-42\"}" })
       const url = yield* testDatabaseUrl
@@ -410,7 +410,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect(push).toMatchObject({ state: "done", attempts: 3 })
     }), 60_000)
 
-  it.scopedLive("a PMS answering a redirect: the attempt failed and is retried, never sent to the redirect's target", () =>
+  it.live("a PMS answering a redirect: the attempt failed and is retried, never sent to the redirect's target", () =>
     Effect.gen(function*() {
       const elsewhere = yield* pmsStub({ status: 200, body: "{\"reference\":\"ELSEWHERE-1\"}" })
       const pms = yield* pmsStub((n) =>
@@ -426,7 +426,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect(elsewhere.requests).toEqual([])
     }), 60_000)
 
-  it.scopedLive("a PMS answering 500 forever: the job fails after its last attempt, kept, and the reservation is FAILED", () =>
+  it.live("a PMS answering 500 forever: the job fails after its last attempt, kept, and the reservation is FAILED", () =>
     Effect.gen(function*() {
       const pms = yield* pmsStub({ status: 500, body: "{\"error\":\"down\"}" })
       const url = yield* testDatabaseUrl
@@ -438,7 +438,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect(pms.requests).toHaveLength(3)
     }), 60_000)
 
-  it.scopedLive("a PMS refusing the reservation (400): failed at once, not retried", () =>
+  it.live("a PMS refusing the reservation (400): failed at once, not retried", () =>
     Effect.gen(function*() {
       const pms = yield* pmsStub({ status: 400, body: "{\"error\":\"bad phone\"}" })
       const url = yield* testDatabaseUrl
@@ -448,7 +448,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect(pms.requests).toHaveLength(1)
     }), 60_000)
 
-  it.scopedLive("a worker killed in the middle of a job: another takes it after the lease and delivers it once", () =>
+  it.live("a worker killed in the middle of a job: another takes it after the lease and delivers it once", () =>
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       const url = yield* testDatabaseUrl
@@ -467,7 +467,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect(smtp.received).toHaveLength(1)
     }), 60_000)
 
-  it.scopedLive("a delivery slower than its lease keeps it: another instance never sends it again", () =>
+  it.live("a delivery slower than its lease keeps it: another instance never sends it again", () =>
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       const url = yield* testDatabaseUrl
@@ -487,7 +487,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect((yield* jobsOf(a, done.reservation_id)).map((j) => j.attempts)).toEqual([1, 1])
     }), 60_000)
 
-  it.scopedLive("a worker shut down mid-delivery lets it finish within drainMs", () =>
+  it.live("a worker shut down mid-delivery lets it finish within drainMs", () =>
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       const url = yield* testDatabaseUrl
@@ -505,7 +505,7 @@ describe("the outbox, on PostgreSQL", () => {
       expect((yield* jobsOf(on, done.reservation_id)).map((j) => j.state)).toEqual(["done", "done"])
     }), 60_000)
 
-  it.scopedLive("a worker shut down mid-delivery gives the job back after drainMs, for the next worker at once", () =>
+  it.live("a worker shut down mid-delivery gives the job back after drainMs, for the next worker at once", () =>
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       const url = yield* testDatabaseUrl
@@ -527,7 +527,7 @@ describe("the outbox, on PostgreSQL", () => {
       yield* eventually(Effect.sync(() => smtp.received.length === 1), 10_000)
     }), 60_000)
 
-  it.scopedLive("two instances with workers on one database deliver every job exactly once", () =>
+  it.live("two instances with workers on one database deliver every job exactly once", () =>
     Effect.gen(function*() {
       const smtp = yield* smtpServer()
       const url = yield* testDatabaseUrl

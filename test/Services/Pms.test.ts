@@ -18,12 +18,12 @@ const payload = pmsReservation(
 )
 
 const live = (url: string, token?: string) =>
-  Pms.Default.pipe(Layer.provide(AppConfig.InMemory({ pmsUrl: Option.some(url), pmsToken: Option.map(Option.fromNullable(token), Redacted.make) })))
+  Pms.layer.pipe(Layer.provide(AppConfig.InMemory({ pmsUrl: Option.some(url), pmsToken: Option.map(Option.fromNullishOr(token), Redacted.make) })))
 const push = Effect.flatMap(Pms, (pms) => pms.push(payload, "job-7"))
 const cancel = Effect.flatMap(Pms, (pms) => pms.cancel("BR-7K3Q9X", "job-8"))
 
 describe("Pms over HTTP", () => {
-  it.scopedLive("pushes the reservation as JSON with PUT {PMS_URL}/reservations/{number}, and keeps the PMS's reference", () =>
+  it.live("pushes the reservation as JSON with PUT {PMS_URL}/reservations/{number}, and keeps the PMS's reference", () =>
     Effect.gen(function*() {
       const stub = yield* pmsStub({ status: 200, body: JSON.stringify({ reference: "PMS-991", received: true }) })
       expect(yield* push.pipe(Effect.provide(live(stub.url)))).toEqual(PmsOutcome.Synced({ reference: "PMS-991" }))
@@ -34,7 +34,7 @@ describe("Pms over HTTP", () => {
       expect(request!.headers["content-type"]).toBe("application/json")
       expect(request!.headers["idempotency-key"]).toBe("BR-7K3Q9X-job-7")
       const body = JSON.parse(request!.body)
-      expect(body).toEqual(yield* Schema.encode(PmsReservation)(payload))
+      expect(body).toEqual(yield* Schema.encodeEffect(PmsReservation)(payload))
       expect(body).toMatchObject({
         reservation_number: "BR-7K3Q9X",
         reservation_id: "r_bMs8aVQCIqWPbAYx6TM5",
@@ -56,7 +56,7 @@ describe("Pms over HTTP", () => {
       })
     }))
 
-  it.scopedLive.each([
+  it.live.each([
     { status: 500, body: "{\"error\":\"database down\"}", retryable: true },
     { status: 503, body: undefined, retryable: true },
     { status: 429, body: undefined, retryable: true },
@@ -72,7 +72,7 @@ describe("Pms over HTTP", () => {
       if (status === 400) expect(error.message).toContain("guest.phone is invalid")
     }))
 
-  it.scopedLive("with PMS_TOKEN, every call carries it as a bearer token; without, no Authorization header", () =>
+  it.live("with PMS_TOKEN, every call carries it as a bearer token; without, no Authorization header", () =>
     Effect.gen(function*() {
       const stub = yield* pmsStub({ status: 200, body: JSON.stringify({ reference: "PMS-991" }) })
       yield* Effect.zip(push, cancel).pipe(Effect.provide(live(stub.url, "pms-token-42")))
@@ -84,7 +84,7 @@ describe("Pms over HTTP", () => {
       ])
     }))
 
-  it.scopedLive.each([301, 302, 303, 307, 308])(
+  it.live.each([301, 302, 303, 307, 308])(
     "a PMS answering %i is a failed attempt, retried later; the redirect is never followed, so the guest's data stays home",
     (status) =>
       Effect.gen(function*() {
@@ -100,7 +100,7 @@ describe("Pms over HTTP", () => {
       })
   )
 
-  it.scopedLive("a PMS that does not listen is a retryable PmsError", () =>
+  it.live("a PMS that does not listen is a retryable PmsError", () =>
     Effect.gen(function*() {
       const stub = yield* pmsStub({ status: 200 })
       stub.close()
@@ -110,7 +110,7 @@ describe("Pms over HTTP", () => {
       expect(error.status).toBeUndefined()
     }))
 
-  it.scopedLive.each([
+  it.live.each([
     { status: 200, body: "{\"reference\":\"PMS-991\"}", reference: Option.some("PMS-991") },
     { status: 204, body: undefined, reference: Option.none() },
     { status: 404, body: "{\"error\":\"no such reservation\"}", reference: Option.none() }
@@ -123,7 +123,7 @@ describe("Pms over HTTP", () => {
       ])
     }))
 
-  it.scopedLive("a DELETE answered 500 is retryable", () =>
+  it.live("a DELETE answered 500 is retryable", () =>
     Effect.gen(function*() {
       const stub = yield* pmsStub({ status: 500 })
       expect(yield* cancel.pipe(Effect.provide(live(stub.url)), Effect.flip)).toMatchObject({ retryable: true, status: 500 })
@@ -135,7 +135,7 @@ describe("Pms without PMS_URL", () => {
     Effect.gen(function*() {
       expect(yield* push).toEqual(PmsOutcome.Disabled())
       expect(yield* cancel).toEqual(PmsOutcome.Disabled())
-    }).pipe(Effect.provide(Pms.Default.pipe(Layer.provide(AppConfig.InMemory({ pmsUrl: Option.none() }))))))
+    }).pipe(Effect.provide(Pms.layer.pipe(Layer.provide(AppConfig.InMemory({ pmsUrl: Option.none() }))))))
 })
 
 describe("inMemoryPms", () => {

@@ -1,6 +1,6 @@
-import { NodeSdk } from "@effect/opentelemetry"
-import { NodeContext } from "@effect/platform-node"
-import { SqlClient } from "@effect/sql"
+import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
+import { NodeServices } from "@effect/platform-node"
+import { SqlClient } from "effect/sql"
 import { expect, layer } from "@effect/vitest"
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Effect, Layer } from "effect"
@@ -19,15 +19,16 @@ import { TestDatabase } from "../support/database.js"
 
 const spans = new InMemorySpanExporter()
 const clock = makeTestClock("2026-11-22T10:00:00Z")
-const Config = Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer)
-const CalendarOnPostgres = PriceCalendar.Default.pipe(
-  Layer.provideMerge(HotelCatalog.Default),
-  Layer.provideMerge(Layer.mergeAll(HotelRepo.Default, InventoryRepo.Default, ReservationRepo.Default)),
+const Config = Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeServices.layer)
+const CalendarOnPostgres = PriceCalendar.layer.pipe(
+  Layer.provideMerge(HotelCatalog.layer),
+  Layer.provideMerge(Layer.mergeAll(HotelRepo.layer, InventoryRepo.layer, ReservationRepo.layer)),
   Layer.provideMerge(MigrationsLive),
   Layer.provideMerge(TestDatabase),
   Layer.provideMerge(Config),
   Layer.provideMerge(NodeSdk.layer(() => ({ resource: { serviceName: "test" }, spanProcessor: new SimpleSpanProcessor(spans) }))),
-  Layer.provide(clock.layer)
+  // the services run on the tests' fibers, which read the clock from the layer's context: merged, not only provided
+  Layer.provideMerge(clock.layer)
 )
 
 const d = (s: string) => s as LocalDate

@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -26,9 +26,12 @@ const hotelFile = (() => {
   return file
 })()
 /** Two instances of the service on one PostgreSQL, as two processes would be. */
-class Instances extends Effect.Service<Instances>()("test/PromoInstances", {
-  scoped: twoInstances({ hotelFile, clock: clock.layer })
-}) {}
+class Instances extends Context.Service<Instances>()("test/PromoInstances", {
+  make: twoInstances({ hotelFile, clock: clock.layer })
+}) {
+  // the tests' own fibers call the instances' services, and read the clock from their context
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provideMerge(clock.layer))
+}
 
 const guest = { first_name: "Race", last_name: "Guest", email: "race@example.com", phone: "+33 6 00 00 00 00", accept_terms: true, terms_version: "2026-11" }
 const client = { client: "promo-race-test", ai_agent: null, session: null }
@@ -53,7 +56,7 @@ const pendingFlex = (promoCode: string | undefined) =>
     return { token: tokenOf(response.continue_url), total: offer.price.total, id: response.reservation_id }
   })
 
-layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("a promo code's last use, on two instances", (it) => {
+layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("a promo code's last use, on two instances", (it) => {
   it.effect("6 completions race for LAST1's one use: exactly one gets it, the others 409 price_changed with the total without it; a cancellation gives it back", () =>
     Effect.gen(function*() {
       const { a, b } = yield* Instances

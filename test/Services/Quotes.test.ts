@@ -16,7 +16,8 @@ const request = (roomTypeId: string) => ({
 const who = { client: "acme-app", ai_agent: "travel-bot/2", session: "s-9" }
 
 layer(
-  ServicesInMemory({ booked: { twin: { "2026-12-10": 6 }, double: { "2026-12-10": 9 } } }).pipe(Layer.provide(clock.layer)),
+  // the services run on the tests' fibers, which read the clock from the layer's context: merged, not only provided
+  ServicesInMemory({ booked: { twin: { "2026-12-10": 6 }, double: { "2026-12-10": 9 } } }).pipe(Layer.provideMerge(clock.layer)),
   { excludeTestServices: true }
 )("Quotes service", (it) => {
   it.effect("stores each quote with the analytics headers of the call", () =>
@@ -34,8 +35,9 @@ layer(
       const [twin, double] = [yield* quotes.quoteRooms(request("twin"), who), yield* quotes.quoteRooms(request("double"), who)]
       expect(twin.package_offers[0].price.room_total).toBe(12000)
       expect(double.package_offers[0].price.room_total).toBe(11000)
+      // built apart (`local`): v4 would otherwise reuse this suite's services, memoized in its layer
       const busier = yield* Effect.flatMap(Quotes, (q) => q.quoteRooms(request("twin"), who)).pipe(
-        Effect.provide(ServicesInMemory({ booked: { twin: { "2026-12-10": 7 } } }).pipe(Layer.provide(clock.layer)))
+        Effect.provide(ServicesInMemory({ booked: { twin: { "2026-12-10": 7 } } }).pipe(Layer.provideMerge(clock.layer)), { local: true })
       )
       expect(busier.package_offers[0].price.room_total).toBe(13200)
     }))

@@ -18,7 +18,10 @@ import { ServicesInMemory } from "../support/TestApp.js"
 // Today is Sunday 2026-11-22 in hotel time (UTC+1).
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 
-const OnPostgres = instanceOn(TestDatabase, { hotelFile: path.resolve("data/hotel.json"), clock: clock.layer })
+// the tests' own fibers call the services, and read the clock from the layer's context
+const OnPostgres = instanceOn(TestDatabase, { hotelFile: path.resolve("data/hotel.json"), clock: clock.layer }).pipe(
+  Layer.provideMerge(clock.layer)
+)
 
 const page = (after?: string, limit = 100) =>
   Effect.flatMap(ReservationFeed, (feed) => feed.page(after === undefined ? { limit } : { after, limit }))
@@ -27,7 +30,7 @@ const page = (after?: string, limit = 100) =>
 const priceLines = (lineTotals: ReadonlyArray<Cents>) => lineTotals.map((total) => ({ total }))
 
 type Needs = ReservationFeed | ReservationManagement | Reservations | Quotes | Tokens | ReservationRepo
-const suite = (it: Vitest.MethodsNonLive<Needs, true>) => {
+const suite = (it: Vitest.MethodsNonLive<Needs>) => {
   it.effect("an empty feed answers no change; an empty page gives back the cursor it was asked after", () =>
     Effect.gen(function*() {
       expect(yield* page()).toEqual({ changes: [], next_cursor: null })
@@ -94,5 +97,6 @@ const suite = (it: Vitest.MethodsNonLive<Needs, true>) => {
     }))
 }
 
-layer(ServicesInMemory().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("the reservation feed in memory", suite)
+// the services run on the tests' fibers, which read the clock from the layer's context: merged, not only provided
+layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestServices: true })("the reservation feed in memory", suite)
 layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("the reservation feed on PostgreSQL", suite)

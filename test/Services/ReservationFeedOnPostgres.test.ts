@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Layer, Option, Redacted } from "effect"
+import { Context, Deferred, Effect, Fiber, Layer, Redacted } from "effect"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"
@@ -21,10 +21,13 @@ const clock = makeTestClock("2026-11-22T10:00:00Z")
 const writerScript = fileURLToPath(new URL("../support/feedWriter.ts", import.meta.url))
 
 /** Two instances of the service on one PostgreSQL, as two processes would be. */
-class Instances extends Effect.Service<Instances>()("test/FeedInstances", {
-  scoped: twoInstances({ hotelFile, clock: clock.layer })
-}) {}
-type Instance = Effect.Effect.Success<ReturnType<typeof twoInstances>>["a"]
+class Instances extends Context.Service<Instances>()("test/FeedInstances", {
+  make: twoInstances({ hotelFile, clock: clock.layer })
+}) {
+  // the tests' own fibers call the instances' services, and read the clock from their context
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provideMerge(clock.layer))
+}
+type Instance = Effect.Success<ReturnType<typeof twoInstances>>["a"]
 
 /** A completed reservation of one double room for the night `night` (a night of its own: no two wait for the same rooms). */
 const completedOn = (on: Instance, night: LocalDate) => Effect.provide(completed(night, addDays(night, 1), [{ room_type_id: "double" }]), on)
@@ -43,7 +46,7 @@ const waitingForFeedLock = (on: Instance) =>
     on
   ).pipe(Effect.map((rows) => rows[0]!.n), Effect.orDie)
 
-layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("the reservation feed on two instances", (it) => {
+layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("the reservation feed on two instances", (it) => {
   it.effect("a change whose transaction is still open holds back the later ones: a reader never passes it", () =>
     Effect.gen(function*() {
       const { a, b } = yield* Instances
@@ -52,7 +55,7 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("the r
       // instance a records a change and keeps its transaction open: it has taken its position
       const recorded = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
-      const held = yield* Effect.fork(Effect.provide(
+      const held = yield* Effect.forkChild(Effect.provide(
         Effect.flatMap(Transactions, ({ atomically }) =>
           atomically(Effect.gen(function*() {
             yield* (yield* ReservationFeed).record(first.id, "guest_updated")
@@ -63,9 +66,9 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("the r
       ))
       yield* Deferred.await(recorded)
       // meanwhile instance b completes another reservation: its change waits behind the open one
-      const later = yield* Effect.fork(completedOn(b, "2027-04-02" as LocalDate))
+      const later = yield* Effect.forkChild(completedOn(b, "2027-04-02" as LocalDate))
       // until b's change has committed, or waits for the open one (it cannot commit first)
-      yield* eventually(Effect.zipWith(Fiber.poll(later), waitingForFeedLock(a), (exit, waiting) => Option.isSome(exit) || waiting === 1))
+      yield* eventually(Effect.zipWith(Effect.sync(() => later.pollUnsafe()), waitingForFeedLock(a), (exit, waiting) => exit !== undefined || waiting === 1))
       expect(yield* pageOn(b, cursor)).toEqual({ changes: [], next_cursor: cursor })
 
       yield* Deferred.succeed(release, undefined)
@@ -92,7 +95,7 @@ layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("the r
           if (finished && page.changes.length === 0) return collected
         }
       })
-      const pulled = yield* Effect.fork(reader)
+      const pulled = yield* Effect.forkChild(reader)
       const ids = yield* Effect.forEach(
         Array.from({ length: 16 }, (_, i) => i),
         (i) => Effect.map(completedOn(i % 2 === 0 ? a : b, addDays("2027-05-01" as LocalDate, i)), (r) => r.id),

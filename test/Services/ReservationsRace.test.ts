@@ -1,6 +1,6 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient } from "effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import * as path from "node:path"
 import type { PriceChanged } from "../../src/Domain/Errors.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
@@ -17,9 +17,12 @@ import { tokenOf } from "../support/flow.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 /** Two instances of the service on one PostgreSQL, as two processes would be. */
-class Instances extends Effect.Service<Instances>()("test/Instances", {
-  scoped: twoInstances({ hotelFile: path.resolve("data/hotel.json"), clock: clock.layer })
-}) {}
+class Instances extends Context.Service<Instances>()("test/Instances", {
+  make: twoInstances({ hotelFile: path.resolve("data/hotel.json"), clock: clock.layer })
+}) {
+  // the tests' own fibers call the instances' services, and read the clock from their context
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provideMerge(clock.layer))
+}
 
 const guest = { first_name: "Race", last_name: "Guest", email: "race@example.com", phone: "+33 6 00 00 00 00", accept_terms: true, terms_version: "2026-11" }
 const client = { client: "race-test", ai_agent: null, session: null }
@@ -62,7 +65,7 @@ const expectInventoryMatchesReservations = (sql: SqlClient.SqlClient) =>
 /** Each guest on an address of their own: the booking limit per address stays out of the races on rooms. */
 const addressOf = (i: number) => `198.51.100.${i}`
 
-layer(Instances.Default, { excludeTestServices: true, timeout: 120_000 })("no overbooking, no room given back twice", (it) => {
+layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("no overbooking, no room given back twice", (it) => {
   it.effect("20 guests completing at once for the last 5 rooms, on two instances: exactly 5 succeed", () =>
     Effect.gen(function*() {
       const { a, b } = yield* Instances

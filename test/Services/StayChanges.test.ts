@@ -1,4 +1,4 @@
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { expect, layer, type Vitest } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import * as path from "node:path"
@@ -28,8 +28,9 @@ const d = (s: string) => s as LocalDate
 const OnPostgres = Services.pipe(
   Layer.provideMerge(Repositories),
   Layer.provideMerge(TestDatabase),
-  Layer.provide(Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory)),
-  Layer.provide(clock.layer)
+  Layer.provide(Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeServices.layer, AppSecret.InMemory)),
+  // the services run on the tests' fibers, which read the clock from the layer's context: merged, not only provided
+  Layer.provideMerge(clock.layer)
 )
 
 /** Rooms of a type held on each night from `from` up to `until`. */
@@ -52,7 +53,7 @@ const failureOf = <A, E extends { readonly _tag: string; readonly message: strin
   Effect.flatMap(Effect.flip(effect), (e) => Effect.succeed<E>(e))
 
 type Needs = ReservationManagement | Reservations | Quotes | Tokens | InventoryRepo | OutboxRepo | ReservationRepo | TokenRepo
-const suite = (it: Vitest.MethodsNonLive<Needs, true>) => {
+const suite = (it: Vitest.MethodsNonLive<Needs>) => {
   it.effect("shifting a stay by a day gives back the first night and takes the next one; number and link stay", () =>
     Effect.gen(function*() {
       const r = yield* completed("2027-01-11", "2027-01-13", [{ room_type_id: "double", quantity: 2 }])
@@ -287,12 +288,12 @@ const suite = (it: Vitest.MethodsNonLive<Needs, true>) => {
     }))
 }
 
-layer(ServicesInMemory().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("stay changes in memory", suite)
+layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestServices: true })("stay changes in memory", suite)
 layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("stay changes on PostgreSQL", suite)
 
 // A code of one use, taken by the reservation itself: a change does not count it as a second use.
 const ONE_USE = { ...demoHotel.promo_codes[0]!, code: "ONCE20" as PromotionCode, discount_percent: 20, max_uses: 1 }
-layer(ServicesInMemory({ hotel: { ...demoHotel, promo_codes: [ONE_USE] } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
+layer(ServicesInMemory({ hotel: { ...demoHotel, promo_codes: [ONE_USE] } }).pipe(Layer.provideMerge(clock.layer)), { excludeTestServices: true })(
   "stay changes with a code of one use",
   (it) => {
     it.effect("the reservation holding the code's only use keeps it on a change", () =>

@@ -5,7 +5,7 @@ import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { TokenRepo } from "../../src/Layers/Persistence/TokenRepo.js"
 import { Tokens } from "../../src/Services/Tokens.js"
 
-const TestTokens = Tokens.Default.pipe(Layer.provideMerge(Layer.merge(TokenRepo.InMemory, AppSecret.InMemory)))
+const TestTokens = Tokens.layer.pipe(Layer.provideMerge(Layer.merge(TokenRepo.InMemory, AppSecret.InMemory)))
 const id = "r_test" as ReservationId
 const future = new Date(Date.now() + 3_600_000)
 
@@ -30,9 +30,10 @@ describe("Tokens", () => {
       expect(Option.getOrThrow(yield* Effect.flatMap(Tokens, (t) => t.reveal(id, "guest")))).toBe(token)
       expect(yield* Effect.flatMap(Tokens, (t) => t.reveal("r_none" as ReservationId, "guest"))).toEqual(Option.none())
       // under another secret the derived token would not match its stored hash: a fault, never a dead link
-      const otherSecret = Tokens.Default.pipe(Layer.provide(Layer.succeed(AppSecret, Redacted.make("another-secret"))))
-      const revealed = yield* Effect.flatMap(Tokens, (t) => t.reveal(id, "guest")).pipe(Effect.provide(otherSecret), Effect.exit)
-      expect(Exit.isFailure(revealed) && Cause.isDie(revealed.cause)).toBe(true)
+      const otherSecret = Tokens.layer.pipe(Layer.provide(Layer.succeed(AppSecret, Redacted.make("another-secret"))))
+      // built apart (`local`): v4 would otherwise reuse the Tokens memoized by the enclosing provide
+      const revealed = yield* Effect.flatMap(Tokens, (t) => t.reveal(id, "guest")).pipe(Effect.provide(otherSecret, { local: true }), Effect.exit)
+      expect(Exit.isFailure(revealed) && Cause.hasDies(revealed.cause)).toBe(true)
       expect(String(revealed)).toContain("APP_SECRET")
     }).pipe(Effect.provide(TestTokens)))
 

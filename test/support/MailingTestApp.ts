@@ -1,7 +1,7 @@
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import * as path from "node:path"
-import { HttpLive } from "../../src/Api/Handlers/Groups.js"
+import { HttpLive } from "../../src/Api/Transport/Http.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { Repositories, withOutboxWorker } from "../../src/Composition.js"
 import { TracingLive, untracedWithoutCollector } from "../../src/Layers/Platform/Tracing.js"
@@ -15,7 +15,7 @@ import { type Received, smtpServer } from "./smtp.js"
 import { TestServer, UNLIMITED } from "./TestApp.js"
 
 /** What the in-process SMTP server of `MailingTestApp` has received. */
-export class Inbox extends Context.Tag("test/Inbox")<Inbox, ReadonlyArray<Received>>() {}
+export class Inbox extends Context.Service<Inbox, ReadonlyArray<Received>>()("test/Inbox") {}
 
 /** The sender of the emails of the tests that deliver them. */
 export const mailFrom = "Hôtel Belle Rive <reservations@belle-rive-nice.example>"
@@ -24,7 +24,7 @@ export const mailFrom = "Hôtel Belle Rive <reservations@belle-rive-nice.example
 export const mailingConfig = (config: Partial<typeof AppConfig.Service> = {}) =>
   Layer.mergeAll(
     AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json"), publicBaseUrl: "http://hotel.test", mailFrom: Option.some(mailFrom), ...UNLIMITED, ...config }),
-    NodeContext.layer,
+    NodeServices.layer,
     AppSecret.InMemory
   )
 
@@ -32,11 +32,11 @@ export const mailingConfig = (config: Partial<typeof AppConfig.Service> = {}) =>
  * The whole HTTP API as it runs in production, on a database of its own, with the outbox worker
  * delivering every email to an in-process SMTP server (`Inbox`): what a guest receives is real mail.
  */
-export const mailingTestApp = (config: Partial<typeof AppConfig.Service> = {}) => Layer.unwrapScoped(Effect.gen(function*() {
+export const mailingTestApp = (config: Partial<typeof AppConfig.Service> = {}) => Layer.unwrap(Effect.gen(function*() {
   const smtp = yield* smtpServer()
   const delivery = Layer.mergeAll(Mailer.smtp({ url: Redacted.make(smtp.url), from: mailFrom }), Pms.disabled)
   // spans (to config.otlpEndpoint, if set) as in production: none at all without a collector
-  const services = untracedWithoutCollector(withOutboxWorker(OutboxWorker.layer({ ...defaultOutboxWorkerOptions, pollMs: 500 })).pipe(
+  const services = untracedWithoutCollector(withOutboxWorker(OutboxWorker.layerWith({ ...defaultOutboxWorkerOptions, pollMs: 500 })).pipe(
     Layer.provide(delivery),
     Layer.provideMerge(Repositories),
     Layer.provideMerge(TestDatabase),

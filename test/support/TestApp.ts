@@ -1,8 +1,10 @@
-import { HttpApiClient, HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
-import { Effect, FiberRef, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, Result } from "effect"
+import { HttpClient, HttpClientRequest, HttpServer } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
+import { NetAddress } from "effect/net"
 import { Api } from "../../src/Api/Contract/Api.js"
-import { HttpLive } from "../../src/Api/Handlers/Groups.js"
+import { HttpLive } from "../../src/Api/Transport/Http.js"
 import { nodeServerLayer } from "../../src/Api/Transport/Server.js"
 import { Services } from "../../src/Composition.js"
 import type { HotelDefinition } from "../../src/Domain/Hotel.js"
@@ -61,8 +63,7 @@ export const ServicesInMemory = (options: InMemoryOptions = {}) =>
 
 /** The production Node server on a free port, with a client pointed at it. */
 export const TestServer = HttpServer.layerTestClient.pipe(
-  Layer.provide(NodeHttpClient.layerWithoutAgent),
-  Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+  Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: false })),
   Layer.provideMerge(nodeServerLayer({ port: 0 }))
 )
 
@@ -72,24 +73,25 @@ export const TestApp = (options: InMemoryOptions = {}) =>
 
 /** The in-process server's own address: pages and MCP clients go there, not to PUBLIC_BASE_URL. */
 export const baseUrl = Effect.map(HttpServer.HttpServer, ({ address }) => {
-  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
-  const host = address.hostname === "0.0.0.0" || address.hostname === "::" ? "127.0.0.1" : address.hostname
-  return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`
+  if (NetAddress.isUnixPathAddress(address)) throw new Error("the test server listens on TCP")
+  const url = Result.getOrThrow(NetAddress.toUrl(address))
+  if (NetAddress.isUnspecified(address.address)) url.hostname = "127.0.0.1"
+  return url.origin
 })
 
 /** The reservation link's token the typed client presents, set around the calls of `apiClientWith`'s client. */
-const presentedToken = FiberRef.unsafeMake(Option.none<string>())
+const PresentedToken = Context.Reference<Option.Option<string>>("test/PresentedToken", { defaultValue: () => Option.none() })
 
 const makeApiClient = (http: HttpClient.HttpClient) =>
   HttpApiClient.makeWith(Api, {
     httpClient: HttpClient.mapRequestEffect(http, (request) =>
-      Effect.map(FiberRef.get(presentedToken), (token) =>
+      Effect.map(PresentedToken, (token) =>
         Option.match(token, {
           onNone: () => request,
           onSome: (value) => HttpClientRequest.setHeader(request, "x-reservation-token", value)
         })))
   })
-type ApiClient = Effect.Effect.Success<ReturnType<typeof makeApiClient>>
+type ApiClient = Effect.Success<ReturnType<typeof makeApiClient>>
 
 /** Making a client compiles the encoders of every endpoint (tens of ms): one per server's client, for every call. */
 const madeFor = new WeakMap<HttpClient.HttpClient, ApiClient>()
@@ -97,7 +99,7 @@ const madeFor = new WeakMap<HttpClient.HttpClient, ApiClient>()
 /** A typed client of the API, derived from its definition. */
 export const apiClient = Effect.flatMap(HttpClient.HttpClient, (http) => {
   const made = madeFor.get(http)
-  return made !== undefined ? Effect.succeed(made) : Effect.tap(makeApiClient(http), (client) => madeFor.set(http, client))
+  return made !== undefined ? Effect.succeed(made) : Effect.tap(makeApiClient(http), (client) => Effect.sync(() => madeFor.set(http, client)))
 })
 
 type Call = (request?: unknown) => Effect.Effect<unknown, unknown>
@@ -105,7 +107,7 @@ type Call = (request?: unknown) => Effect.Effect<unknown, unknown>
 /** The typed client presenting a reservation link's token (`X-Reservation-Token`), as the guest and manage pages do. */
 export const apiClientWith = (token: string) =>
   Effect.map(apiClient, (client): ApiClient => {
-    const withToken = (call: Call): Call => (request) => Effect.locally(call(request), presentedToken, Option.some(token))
+    const withToken = (call: Call): Call => (request) => Effect.provideService(call(request), PresentedToken, Option.some(token))
     const groups = Object.entries(client as unknown as Record<string, Record<string, Call>>)
     // the same client, each endpoint's call made with the token
     return Object.fromEntries(groups.map(([group, calls]) =>

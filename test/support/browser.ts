@@ -15,8 +15,8 @@ const chromiumPath = () => {
 }
 
 /** That Chromium, headless; never a downloaded browser. One per test file. */
-class Chromium extends Context.Tag("test/Chromium")<Chromium, Browser>() {}
-const ChromiumLive = Layer.scoped(
+class Chromium extends Context.Service<Chromium, Browser>()("test/Chromium") {}
+const ChromiumLive = Layer.effect(
   Chromium,
   Effect.acquireRelease(
     Effect.promise(() =>
@@ -43,8 +43,8 @@ const ChromiumLive = Layer.scoped(
  * said why, once for the run), or fail when REQUIRE_BROWSER=1; skipped, the layer is never built.
  */
 export const layerWithChromium =
-  <R, E>(app: Layer.Layer<R, E>, options?: { readonly timeout?: Duration.DurationInput }) =>
-  (name: string, tests: (it: Vitest.MethodsNonLive<R | Chromium, true>) => void) =>
+  <R, E>(app: Layer.Layer<R, E>, options?: { readonly timeout?: Duration.Input }) =>
+  (name: string, tests: (it: Vitest.MethodsNonLive<R | Chromium>) => void) =>
     describe.skipIf(!CHROMIUM.found && !CHROMIUM.required)(name, () =>
       layer(Layer.merge(app, ChromiumLive), { ...options, excludeTestServices: true })(tests))
 

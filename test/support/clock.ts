@@ -7,15 +7,15 @@ import { addDays, type LocalDate, todayIn } from "../../src/Domain/LocalDate.js"
  */
 export const makeTestClock = (startIso: string) => {
   let now = Date.parse(startIso)
-  const real = Clock.make()
+  const real = Clock.Clock.defaultValue()
   const clock: Clock.Clock = Object.assign(Object.create(real), {
-    unsafeCurrentTimeMillis: () => now,
-    unsafeCurrentTimeNanos: () => BigInt(now) * 1_000_000n,
+    currentTimeMillisUnsafe: () => now,
+    currentTimeNanosUnsafe: () => BigInt(now) * 1_000_000n,
     currentTimeMillis: Effect.sync(() => now),
     currentTimeNanos: Effect.sync(() => BigInt(now) * 1_000_000n)
   })
   return {
-    layer: Layer.setClock(clock),
+    layer: Layer.succeed(Clock.Clock, clock),
     /** The clock's time, in milliseconds. */
     now: () => now,
     advance: (ms: number) => {

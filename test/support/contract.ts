@@ -1,8 +1,8 @@
-import { NodeContext } from "@effect/platform-node"
-import type { SqlClient } from "@effect/sql"
+import { NodeServices } from "@effect/platform-node"
 import type { PgClient } from "@effect/sql-pg"
 import { layer, type Vitest } from "@effect/vitest"
 import { Layer } from "effect"
+import type { SqlClient } from "effect/sql"
 import * as path from "node:path"
 import { MigrationsLive } from "../../src/Layers/Persistence/Migrations.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
@@ -11,7 +11,7 @@ import { TestDatabase } from "./database.js"
 /** A database of the test file's own, migrated, with the demo hotel of `data/hotel.json` imported. */
 const Migrated = MigrationsLive.pipe(
   Layer.provideMerge(TestDatabase),
-  Layer.provide(Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer))
+  Layer.provide(Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeServices.layer))
 )
 
 /**
@@ -25,7 +25,7 @@ export const contract = <R, E>(
     readonly inMemory: Layer.Layer<R>
     readonly postgres: Layer.Layer<R, E, SqlClient.SqlClient | PgClient.PgClient>
   },
-  suite: (it: Vitest.MethodsNonLive<R, true>) => void
+  suite: (it: Vitest.MethodsNonLive<R>) => void
 ) => {
   layer(layers.inMemory, { excludeTestServices: true })(`${name} in memory`, suite)
   layer(layers.postgres.pipe(Layer.provide(Migrated)), { excludeTestServices: true, timeout: 60_000 })(

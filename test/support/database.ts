@@ -1,7 +1,7 @@
-import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { afterAll } from "@effect/vitest"
-import { Effect, Exit, Layer, Redacted, Runtime, Scope } from "effect"
+import { Effect, Exit, Layer, Redacted, Scope } from "effect"
+import { SqlClient } from "effect/sql"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -23,7 +23,7 @@ export const temporaryDataDir = Effect.acquireRelease(
 
 /**
  * The embedded PostgreSQL of this test file, when `TEST_DATABASE_URL` is unset: started at its first
- * use (on the runtime of the test that first asks), stopped and its folder removed after the file's
+ * use (with the services of the test that first asks), stopped and its folder removed after the file's
  * last test (an afterAll of the file that imports this module: vitest runs it after the file's
  * own afterAll hooks, which drop the databases). Answers its URL, a server-wide one as
  * `TEST_DATABASE_URL`'s.
@@ -31,10 +31,10 @@ export const temporaryDataDir = Effect.acquireRelease(
 const fileScope = Effect.runSync(Scope.make())
 afterAll(() => Effect.runPromise(Scope.close(fileScope, Exit.void)))
 let embeddedServer: Promise<string> | undefined
-const embeddedServerUrl = Effect.flatMap(Effect.runtime<never>(), (runtime) =>
+const embeddedServerUrl = Effect.flatMap(Effect.context<never>(), (context) =>
   Effect.promise(() =>
-    embeddedServer ??= Runtime.runPromise(runtime)(
-      Effect.flatMap(temporaryDataDir, embeddedPostgres).pipe(Effect.map(Redacted.value), Scope.extend(fileScope))
+    embeddedServer ??= Effect.runPromiseWith(context)(
+      Effect.flatMap(temporaryDataDir, embeddedPostgres).pipe(Effect.map(Redacted.value), Scope.provide(fileScope))
     )
   ))
 
@@ -64,4 +64,4 @@ export const testDatabaseUrl = Effect.gen(function*() {
 export const poolOn = (url: Redacted.Redacted, options: PoolOptions = {}) =>
   pgClientLayer(url, { maxConnections: 10, timeoutMs: 30_000, ...options })
 
-export const TestDatabase = Layer.unwrapScoped(Effect.map(testDatabaseUrl, poolOn))
+export const TestDatabase = Layer.unwrap(Effect.map(testDatabaseUrl, poolOn))

@@ -1,11 +1,11 @@
 // A service stand-in for the crash tests: starts the embedded PostgreSQL on the folder given, stores
 // the value given, prints READY and holds the server until it is killed (SIGTERM: its scope closes,
 // as the service's does).
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { pgClientLayer } from "../../src/Layers/Persistence/Database.js"
 import { embeddedPostgres } from "../../src/Layers/Persistence/EmbeddedPostgres.js"
+import { runEntry } from "../../src/Layers/Platform/Entry.js"
 
 const [dataDir, value] = process.argv.slice(2)
 
@@ -18,4 +18,4 @@ Effect.gen(function*() {
     process.stdout.write("READY\n")
     return yield* Effect.never
   }).pipe(Effect.provide(pgClientLayer(url, { maxConnections: 2 })))
-}).pipe(Effect.scoped, NodeRuntime.runMain)
+}).pipe(Effect.scoped, runEntry)

@@ -8,6 +8,6 @@ export const eventually = (check: Effect.Effect<boolean>, ms = 30_000) =>
   check.pipe(
     Effect.flatMap((ok) => ok ? Effect.void : Effect.fail("not yet" as const)),
     Effect.retry({ schedule: Schedule.spaced("20 millis") }),
-    Effect.timeoutFail({ duration: ms, onTimeout: () => new Error(`condition not met within ${ms} ms`) }),
+    Effect.timeoutOrElse({ duration: ms, orElse: () => Effect.die(new Error(`condition not met within ${ms} ms`)) }),
     Effect.orDie
   )

@@ -1,5 +1,5 @@
-import { HttpClientRequest } from "@effect/platform"
 import { Effect, Option } from "effect"
+import { HttpClientRequest } from "effect/http"
 import type { AriUpdate } from "../../src/Domain/Channel.js"
 import { RateCode, RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
@@ -13,7 +13,7 @@ import { Tokens } from "../../src/Services/Tokens.js"
 import { apiClient, apiClientWith, request } from "./TestApp.js"
 
 export const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  request(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUnsafeJson(body), HttpClientRequest.setHeaders(headers)))
+  request(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyJsonUnsafe(body), HttpClientRequest.setHeaders(headers)))
 
 export const get = (url: string, headers: Record<string, string> = {}) =>
   request(HttpClientRequest.get(url).pipe(HttpClientRequest.setHeaders(headers)))
@@ -120,7 +120,7 @@ export const pendingBooking = (
   Effect.gen(function*() {
     const quote = yield* quoteStay(checkin, checkout, rooms, extra)
     const offer = quote.package_offers.find((o) => o.rate_code === rateCode)
-    if (offer === undefined) return yield* Effect.dieMessage(`no ${rateCode} offer in the quote`)
+    if (offer === undefined) return yield* Effect.die(new Error(`no ${rateCode} offer in the quote`))
     const intent = yield* (yield* apiClient).reservations.createIntent({
       headers: {},
       payload: { quote_id: quote.quote_id, package_code: offer.package_code, language }
@@ -149,5 +149,8 @@ export const manageWith = (token: string) => Effect.map(apiClientWith(token), (a
 export const manageAct = (token: string, payload: Exclude<ManageRequest, { readonly action: "quote_change" }>) =>
   // the client's parameter is one request type per action: a payload of any action is one of them
   Effect.flatMap(manageWith(token), (manage) => manage.act({ payload } as Parameters<typeof manage.act>[0])).pipe(
-    Effect.filterOrDieMessage((answer): answer is ManagedReservation => "reservation_id" in answer, `${payload.action} answered no reservation`)
+    Effect.filterOrElse(
+      (answer): answer is ManagedReservation => "reservation_id" in answer,
+      () => Effect.die(new Error(`${payload.action} answered no reservation`))
+    )
   )

@@ -14,10 +14,10 @@
  * Used by the sample in `npm test` (test/Api/Fuzz.test.ts, the app in process) and the full run
  * (`npm run fuzz`, test/fuzz.ts, the service spawned as `npm start` runs it).
  */
-import { type HttpClient, HttpClientRequest } from "@effect/platform"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
 import { Context, Effect, Layer, Option } from "effect"
+import { type HttpClient, HttpClientRequest } from "effect/http"
 import fc from "fast-check"
 import * as http from "node:http"
 import type { ReservationId } from "../../src/Domain/Ids.js"
@@ -944,7 +944,7 @@ interface LiveReservation {
 }
 
 /** The server under the fuzzer: in this process (the sample in `npm test`) or a process of its own (`npm run fuzz`). */
-export class FuzzTarget extends Context.Tag("FuzzTarget")<FuzzTarget, {
+export class FuzzTarget extends Context.Service<FuzzTarget, {
   readonly port: number
   /** The server's time, in milliseconds. */
   readonly now: () => number
@@ -954,7 +954,7 @@ export class FuzzTarget extends Context.Tag("FuzzTarget")<FuzzTarget, {
   readonly manageToken: (reservationId: ReservationId) => Effect.Effect<string>
   /** Why the server is gone (its process ended, with the tail of its output), if it is. */
   readonly gone: () => string | undefined
-}>() {}
+}>()("FuzzTarget") {}
 
 const ROOM_TYPES = ["double", "twin", "deluxe"] as const
 
@@ -978,7 +978,7 @@ const makeStates = Effect.gen(function*() {
         const offer = q.body?.package_offers?.find((o: { rate_code: string }) => o.rate_code === rateCode)
         if (offer !== undefined) return { quote: q.body, offer }
       }
-      return yield* Effect.dieMessage(`no ${rateCode} offer in 50 stays`)
+      return yield* Effect.die(new Error(`no ${rateCode} offer in 50 stays`))
     }).pipe(
       Effect.flatMap(({ offer, quote }) =>
         Effect.flatMap(post("/v1/reservation-intents", { quote_id: quote.quote_id, package_code: offer.package_code }), (intent) =>
@@ -988,7 +988,7 @@ const makeStates = Effect.gen(function*() {
               token: tokenOf(intent.body.continue_url),
               total: offer.price.total as number
             })
-            : Effect.dieMessage(`intent failed: ${intent.text}`))
+            : Effect.die(new Error(`intent failed: ${intent.text}`)))
       ),
       Effect.orDie
     )
@@ -996,7 +996,7 @@ const makeStates = Effect.gen(function*() {
     Effect.gen(function*() {
       const guest = yield* pending(rateCode)
       const done = yield* completeWith(guest.token, guest.total)
-      if (done.status !== 200) return yield* Effect.dieMessage(`completion failed: ${done.text}`)
+      if (done.status !== 200) return yield* Effect.die(new Error(`completion failed: ${done.text}`))
       const token = yield* target.manageToken(done.body.reservation_id as ReservationId)
       return { token, total: guest.total }
     }).pipe(Effect.orDie)
@@ -1028,7 +1028,7 @@ const makeStates = Effect.gen(function*() {
   const nrf = yield* completed("NRF")
   const cancelled = yield* completed()
   const cancel = yield* post("/v1/reservation-manage", { action: "cancel" }, { "x-reservation-token": cancelled.token })
-  if (cancel.status !== 200) return yield* Effect.dieMessage(`cancel failed: ${cancel.text}`)
+  if (cancel.status !== 200) return yield* Effect.die(new Error(`cancel failed: ${cancel.text}`))
   const publicView = yield* get("/v1/reservation-public", { "x-reservation-token": guestPool[0]!.token })
   const termsVersion: string = publicView.body.terms.version
 
@@ -1309,10 +1309,10 @@ export const fuzz = (options: FuzzOptions) =>
             ...(plan.rawQuery === "" ? [] : [plan.rawQuery])
           ].join("&")
           const url = search === "" ? plan.path : `${plan.path}?${search}`
-          const outcome = yield* Effect.either(Effect.tryPromise(() => send(agent, target.port, op.method, url, headers, body, plan.chunked)))
-          const verdict: Verdict = outcome._tag === "Left"
-            ? { status: 0, code: undefined, problem: `no answer: ${String(outcome.left.cause)} (after ${previous})` }
-            : checkResponse(op, validate, outcome.right)
+          const outcome = yield* Effect.result(Effect.tryPromise(() => send(agent, target.port, op.method, url, headers, body, plan.chunked)))
+          const verdict: Verdict = outcome._tag === "Failure"
+            ? { status: 0, code: undefined, problem: `no answer: ${String(outcome.failure.cause)} (after ${previous})` }
+            : checkResponse(op, validate, outcome.success)
           const sent = describePlan(op, plan, url)
           previous = `${sent} → ${verdict.status}`
           return { verdict, sent }
@@ -1333,12 +1333,12 @@ export const fuzz = (options: FuzzOptions) =>
       const cases = calls.map((call, id): Case => ({
         run: Effect.gen(function*() {
           const args = materialize(call.value, 0)
-          const outcome = yield* Effect.either(
+          const outcome = yield* Effect.result(
             Effect.tryPromise(() => send(agent, target.port, "POST", "/mcp", MCP_HEADERS, jsonRpc(id, "tools/call", { name: tool.name, arguments: args }), false))
           )
-          const verdict: Verdict = outcome._tag === "Left"
-            ? { status: 0, code: undefined, problem: `no answer: ${String(outcome.left.cause)}` }
-            : checkToolAnswer(id, outcome.right)
+          const verdict: Verdict = outcome._tag === "Failure"
+            ? { status: 0, code: undefined, problem: `no answer: ${String(outcome.failure.cause)}` }
+            : checkToolAnswer(id, outcome.success)
           return { verdict, sent: JSON.stringify({ tool: tool.name, label: call.label, arguments: shorten(JSON.stringify(args) ?? "", 400) }) }
         })
       }))

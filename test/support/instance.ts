@@ -1,7 +1,7 @@
-import { NodeContext } from "@effect/platform-node"
-import type { SqlClient } from "@effect/sql"
+import { NodeServices } from "@effect/platform-node"
 import type { PgClient } from "@effect/sql-pg"
 import { Layer } from "effect"
+import type { SqlClient } from "effect/sql"
 import { Repositories, Services } from "../../src/Composition.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
@@ -19,6 +19,6 @@ export const instanceOn = <E>(pool: Layer.Layer<SqlClient.SqlClient | PgClient.P
   Services.pipe(
     Layer.provideMerge(Repositories),
     Layer.provideMerge(pool),
-    Layer.provide(Layer.mergeAll(AppConfig.InMemory({ hotelFile: options.hotelFile }), NodeContext.layer, AppSecret.InMemory)),
+    Layer.provide(Layer.mergeAll(AppConfig.InMemory({ hotelFile: options.hotelFile }), NodeServices.layer, AppSecret.InMemory)),
     Layer.provide(options.clock)
   )

@@ -24,5 +24,5 @@ export const manageLinkOf = (reservationId: ReservationId) =>
       return yield* Effect.fail(`no confirmation email for ${reservation.number} yet`)
     })
     // the worker delivers at commit; the PDF takes a moment to draw, longer while CI's other tests load the two cores
-    return yield* link.pipe(Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo("30 seconds"))), Effect.orDie)
+    return yield* link.pipe(Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo({ duration: "30 seconds" }))), Effect.orDie)
   })

@@ -45,7 +45,7 @@ export const spansOf = (bodies: ReadonlyArray<string>): Array<ReceivedSpan> =>
 
 /** An OTLP/HTTP collector on a free port that keeps the bodies posted to /v1/traces, for the scope. */
 export const otlpCollector = Effect.acquireRelease(
-  Effect.async<{ readonly server: Server; readonly url: string; readonly bodies: Array<string> }>((resume) => {
+  Effect.callback<{ readonly server: Server; readonly url: string; readonly bodies: Array<string> }>((resume) => {
     const bodies: Array<string> = []
     const server = createServer((request, response) => {
       let body = ""
@@ -57,5 +57,5 @@ export const otlpCollector = Effect.acquireRelease(
     server.listen(0, "127.0.0.1", () =>
       resume(Effect.succeed({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies })))
   }),
-  ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+  ({ server }) => Effect.callback<void>((resume) => void server.close(() => resume(Effect.void)))
 )

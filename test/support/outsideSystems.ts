@@ -24,18 +24,18 @@ const makeRecorder = <A, E>() =>
   })
 
 /** The in-memory mailer's record, for tests. */
-export class MailerInMemory extends Context.Tag("MailerInMemory")<MailerInMemory, {
+export class MailerInMemory extends Context.Service<MailerInMemory, {
   /** Every message delivered, in order. */
   readonly sent: Effect.Effect<ReadonlyArray<MailMessage>>
   /** The next `times` sends fail with `error` and deliver nothing. */
   readonly failNext: (times: number, error: MailDeliveryError) => Effect.Effect<void>
-}>() {}
+}>()("MailerInMemory") {}
 
 /** A mailer that keeps every message in memory; `MailerInMemory` reads them and makes the next sends fail. */
 export const inMemoryMailer: Layer.Layer<Mailer | MailerInMemory> = Layer.effectContext(
   Effect.gen(function*() {
     const { failNext, record, taken } = yield* makeRecorder<MailMessage, MailDeliveryError>()
-    const mailer: Context.Tag.Service<Mailer> = {
+    const mailer: Context.Service.Shape<typeof Mailer> = {
       send: Tracing.fn("Mailer.send", { kind: "client" })(function*(message: MailMessage) {
         yield* record(message)
       })
@@ -50,18 +50,18 @@ export type PmsCall =
   | { readonly _tag: "Cancel"; readonly number: string; readonly changeId: string }
 
 /** The in-memory PMS's record, for tests. */
-export class PmsInMemory extends Context.Tag("PmsInMemory")<PmsInMemory, {
+export class PmsInMemory extends Context.Service<PmsInMemory, {
   /** Every successful call, in order. */
   readonly calls: Effect.Effect<ReadonlyArray<PmsCall>>
   /** The next `times` calls fail with `error` and change nothing. */
   readonly failNext: (times: number, error: PmsError) => Effect.Effect<void>
-}>() {}
+}>()("PmsInMemory") {}
 
 /** A PMS that records every call; `PmsInMemory` reads them and makes the next calls fail. */
 export const inMemoryPms: Layer.Layer<Pms | PmsInMemory> = Layer.effectContext(
   Effect.gen(function*() {
     const { failNext, record, taken } = yield* makeRecorder<PmsCall, PmsError>()
-    const pms: Context.Tag.Service<Pms> = {
+    const pms: Context.Service.Shape<typeof Pms> = {
       push: Tracing.fn("Pms.push", { kind: "client" })(function*(reservation: PmsReservation, changeId: string) {
         yield* record({ _tag: "Push", reservation, changeId })
         return PmsOutcome.Synced({ reference: `PMS-${reservation.reservation_number}` })

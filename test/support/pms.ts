@@ -17,7 +17,7 @@ export interface PmsAnswer {
 /** A PMS on a free port, under `/pms`, answering each request with `answer` (or what it gives for the nth request, from 0). */
 export const pmsStub = (answer: PmsAnswer | ((n: number) => PmsAnswer)) =>
   Effect.acquireRelease(
-    Effect.async<{ readonly close: () => void; readonly url: string; readonly requests: Array<PmsRequest> }>((resume) => {
+    Effect.callback<{ readonly close: () => void; readonly url: string; readonly requests: Array<PmsRequest> }>((resume) => {
       const requests: Array<PmsRequest> = []
       const server = createServer((request, response) => {
         let body = ""

@@ -8,7 +8,7 @@ export class ScriptExited extends Data.TaggedError("ScriptExited")<{ readonly me
  * tests), once it has printed `ready`; it fails with what it printed if it exits before.
  */
 export const startScript = (script: string, args: ReadonlyArray<string>, ready: string) =>
-  Effect.async<ChildProcess, ScriptExited>((resume) => {
+  Effect.callback<ChildProcess, ScriptExited>((resume) => {
     const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
     const collect = (chunk: Buffer) => {
@@ -22,7 +22,7 @@ export const startScript = (script: string, args: ReadonlyArray<string>, ready: 
 
 /** Kills the process as a crash would (`kill -9`), once it has exited. */
 export const killHard = (child: ChildProcess) =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     child.once("exit", () => resume(Effect.void))
     child.kill("SIGKILL")
   })

@@ -21,7 +21,7 @@ interface SmtpServerOptions {
 /** A real SMTP server on 127.0.0.1, for the scope. */
 export const smtpServer = (options: SmtpServerOptions = {}) =>
   Effect.acquireRelease(
-    Effect.async<{ readonly server: SMTPServer; readonly url: string; readonly received: Array<Received> }>((resume) => {
+    Effect.callback<{ readonly server: SMTPServer; readonly url: string; readonly received: Array<Received> }>((resume) => {
       const received = options.received ?? []
       const server = new SMTPServer({
         authOptional: true,
@@ -44,11 +44,11 @@ export const smtpServer = (options: SmtpServerOptions = {}) =>
         resume(Effect.succeed({ server, url: `smtp://127.0.0.1:${port}`, received }))
       })
     }),
-    ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+    ({ server }) => Effect.callback<void>((resume) => void server.close(() => resume(Effect.void)))
   )
 
 /** A port nothing listens on. */
-export const closedPort = Effect.async<number>((resume) => {
+export const closedPort = Effect.callback<number>((resume) => {
   const server = createServer()
   server.listen(0, "127.0.0.1", () => {
     const { port } = server.address() as AddressInfo

@@ -1,6 +1,4 @@
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as OpenApi from "@effect/platform/OpenApi"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { CalendarQuery, MAX_CALENDAR_DATES, PriceCalendar } from "../../Domain/PriceCalendar.js"
 import { RULES } from "../Handlers/AgentRules.js"
 import { InvalidPromoCodeBody, ValidationErrorBody } from "./Errors.js"
@@ -8,11 +6,11 @@ import { InvalidPromoCodeBody, ValidationErrorBody } from "./Errors.js"
 /** The price calendar: which arrival dates are cheapest, to choose dates before quoting. */
 export class CalendarGroup extends HttpApiGroup.make("calendar")
   .add(
-    HttpApiEndpoint.get("calendar", "/v1/calendar")
-      .setUrlParams(CalendarQuery)
-      .addSuccess(PriceCalendar)
-      .addError(ValidationErrorBody)
-      .addError(InvalidPromoCodeBody)
+    HttpApiEndpoint.get("calendar", "/v1/calendar", {
+      query: CalendarQuery,
+      success: PriceCalendar,
+      error: [ValidationErrorBody, InvalidPromoCodeBody]
+    })
       .annotate(OpenApi.Summary, "Lowest live total per arrival date, for one room")
       .annotate(
         OpenApi.Description,

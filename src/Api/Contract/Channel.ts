@@ -1,10 +1,5 @@
-import * as HttpApi from "@effect/platform/HttpApi"
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
-import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
-import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
 import {
   AriAnswer,
   AriMessage,
@@ -19,7 +14,7 @@ import type { HotelDefinition } from "../../Domain/Hotel.js"
 import { FeedPage, FeedQuery, MAX_FEED_LIMIT } from "../../Domain/ReservationFeed.js"
 import { API_VERSION } from "../../Domain/Version.js"
 import type { AboutTheHotel } from "../Handlers/AboutTheHotel.js"
-import { withoutFrameworkErrors } from "./Api.js"
+import { asDocumented } from "./Document.js"
 import { InvalidMessageBody, InvalidTokenBody, NotFoundBody, RateLimitedBody, ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
 import { ForbiddenBody, InternalErrorBody, MessageTooLargeBody, MissingBearerBody } from "../Transport/TransportErrors.js"
 
@@ -38,10 +33,11 @@ export const CHANNEL_DOCUMENT_PATH = `${CHANNEL_PREFIX}/openapi.json`
 export const MAX_ARI_BODY_BYTES = 1024 * 1024
 
 /** Every call carries the channel token; the caller's address may be restricted too. */
-export class ChannelAuth extends HttpApiMiddleware.Tag<ChannelAuth>()("ChannelAuth", {
-  failure: Schema.Union(MissingBearerBody, InvalidTokenBody, ForbiddenBody),
+export class ChannelAuth extends HttpApiMiddleware.Service<ChannelAuth>()("ChannelAuth", {
+  error: [MissingBearerBody, InvalidTokenBody, ForbiddenBody],
   security: {
-    channelToken: HttpApiSecurity.bearer.pipe(
+    // spelt as the document has always spelt it (the scheme's name is case-insensitive)
+    channelToken: HttpApiSecurity.http({ scheme: "bearer" }).pipe(
       HttpApiSecurity.annotate(
         OpenApi.Description,
         "Authorization: Bearer CHANNEL_TOKEN, the token the hotel set in the service's environment; callers may also be " +
@@ -53,11 +49,7 @@ export class ChannelAuth extends HttpApiMiddleware.Tag<ChannelAuth>()("ChannelAu
 
 export class ChannelGroup extends HttpApiGroup.make("channel")
   .add(
-    HttpApiEndpoint.post("ari", ARI_PATH)
-      .setPayload(AriMessage)
-      .addSuccess(AriAnswer)
-      .addError(InvalidMessageBody)
-      .addError(MessageTooLargeBody)
+    HttpApiEndpoint.post("ari", ARI_PATH, { payload: AriMessage, success: AriAnswer, error: [InvalidMessageBody, MessageTooLargeBody] })
       .annotate(OpenApi.Summary, "Rooms to sell, restrictions and rates per room type and date (ARI)")
       .annotate(
         OpenApi.Description,
@@ -68,14 +60,12 @@ export class ChannelGroup extends HttpApiGroup.make("channel")
           "with details.issues naming each bad field by its path (updates[3].min_stay), and does not use up its message_id. " +
           "The same message_id again answers the first answer and changes nothing. as_of more than " +
           `${MAX_AS_OF_AHEAD_MS / 60_000} minutes ahead is refused. Bodies up to 1 MiB.`
-      )
-  )
-  .add(
-    HttpApiEndpoint.get("inventory", `${CHANNEL_PREFIX}/v1/inventory`)
-      .setUrlParams(InventoryQuery)
-      .addSuccess(InventoryView)
-      .addError(InvalidMessageBody)
-      .addError(ValidationErrorBody)
+      ),
+    HttpApiEndpoint.get("inventory", `${CHANNEL_PREFIX}/v1/inventory`, {
+      query: InventoryQuery,
+      success: InventoryView,
+      error: [InvalidMessageBody, ValidationErrorBody]
+    })
       .annotate(OpenApi.Summary, "What the service believes it may sell, per room type and night")
       .annotate(
         OpenApi.Description,
@@ -83,25 +73,21 @@ export class ChannelGroup extends HttpApiGroup.make("channel")
           "rooms_to_sell and its as_of, the rooms booked here since, free = min(rooms - booked_here, rooms_to_sell - " +
           "booked_here_since) never below 0, oversold when rooms_to_sell is below booked_here_since, the restrictions and the " +
           "base rate with where it came from. What the hotel's system compares against its own figures."
-      )
-  )
-  .add(
-    HttpApiEndpoint.get("reservations", `${CHANNEL_PREFIX}/v1/reservations`)
-      .setUrlParams(FeedQuery)
-      .addSuccess(FeedPage)
-      .addError(InvalidMessageBody)
+      ),
+    HttpApiEndpoint.get("reservations", `${CHANNEL_PREFIX}/v1/reservations`, {
+      query: FeedQuery,
+      success: FeedPage,
+      error: InvalidMessageBody
+    })
       .annotate(OpenApi.Summary, "Every change to a reservation, in commit order, for a PMS that pulls")
       .annotate(
         OpenApi.Description,
         `Up to limit (1 to ${MAX_FEED_LIMIT}) changes after the cursor after (none: from the first): completed, ` +
           "guest_updated, stay_changed, cancelled, each with the reservation as the PMS push carries it. Keep next_cursor and " +
           "ask after it: no change is missed or reordered. An empty page gives back the cursor it was asked with."
-      )
-  )
-  .add(
+      ),
     // behind the same token as the rest; not in the document it serves
-    HttpApiEndpoint.get("document", CHANNEL_DOCUMENT_PATH)
-      .addSuccess(Schema.Unknown)
+    HttpApiEndpoint.get("document", CHANNEL_DOCUMENT_PATH, { success: Schema.Unknown })
       .annotate(OpenApi.Exclude, true)
   )
   .middleware(ChannelAuth)
@@ -109,17 +95,26 @@ export class ChannelGroup extends HttpApiGroup.make("channel")
   .annotate(OpenApi.Description, "For the hotel's own systems: rooms to sell, restrictions and rates in; inventory and reservations out")
 {}
 
+/**
+ * The errors every operation of the channel interface may answer: a request that breaks its schema
+ * (each bad field by its path), an unknown path, the rate limit, a database that does not answer,
+ * our own fault; as `RequestErrors` declares them for the public API.
+ */
+export class ChannelRequestErrors extends HttpApiMiddleware.Service<ChannelRequestErrors>()("ChannelRequestErrors", {
+  error: [InvalidMessageBody, NotFoundBody, RateLimitedBody, ServiceUnavailableBody, InternalErrorBody]
+}) {}
+
 export class ChannelApi extends HttpApi.make("hotel-channel-api")
   .add(ChannelGroup)
-  .addError(NotFoundBody)
-  .addError(RateLimitedBody)
-  .addError(ServiceUnavailableBody)
-  .addError(InternalErrorBody)
-  .annotateContext(OpenApi.annotations({
+  .middleware(ChannelRequestErrors)
+  // a message is exactly its schema: an unknown key is refused, not dropped; a refusal quotes the value refused
+  .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", reportInput: true })
+  .annotate(HttpApi.QueryParseOptions, { reportInput: true })
+  .annotateMerge(OpenApi.annotations({
     version: API_VERSION,
     description: "For the hotel's PMS or channel manager: availability, restrictions and rates (ARI) in, " +
       "the inventory view and the reservation feed out. Served only when CHANNEL_TOKEN is set; every call carries it.",
-    transform: withoutFrameworkErrors
+    transform: asDocumented([ChannelGroup])
   }))
 {}
 

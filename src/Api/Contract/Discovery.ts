@@ -1,8 +1,5 @@
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import type { HotelDefinition } from "../../Domain/Hotel.js"
 
 /** The API's name: the hotel's, from its definition. */
@@ -21,21 +18,21 @@ export const ApiRoot = Schema.Struct({
   name: Schema.String,
   version: Schema.String,
   description: Schema.String,
-  documentation: Schema.String.annotations({ description: "URL of the human-readable API reference" }),
-  openapi: Schema.String.annotations({ description: "URL of the OpenAPI 3.1 description" }),
-  api_index: Schema.String.annotations({ description: "URL of the machine-readable index (GET /v1)" }),
-  api_catalog: Schema.String.annotations({ description: "URL of the RFC 9727 API catalog" }),
-  health: Schema.String.annotations({ description: "URL of the health check" }),
-  mcp: Schema.String.annotations({ description: "URL of the MCP server for AI agents (Streamable HTTP transport)" }),
-  llms_txt: Schema.String.annotations({ description: "URL of /llms.txt, a Markdown summary for language models" })
-}).annotations({ identifier: "ApiRoot" })
+  documentation: Schema.String.annotate({ description: "URL of the human-readable API reference" }),
+  openapi: Schema.String.annotate({ description: "URL of the OpenAPI 3.1 description" }),
+  api_index: Schema.String.annotate({ description: "URL of the machine-readable index (GET /v1)" }),
+  api_catalog: Schema.String.annotate({ description: "URL of the RFC 9727 API catalog" }),
+  health: Schema.String.annotate({ description: "URL of the health check" }),
+  mcp: Schema.String.annotate({ description: "URL of the MCP server for AI agents (Streamable HTTP transport)" }),
+  llms_txt: Schema.String.annotate({ description: "URL of /llms.txt, a Markdown summary for language models" })
+}).annotate({ identifier: "ApiRoot" })
 export type ApiRoot = typeof ApiRoot.Type
 
 export const EndpointSummary = Schema.Struct({
   method: Schema.String,
   path: Schema.String,
   purpose: Schema.String
-}).annotations({ identifier: "EndpointSummary" })
+}).annotate({ identifier: "EndpointSummary" })
 export type EndpointSummary = typeof EndpointSummary.Type
 
 export const DiscoveryIndex = Schema.Struct({
@@ -46,16 +43,16 @@ export const DiscoveryIndex = Schema.Struct({
   openapi: Schema.String,
   endpoints: Schema.Array(EndpointSummary),
   agent_rules: Schema.Array(Schema.String),
-  mcp: Schema.String.annotations({
+  mcp: Schema.String.annotate({
     description: "URL of the MCP server: the same booking flow as tools for AI agents (Streamable HTTP transport)"
   }),
-  llms_txt: Schema.String.annotations({ description: "URL of /llms.txt, a Markdown summary for language models" })
-}).annotations({ identifier: "DiscoveryIndex" })
+  llms_txt: Schema.String.annotate({ description: "URL of /llms.txt, a Markdown summary for language models" })
+}).annotate({ identifier: "DiscoveryIndex" })
 export type DiscoveryIndex = typeof DiscoveryIndex.Type
 
-const Link = Schema.Struct({ href: Schema.String, type: Schema.optional(Schema.String), title: Schema.optional(Schema.String) })
+const Link = Schema.Struct({ href: Schema.String, type: Schema.optionalKey(Schema.String), title: Schema.optionalKey(Schema.String) })
 
-/** RFC 9727 API catalog: an RFC 9264 linkset. */
+/** RFC 9727 API catalog: an RFC 9264 linkset (written out in the document, not named apart). */
 export const ApiCatalog = Schema.Struct({
   linkset: Schema.Array(Schema.Struct({
     anchor: Schema.String,
@@ -64,30 +61,25 @@ export const ApiCatalog = Schema.Struct({
     "service-meta": Schema.Array(Link),
     status: Schema.Array(Link)
   }))
-}).annotations({ identifier: "ApiCatalog" })
+})
 export type ApiCatalog = typeof ApiCatalog.Type
 
 /** Endpoints 1 and 2 and the RFC 9727 catalog: how clients and agents find their way. */
 export class DiscoveryGroup extends HttpApiGroup.make("discovery")
   .add(
-    HttpApiEndpoint.get("root", "/")
-      .addSuccess(ApiRoot)
+    HttpApiEndpoint.get("root", "/", { success: ApiRoot })
       .annotate(OpenApi.Summary, "API discovery document")
-      .annotate(OpenApi.Description, "Where the index, the OpenAPI description, the documentation, the health check, the MCP server and /llms.txt are.")
-  )
-  .add(
-    HttpApiEndpoint.get("index", "/v1")
-      .addSuccess(DiscoveryIndex)
-      .annotate(OpenApi.Summary, "Machine-readable API index with the endpoints and the rules agents must follow")
-  )
-  .add(
-    HttpApiEndpoint.get("apiCatalog", "/.well-known/api-catalog")
-      .addSuccess(ApiCatalog.pipe(HttpApiSchema.withEncoding({ kind: "Json", contentType: "application/linkset+json" })))
-      .annotate(OpenApi.Summary, "API catalog (RFC 9727 linkset)")
-  )
-  .add(
-    HttpApiEndpoint.get("llmsText", LLMS_TXT_PATH)
-      .addSuccess(HttpApiSchema.Text({ contentType: "text/markdown; charset=utf-8" }))
+      .annotate(OpenApi.Description, "Where the index, the OpenAPI description, the documentation, the health check, the MCP server and /llms.txt are."),
+    HttpApiEndpoint.get("index", "/v1", { success: DiscoveryIndex })
+      .annotate(OpenApi.Summary, "Machine-readable API index with the endpoints and the rules agents must follow"),
+    HttpApiEndpoint.get("apiCatalog", "/.well-known/api-catalog", {
+      success: ApiCatalog.pipe(HttpApiSchema.asJson({ contentType: "application/linkset+json" }))
+    })
+      .annotate(OpenApi.Summary, "API catalog (RFC 9727 linkset)"),
+    HttpApiEndpoint.get("llmsText", LLMS_TXT_PATH, {
+      // the document has always described the answer so
+      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/markdown; charset=utf-8" }), Schema.annotate({ description: "a string" }))
+    })
       .annotate(OpenApi.Summary, "Summary for language models (llms.txt, Markdown)")
       .annotate(
         OpenApi.Description,

@@ -1,6 +1,5 @@
-import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import { Effect, ParseResult, Schema } from "effect"
-import type * as AST from "effect/SchemaAST"
+import { Effect, Option, Schema, SchemaIssue, SchemaParser, SchemaTransformation, Struct } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { isDeepStrictEqual } from "node:util"
 import {
   AlreadyCancelled,
@@ -29,19 +28,45 @@ import { ChangeDetails } from "../../Domain/Reservation.js"
 /** The one error shape of every non-2xx answer (spec: Error). */
 export const ErrorBody = Schema.Struct({
   error: Schema.Struct({
-    code: Schema.String.annotations({ description: "Stable machine-readable code", examples: ["invalid_dates"] }),
-    message: Schema.String.annotations({ description: "What went wrong, naming the field" }),
-    details: Schema.optional(Schema.Unknown.annotations({
-      jsonSchema: { type: "object", description: "What a client needs to act on the error (e.g. the new total of a 409 price_changed)" }
+    code: Schema.String.annotate({ description: "Stable machine-readable code", examples: ["invalid_dates"] }),
+    message: Schema.String.annotate({ description: "What went wrong, naming the field" }),
+    // an object of its own fields, documented as such
+    details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown).annotate({
+      description: "What a client needs to act on the error (e.g. the new total of a 409 price_changed)"
     }))
   })
-}).annotations({
+}).annotate({
   identifier: "Error",
   examples: [{ error: { code: "invalid_dates", message: "checkout must be after checkin" } }]
 })
 export type ErrorBody = typeof ErrorBody.Type
 
-type DecodeIssue = { readonly path: ReadonlyArray<PropertyKey>; readonly message: string }
+/** One field of a request that breaks its schema, and what is wrong with it. */
+interface DecodeIssue {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
+const ACTUAL = ", actual "
+
+/** Schema's own words, as clients have always read them: `is missing`, `is unexpected`, `Expected …, actual …`. */
+const formatIssue = SchemaIssue.makeFormatterStandardSchemaV1({
+  leafHook: (issue) => {
+    const message = SchemaIssue.defaultLeafHook(issue)
+    if (issue._tag === "MissingKey" && message === "Missing key") return "is missing"
+    if (issue._tag === "UnexpectedKey" && (message === "Expected no excess property" || message.startsWith("Unexpected key"))) {
+      return "is unexpected"
+    }
+    return message
+  }
+})
+
+/** Every issue of a failed decoding, by the path of its field. */
+const decodeIssues = (issue: SchemaIssue.Issue): ReadonlyArray<DecodeIssue> =>
+  formatIssue(issue).issues.map(({ message, path }) => ({
+    path: (path ?? []).map((segment) => typeof segment === "object" ? segment.key : segment),
+    message: message.startsWith("Expected ") ? message.replace(", got ", ACTUAL) : message
+  }))
 
 /** The first issue found for each field (later ones repeat it for other union members), the field named by `pathOf`. */
 const firstIssuePerField = (issues: ReadonlyArray<DecodeIssue>, pathOf: (path: ReadonlyArray<PropertyKey>) => string) => {
@@ -59,8 +84,6 @@ const MAX_QUOTED_CHARACTERS = 100
 /** At most `max` characters of a value sent (an ellipsis says when there were more). */
 export const quote = (text: string, max = MAX_QUOTED_CHARACTERS) => text.length <= max ? text : `${text.slice(0, max)}…`
 
-const ACTUAL = ", actual "
-
 /** An issue's message, where it quotes the bad value (`…, actual "…"`), with at most 100 characters of it. */
 const quoteActual = (message: string) => {
   const at = message.indexOf(ACTUAL)
@@ -68,12 +91,13 @@ const quoteActual = (message: string) => {
 }
 
 /**
- * The message of a request that breaks its schema: one per field, the first issue found for it;
- * undefined when no issue names anything. An unknown key and a bad value are quoted, at most 100
- * characters of each.
+ * The message of a request that breaks its schema (the issue of its `SchemaError`): one per field,
+ * the first issue found for it; undefined when no issue names anything. An unknown key and a bad
+ * value are quoted, at most 100 characters of each (the value is there when the decoding was asked
+ * to report it: `reportInput`).
  */
-export const describeIssues = (issues: ReadonlyArray<DecodeIssue>): string | undefined => {
-  const fields = firstIssuePerField(issues, (path) => path.map((key) => quote(String(key))).join("."))
+export const describeIssues = (issue: SchemaIssue.Issue): string | undefined => {
+  const fields = firstIssuePerField(decodeIssues(issue), (path) => path.map((key) => quote(String(key))).join("."))
   return fields.length === 0 ? undefined : fields.map(({ message, path }) => `${path}: ${quoteActual(message)}`).join("; ")
 }
 
@@ -82,66 +106,99 @@ const bracketPath = (path: ReadonlyArray<PropertyKey>) =>
   path.map((key, i) => typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${quote(String(key))}`).join("")
 
 /** Each field of a channel request that breaks its schema, by its path, as `InvalidMessage` lists them. */
-export const pathIssues = (issues: ReadonlyArray<DecodeIssue>) =>
-  firstIssuePerField(issues, bracketPath).map(({ message, path }) => ({ path, message: quoteActual(message) }))
+export const pathIssues = (issue: SchemaIssue.Issue) =>
+  firstIssuePerField(decodeIssues(issue), bracketPath).map(({ message, path }) => ({ path, message: quoteActual(message) }))
 
-interface ErrorClass<E extends { readonly message: string }> {
-  /** Validates its fields unless told not to: a ParseError when one breaks its schema. */
-  new(props: any, disableValidation?: boolean): E
+/** An error class of the domain or the transport: a schema of its instances, made from its fields. */
+interface ErrorClass<E extends { readonly message: string }> extends Schema.Codec<E, unknown> {
+  /** Checks its fields: throws when one breaks its schema. The props differ per class, hence `any`. */
+  new(props: any): E
+  readonly identifier: string
 }
 
 /** The fields of an error carried as `error.details` as they are (no conversion), in the order given. */
 const detailFields = <Fields extends Schema.Struct.Fields, const Keys extends ReadonlyArray<keyof Fields>>(
   ErrorClass: { readonly fields: Fields },
   ...keys: Keys
-) => Schema.Struct(ErrorClass.fields).pick(...keys)
+) => Schema.Struct(Struct.pick(ErrorClass.fields, keys))
 
 /** A body as JSON carries it: a key whose value is undefined is not sent. */
 const asSent = (body: ErrorBody): unknown => JSON.parse(JSON.stringify(body))
+
+/** The HTTP status of each `errorBody` schema. */
+const statuses = new WeakMap<Schema.Top, number>()
 
 /**
  * An error on the wire: encoded as the `Error` body with `code`, decoded back to the error's class
  * (for typed clients); its HTTP status is declared here, once, and endpoints only list the error.
  * `details` is the schema of the fields carried as `error.details`, the same both ways (e.g. an
- * amount in cents sent in euros).
+ * amount in cents sent in euros). The documents name the body after the class.
  *
  * A body decodes to this class only if the class would have sent exactly that body (same code, same
  * details): a status shared by several errors of an endpoint (a 409, a 400) is told apart by them, as
  * the client's union tries each error of the status in turn.
  */
 export const errorBody = <E extends { readonly message: string } & D, D = unknown>(
-  ErrorClass: ErrorClass<E> & Schema.Schema<E, any, never>,
+  ErrorClass: ErrorClass<E>,
   status: number,
   description: string,
   code: (error: E) => string,
-  details?: Schema.Schema<D, any, never>,
+  details?: Schema.Codec<D, { readonly [field: string]: unknown }>,
   /** The body as the wire carries it, for the OpenAPI document (otherwise the generic `Error` example). */
   example?: ErrorBody
 ) => {
-  const encode = (error: E): Effect.Effect<ErrorBody, ParseResult.ParseIssue> =>
-    details === undefined
+  const encodeDetails = details === undefined ? undefined : SchemaParser.encodeUnknownEffect(details)
+  const decodeDetails = details === undefined ? undefined : SchemaParser.decodeUnknownEffect(details)
+  const encode = (error: E): Effect.Effect<ErrorBody, SchemaIssue.Issue> =>
+    encodeDetails === undefined
       ? Effect.succeed({ error: { code: code(error), message: error.message } })
-      : Effect.map(ParseResult.encode(details)(error), (extra) => ({ error: { code: code(error), message: error.message, details: extra } }))
-  const decode = (body: ErrorBody, ast: AST.AST) =>
+      : Effect.map(encodeDetails(error), (extra) => ({ error: { code: code(error), message: error.message, details: extra } }))
+  const refused = (body: ErrorBody, message: string) => new SchemaIssue.InvalidValue({ message }, body)
+  const decode = (body: ErrorBody) =>
     Effect.gen(function*() {
-      const carried = details === undefined ? {} : yield* ParseResult.decodeUnknown(details)(body.error.details)
+      const carried = decodeDetails === undefined ? {} : yield* decodeDetails(body.error.details)
       // `code` is a field of ValidationError; a class without one leaves it out, as it does an unknown key
-      const candidate = yield* ParseResult.try({
+      const candidate = yield* Effect.try({
         try: () => new ErrorClass({ ...carried, code: body.error.code, message: body.error.message }),
-        catch: (e) => ParseResult.isParseError(e) ? e.issue : new ParseResult.Type(ast, body, String(e))
+        catch: (e) => refused(body, String(e))
       })
       const sent = yield* encode(candidate)
       return isDeepStrictEqual(asSent(sent), asSent(body))
         ? candidate
-        : yield* ParseResult.fail(new ParseResult.Type(ast, body, `not a body that ${ErrorClass.name} sends (code ${code(candidate)})`))
+        : yield* Effect.fail(refused(body, `not a body that ${ErrorClass.identifier} sends (code ${code(candidate)})`))
     })
-  return Schema.transformOrFail(
-    example === undefined ? ErrorBody : ErrorBody.annotations({ examples: [example] }),
-    Schema.typeSchema(ErrorClass),
-    { strict: false, decode: (body, _, ast) => decode(body, ast), encode }
-  ).annotations({ identifier: "Error", description })
-    // in a layer of its own, as `addError` put it: merged with the above, the document would name every body `Error`
-    .annotations(HttpApiSchema.annotations({ status }))
+  const schema = ErrorBody.annotate({
+    identifier: ErrorClass.identifier,
+    description,
+    ...(example === undefined ? {} : { examples: [example] })
+  }).pipe(
+    Schema.decodeTo(Schema.toType(ErrorClass), SchemaTransformation.transformEffect({ decode, encode })),
+    Schema.annotate({ description, httpApiStatus: status })
+  )
+  statuses.set(schema, status)
+  return schema
+}
+
+/**
+ * The answer to an error raised outside the API's endpoints (by the transport: an unknown route, a
+ * body too large): the body and status of the first of these `errorBody` schemas that is the
+ * error's; none when no schema is.
+ */
+export const errorResponse = (bodies: ReadonlyArray<Schema.Codec<unknown, unknown>>) => {
+  const encoders = bodies.map((body) => ({
+    is: Schema.is(Schema.toType(body)),
+    encode: SchemaParser.encodeUnknownEffect(body),
+    status: statuses.get(body) ?? 500
+  }))
+  return (error: unknown): Effect.Effect<Option.Option<HttpServerResponse.HttpServerResponse>> => {
+    const encoder = encoders.find(({ is }) => is(error))
+    return encoder === undefined
+      ? Effect.succeedNone
+      : encoder.encode(error).pipe(
+        Effect.map((body) => Option.some(HttpServerResponse.jsonUnsafe(body, { status: encoder.status }))),
+        Effect.orElseSucceed(() => Option.none())
+      )
+  }
 }
 
 export const ValidationErrorBody = errorBody(
@@ -241,11 +298,15 @@ export const IdempotencyInProgressBody = errorBody(
 )
 
 /** An availability change carries no totals: the wire's ChangeDetails with both null (any other is not this error's body). */
-const AvailabilityDetails = Schema.transform(ChangeDetails, Schema.typeSchema(ChangeDetails.omit("previous_total", "new_total")), {
-  strict: true,
-  decode: ({ currency, rooms }) => ({ currency, rooms }),
-  encode: ({ currency, rooms }) => ({ previous_total: null, new_total: null, currency, rooms })
-})
+const AvailabilityDetails = ChangeDetails.pipe(
+  Schema.decodeTo(
+    Schema.toType(ChangeDetails.mapFields(Struct.omit(["previous_total", "new_total"]))),
+    SchemaTransformation.transform({
+      decode: ({ currency, rooms }) => ({ currency, rooms }),
+      encode: ({ currency, rooms }) => ({ previous_total: null, new_total: null, currency, rooms })
+    })
+  )
+)
 
 export const AvailabilityChangedBody = errorBody(
   AvailabilityChanged,

@@ -1,7 +1,5 @@
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
-import * as OpenApi from "@effect/platform/OpenApi"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ManageRequest } from "../../Domain/Management.js"
 import { ManagedReservation } from "../../Domain/Reservation.js"
 import { ChangeQuote } from "../../Domain/StayChange.js"
@@ -21,8 +19,7 @@ import { ReservationTokenAuth } from "./ReservationToken.js"
 /** Endpoints 12 to 14: a completed reservation, managed with the manage link's token. */
 export class ManageGroup extends HttpApiGroup.make("manage")
   .add(
-    HttpApiEndpoint.get("view", "/v1/reservation-manage")
-      .addSuccess(ManagedReservation)
+    HttpApiEndpoint.get("view", "/v1/reservation-manage", { success: ManagedReservation })
       .annotate(OpenApi.Summary, "The completed reservation, its policies, allowed_actions, refused_actions and editable_fields (manage link token)")
       .annotate(
         OpenApi.Description,
@@ -32,21 +29,21 @@ export class ManageGroup extends HttpApiGroup.make("manage")
           "policies.free_cancellation_until (hotel time); when they do not, refused_actions says why: reason non_refundable, " +
           "deadline_passed or not_completed (the reservation is cancelled), and a message. editable_fields lists the " +
           "details update_guest may change, with their labels and limits, as guest_fields does for completion."
-      )
-  )
-  .add(
-    HttpApiEndpoint.post("act", "/v1/reservation-manage")
-      .setPayload(ManageRequest)
-      .addSuccess(ManagedReservation)
-      .addSuccess(ChangeQuote)
-      .addError(ValidationErrorBody)
-      .addError(GroupStayChangeBody)
-      .addError(CancellationNotAllowedBody)
-      .addError(AlreadyCancelledBody)
-      .addError(ChangeNotAllowedBody)
-      .addError(PriceChangedBody)
-      .addError(AvailabilityChangedBody)
-      .addError(RateLimitedBody)
+      ),
+    HttpApiEndpoint.post("act", "/v1/reservation-manage", {
+      payload: ManageRequest,
+      success: [ManagedReservation, ChangeQuote],
+      error: [
+        ValidationErrorBody,
+        GroupStayChangeBody,
+        CancellationNotAllowedBody,
+        AlreadyCancelledBody,
+        ChangeNotAllowedBody,
+        PriceChangedBody,
+        AvailabilityChangedBody,
+        RateLimitedBody
+      ]
+    })
       .annotate(
         OpenApi.Summary,
         "Update the guest's details, cancel, resend the confirmation email, quote or make a stay change; answers the reservation as it now is"
@@ -71,14 +68,14 @@ export class ManageGroup extends HttpApiGroup.make("manage")
           "More rooms than one reservation may hold is 400 invalid_request with details.reason group_booking and the " +
           "hotel's contact, who books groups. The same change sent again answers " +
           "the reservation as it is and changes nothing. Every change reaches the hotel's PMS."
-      )
-  )
-  .add(
-    HttpApiEndpoint.get("document", "/v1/reservation-document")
-      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/pdf" }).annotations({
-        description: "The confirmation PDF in the reservation's language (Content-Disposition gives its file name)"
-      }))
-      .addError(AlreadyCancelledBody)
+      ),
+    HttpApiEndpoint.get("document", "/v1/reservation-document", {
+      success: Schema.Uint8Array.pipe(
+        HttpApiSchema.asUint8Array({ contentType: "application/pdf" }),
+        Schema.annotate({ description: "The confirmation PDF in the reservation's language (Content-Disposition gives its file name)" })
+      ),
+      error: AlreadyCancelledBody
+    })
       .annotate(OpenApi.Summary, "The confirmation PDF of a completed reservation (manage link token)")
   )
   .middleware(ReservationTokenAuth)

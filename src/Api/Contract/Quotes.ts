@@ -1,6 +1,4 @@
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as OpenApi from "@effect/platform/OpenApi"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { MultiRoomQuoteRequest, MultiRoomQuoteResponse, SingleRoomQuoteRequest } from "../../Domain/Quote.js"
 import { RULES } from "../Handlers/AgentRules.js"
 import { InvalidPromoCodeBody, ValidationErrorBody } from "./Errors.js"
@@ -14,26 +12,24 @@ const PROMO_CODE_DESCRIPTION = "An optional promo_code (case-insensitive) is one
 /** Endpoints 7 and 8: official live quotes, the only source of a total. */
 export class QuotesGroup extends HttpApiGroup.make("quotes")
   .add(
-    HttpApiEndpoint.post("quoteSingleRoom", "/v1/quote")
-      .setPayload(SingleRoomQuoteRequest)
-      .setHeaders(AnalyticsHeaders)
-      .addSuccess(MultiRoomQuoteResponse)
-      .addError(ValidationErrorBody)
-      .addError(InvalidPromoCodeBody)
+    HttpApiEndpoint.post("quoteSingleRoom", "/v1/quote", {
+      payload: SingleRoomQuoteRequest,
+      headers: AnalyticsHeaders,
+      success: MultiRoomQuoteResponse,
+      error: [ValidationErrorBody, InvalidPromoCodeBody]
+    })
       .annotate(OpenApi.Summary, "Official live quote for one room, optionally with a promo_code")
       .annotate(
         OpenApi.Description,
         "The one-room form of POST /v1/quotes, answered in the same shape. Without rate_code, every eligible active rate plan is offered. " +
           "reservable says whether POST /v1/reservation-intents accepts the quote. " + PROMO_CODE_DESCRIPTION
-      )
-  )
-  .add(
-    HttpApiEndpoint.post("quoteRooms", "/v1/quotes")
-      .setPayload(MultiRoomQuoteRequest)
-      .setHeaders(AnalyticsHeaders)
-      .addSuccess(MultiRoomQuoteResponse)
-      .addError(ValidationErrorBody)
-      .addError(InvalidPromoCodeBody)
+      ),
+    HttpApiEndpoint.post("quoteRooms", "/v1/quotes", {
+      payload: MultiRoomQuoteRequest,
+      headers: AnalyticsHeaders,
+      success: MultiRoomQuoteResponse,
+      error: [ValidationErrorBody, InvalidPromoCodeBody]
+    })
       .annotate(OpenApi.Summary, "Official live quote for one or many rooms (recommended, also for one room), optionally with a promo_code")
       .annotate(
         OpenApi.Description,

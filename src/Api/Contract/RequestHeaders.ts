@@ -11,15 +11,15 @@ import type { UsageDimension } from "../../Domain/Usage.js"
 
 /** The optional analytics request headers, as the API declares them (lower-case names). */
 export const AnalyticsHeaders = Schema.Struct({
-  "x-hotel-client": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
+  "x-hotel-client": Schema.optionalKey(Text.check(Schema.isMaxLength(200)).annotate({
     description: "Optional: the calling application, for usage measurement; not a credential"
-  }),
-  "x-ai-agent": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
+  })),
+  "x-ai-agent": Schema.optionalKey(Text.check(Schema.isMaxLength(200)).annotate({
     description: "Optional: the AI agent acting for a user, for usage measurement; not a credential"
-  }),
-  "x-hotel-session": Schema.optional(Text.pipe(Schema.maxLength(200))).annotations({
+  })),
+  "x-hotel-session": Schema.optionalKey(Text.check(Schema.isMaxLength(200)).annotate({
     description: "Optional: the caller's session, for usage measurement; not a credential"
-  })
+  }))
 })
 export type AnalyticsHeaders = typeof AnalyticsHeaders.Type
 
@@ -33,12 +33,12 @@ export const clientInfo = (headers: AnalyticsHeaders): ClientInfo => ({
 /** The header each usage figure is counted by, as a client spells it (the usage report names it). */
 export const USAGE_HEADERS: Record<UsageDimension, string> = { client: "X-Hotel-Client", ai_agent: "X-AI-Agent" }
 
-export const IdempotencyKey = Text.pipe(Schema.minLength(1), Schema.maxLength(160)).annotations({
+export const IdempotencyKey = Text.check(Schema.isMinLength(1), Schema.isMaxLength(160)).annotate({
   description: `Optional: repeat a request safely. Same key and body within ${IDEMPOTENCY_KEY_HOURS} h: the first answer is replayed ` +
     "(header Idempotent-Replayed: true); same key, other body: 422; while the first is still running: 409."
 })
 
 export const IntentHeaders = Schema.Struct({
   ...AnalyticsHeaders.fields,
-  "idempotency-key": Schema.optional(IdempotencyKey)
+  "idempotency-key": Schema.optionalKey(IdempotencyKey)
 })

@@ -1,6 +1,4 @@
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
-import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as OpenApi from "@effect/platform/OpenApi"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
   CompletionRequest,
   CompletionResponse,
@@ -27,16 +25,19 @@ import { ReservationTokenAuth } from "./ReservationToken.js"
 /** Endpoints 9 to 11: a pending reservation from a live quote, completed by the guest. */
 export class ReservationsGroup extends HttpApiGroup.make("reservations")
   .add(
-    HttpApiEndpoint.post("createIntent", "/v1/reservation-intents")
-      .setPayload(IntentRequest)
-      .setHeaders(IntentHeaders)
-      .addSuccess(IntentResponse)
-      .addError(ValidationErrorBody)
-      .addError(QuoteExpiredBody)
-      .addError(QuoteNotReservableBody)
-      .addError(GroupBookingRequiredBody)
-      .addError(IdempotencyInProgressBody)
-      .addError(IdempotencyKeyReusedBody)
+    HttpApiEndpoint.post("createIntent", "/v1/reservation-intents", {
+      payload: IntentRequest,
+      headers: IntentHeaders,
+      success: IntentResponse,
+      error: [
+        ValidationErrorBody,
+        QuoteExpiredBody,
+        QuoteNotReservableBody,
+        GroupBookingRequiredBody,
+        IdempotencyInProgressBody,
+        IdempotencyKeyReusedBody
+      ]
+    })
       .annotate(OpenApi.Summary, "Create a reservation intent from a still-valid quote; returns continue_url")
       .annotate(
         OpenApi.Description,
@@ -45,11 +46,8 @@ export class ReservationsGroup extends HttpApiGroup.make("reservations")
           "complete until the guest finishes that form. Nothing is written to the inventory or the PMS. No payment is required. " +
           "A quote with reservable false is refused: 409 quote_not_reservable; for more rooms than one reservation may hold " +
           "(booking.max_rooms_per_reservation) its details give reason group_booking, max_rooms, requested_rooms and the hotel's contact."
-      )
-  )
-  .add(
-    HttpApiEndpoint.get("publicView", "/v1/reservation-public")
-      .addSuccess(PublicReservation)
+      ),
+    HttpApiEndpoint.get("publicView", "/v1/reservation-public", { success: PublicReservation })
       .middleware(ReservationTokenAuth)
       .annotate(OpenApi.Summary, "Prefilled pending reservation and the guest fields to complete it (guest link token)")
       .annotate(
@@ -57,17 +55,12 @@ export class ReservationsGroup extends HttpApiGroup.make("reservations")
         "Identified by the guest link's X-Reservation-Token. Once the reservation is no longer PENDING_GUEST the link still " +
           "answers its status, reservation_number, stay, rooms and price, but guest is null: whoever created the intent holds " +
           "this link, and the guest's details are shown only through the manage link."
-      )
-  )
-  .add(
-    HttpApiEndpoint.post("complete", "/v1/reservation-complete")
-      .setPayload(CompletionRequest)
-      .addSuccess(CompletionResponse)
-      .addError(ValidationErrorBody)
-      .addError(AvailabilityChangedBody)
-      .addError(PriceChangedBody)
-      .addError(ReservationNotPendingBody)
-      .addError(RateLimitedBody)
+      ),
+    HttpApiEndpoint.post("complete", "/v1/reservation-complete", {
+      payload: CompletionRequest,
+      success: CompletionResponse,
+      error: [ValidationErrorBody, AvailabilityChangedBody, PriceChangedBody, ReservationNotPendingBody, RateLimitedBody]
+    })
       .middleware(ReservationTokenAuth)
       .annotate(OpenApi.Summary, "Guest completion: revalidates availability and price live, then GUEST_COMPLETED")
       .annotate(

@@ -1,7 +1,5 @@
-import type * as HttpApi from "@effect/platform/HttpApi"
-import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as OpenApi from "@effect/platform/OpenApi"
-import { Effect } from "effect"
+import { Effect, Semaphore } from "effect"
+import { type HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
 import type { HotelDefinition } from "../../Domain/Hotel.js"
 import { HotelCatalog } from "../../Services/HotelCatalog.js"
 
@@ -20,15 +18,16 @@ export const perHotel = <A, E, R>(
   about: (hotel: HotelDefinition) => AboutTheHotel,
   make: (about: AboutTheHotel) => Effect.Effect<A, E, R>
 ): Effect.Effect<Effect.Effect<A, E, R>, never, HotelCatalog> =>
-  Effect.zipWith(HotelCatalog, Effect.makeSemaphore(1), (catalog, one) => {
+  Effect.zipWith(Effect.service(HotelCatalog), Semaphore.make(1), (catalog, one) => {
     let made: { readonly key: string; readonly document: A } | undefined
     const documentFor = (facts: AboutTheHotel) => {
       const key = JSON.stringify(facts)
       // under the lock, a request that waited finds the document the one before it made
       const makeOnce = Effect.suspend(() =>
-        made?.key === key ? Effect.succeed(made.document) : Effect.tap(make(facts), (document) => {
-          made = { key, document }
-        })
+        made?.key === key ? Effect.succeed(made.document) : Effect.tap(make(facts), (document) =>
+          Effect.sync(() => {
+            made = { key, document }
+          }))
       )
       return made?.key === key ? Effect.succeed(made.document) : one.withPermits(1)(Effect.uninterruptible(makeOnce))
     }
@@ -36,14 +35,14 @@ export const perHotel = <A, E, R>(
   })
 
 /** An HttpApi whose documents (OpenAPI, reference) name the hotel: its title, and the licence if any. */
-export const namingTheHotel = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>,
+export const namingTheHotel = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
   about: AboutTheHotel
-): HttpApi.HttpApi<Id, Groups, E, R> => api.annotateContext(OpenApi.annotations(about))
+): HttpApi.HttpApi<Id, Groups> => api.annotateMerge(OpenApi.annotations(about))
 
 /** The OpenAPI 3.1 document generated from an HttpApi, naming the hotel, served at this deployment's base URL. */
-export const documentOf = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
-  api: HttpApi.HttpApi<Id, Groups, E, R>,
+export const documentOf = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
   about: AboutTheHotel,
   publicBaseUrl: string
 ) => ({

@@ -1,18 +1,17 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import type * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { HttpRouter, HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
 import { createHash, timingSafeEqual } from "node:crypto"
 import { InvalidToken } from "../../Domain/Errors.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
 import { Channel } from "../../Services/Channel.js"
 import { ReservationFeed } from "../../Services/ReservationFeed.js"
-import { documentOf, perHotel } from "./AboutTheHotel.js"
-import { aboutTheHotel, CHANNEL_PREFIX, ChannelApi, ChannelAuth } from "../Contract/Channel.js"
+import { aboutTheHotel, ChannelApi, ChannelAuth, ChannelRequestErrors } from "../Contract/Channel.js"
+import { noStore } from "../Contract/ReservationToken.js"
 import { clientAddress } from "../Transport/ClientAddress.js"
 import { issuesByPath } from "../Transport/Middleware.js"
-import { noStore } from "../Contract/ReservationToken.js"
 import { Forbidden, MissingToken } from "../Transport/TransportErrors.js"
+import { documentOf, perHotel } from "./AboutTheHotel.js"
 
 const ChannelHandlers = HttpApiBuilder.group(ChannelApi, "channel", (handlers) =>
   Effect.gen(function*() {
@@ -22,10 +21,12 @@ const ChannelHandlers = HttpApiBuilder.group(ChannelApi, "channel", (handlers) =
     const document = yield* perHotel(aboutTheHotel, (about) => Effect.sync(() => documentOf(ChannelApi, about, publicBaseUrl)))
     return handlers
       .handle("ari", ({ payload }) => channel.applyMessage(payload))
-      .handle("inventory", ({ urlParams }) => channel.inventory(urlParams))
-      .handle("reservations", ({ urlParams }) => feed.page(urlParams))
+      .handle("inventory", ({ query }) => channel.inventory(query))
+      .handle("reservations", ({ query }) => feed.page(query))
       .handle("document", () => document)
   }))
+
+const BEARER = "Bearer "
 
 /** Digests of equal length whatever was sent: compared in constant time, not even the token's length shows in the time taken. */
 const digest = (text: string) => createHash("sha256").update(text).digest()
@@ -37,14 +38,15 @@ const digest = (text: string) => createHash("sha256").update(text).digest()
 const channelAuth = (token: Redacted.Redacted) =>
   Layer.effect(
     ChannelAuth,
-    Effect.map(AppConfig, ({ channelAllowedAddresses, trustedProxies }) => {
+    Effect.map(Effect.service(AppConfig), ({ channelAllowedAddresses, trustedProxies }) => {
       const expected = digest(Redacted.value(token))
       const allowed = new Set(channelAllowedAddresses)
       const addressOf = clientAddress(trustedProxies)
       return {
-        channelToken: (presented) =>
-          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-            const value = Redacted.value(presented)
+        channelToken: (handler, { credential }) =>
+          Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
+            // another scheme (Basic …) is no bearer token, yet a wrong token rather than none
+            const value = Redacted.value(credential) || (request.headers.authorization ?? "").slice(BEARER.length)
             const refusal = allowed.size > 0 && !allowed.has(addressOf(request))
               ? new Forbidden({ message: "this client address may not call the channel interface (CHANNEL_ALLOWED_ADDRESSES)" })
               : value === ""
@@ -52,39 +54,33 @@ const channelAuth = (token: Redacted.Redacted) =>
               : !timingSafeEqual(digest(value), expected)
               ? new InvalidToken({ message: "the bearer token is not the channel token" })
               : undefined
-            return Effect.zipRight(noStore, refusal === undefined ? Effect.void : Effect.fail(refusal))
+            const checked = refusal === undefined ? Effect.void : Effect.fail(refusal)
+            return noStore.pipe(Effect.andThen(checked), Effect.andThen(handler))
           })
       }
     })
   )
 
 /**
- * The channel API as an application of its own: its routes, its security, and its errors encoded
- * by its own schemas, none of which the public API's documents know. Built apart from the public
- * API (as the reference in Docs.ts is), since the platform's router and API middleware are one
- * per layer graph.
+ * `ChannelRequestErrors` only declares errors (for the channel's document, its typed client and the
+ * encoding of a handler's failure): each request goes on unchanged.
  */
-const channelApp = (token: Redacted.Redacted) =>
-  Layer.build(
-    Layer.merge(HttpApiBuilder.api(ChannelApi), HttpApiBuilder.middleware(ChannelApi, issuesByPath)).pipe(
-      Layer.provide(ChannelHandlers),
-      Layer.provide(channelAuth(token)),
-      Layer.provideMerge(HttpApiBuilder.Router.Live),
-      Layer.provideMerge(HttpApiBuilder.Middleware.layer)
-    )
-  ).pipe(Effect.flatMap((context) => Effect.provide(HttpApiBuilder.httpApp, context)))
+const ChannelRequestErrorsLive = Layer.succeed(ChannelRequestErrors, (handler) => handler)
 
 /**
  * The channel interface under `/internal`, when `CHANNEL_TOKEN` is set; otherwise those paths are
- * unknown like any other (404), its document included. It sits behind the public API's middleware:
- * bounded bodies, the rate limit, errors of the transport as `Error` bodies.
+ * unknown like any other (404), its document included. Its routes, security and errors are its
+ * own, none of which the public API's documents know: a request that breaks its schema is told
+ * each bad field by its path (`issuesByPath`). The server's middleware is the same (bounded
+ * bodies, the rate limit, errors of the transport as `Error` bodies).
  */
-export const ChannelLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ channelToken }) =>
+export const ChannelLive = Layer.unwrap(Effect.map(Effect.service(AppConfig), ({ channelToken }) =>
   Option.match(channelToken, {
     onNone: () => Layer.empty,
     onSome: (token) =>
-      HttpApiBuilder.Router.use((router) =>
-        Effect.flatMap(channelApp(token), (app) => router.mountApp(CHANNEL_PREFIX, app as HttpApp.Default, { includePrefix: true }))
+      HttpApiBuilder.layer(ChannelApi).pipe(
+        Layer.provide(ChannelHandlers),
+        Layer.provide([channelAuth(token), ChannelRequestErrorsLive, HttpRouter.middleware(issuesByPath).layer])
       )
   })
 ))

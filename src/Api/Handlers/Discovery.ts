@@ -1,5 +1,5 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../Contract/Api.js"
 import { Discovery } from "./DiscoveryDocuments.js"
 
@@ -11,4 +11,4 @@ export const DiscoveryHttp = HttpApiBuilder.group(Api, "discovery", (handlers) =
       .handle("index", () => discovery.index())
       .handle("apiCatalog", () => discovery.catalog())
       .handle("llmsText", () => discovery.llmsText())
-  })).pipe(Layer.provide(Discovery.Default))
+  })).pipe(Layer.provide(Discovery.layer))

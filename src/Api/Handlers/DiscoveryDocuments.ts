@@ -1,6 +1,5 @@
-import * as HttpApi from "@effect/platform/HttpApi"
-import * as OpenApi from "@effect/platform/OpenApi"
-import { Context, Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { HttpApi, OpenApi } from "effect/http-api"
 import { Api } from "../Contract/Api.js"
 import { API_VERSION } from "../../Domain/Version.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
@@ -30,7 +29,7 @@ const publicEndpoints = (): ReadonlyArray<EndpointSummary> => {
       endpoints.push({
         method: endpoint.method,
         path: endpoint.path,
-        purpose: Context.getOrElse(endpoint.annotations, OpenApi.Summary, () => endpoint.name)
+        purpose: Context.getOrElse(endpoint.annotations, OpenApi.Summary, () => endpoint.identifier)
       })
     }
   })
@@ -41,8 +40,8 @@ const publicEndpoints = (): ReadonlyArray<EndpointSummary> => {
  * The discovery documents, with absolute URLs on `PUBLIC_BASE_URL`. Built here, beside the API,
  * because the index lists the API's own endpoints.
  */
-export class Discovery extends Effect.Service<Discovery>()("Discovery", {
-  effect: Effect.gen(function*() {
+export class Discovery extends Context.Service<Discovery>()("Discovery", {
+  make: Effect.gen(function*() {
     const { publicBaseUrl: base } = yield* AppConfig
     const catalog = yield* HotelCatalog
     const endpoints = publicEndpoints()
@@ -108,6 +107,7 @@ export class Discovery extends Effect.Service<Discovery>()("Discovery", {
         return llmsText({ root, index, hotel, rooms })
       })
     }
-  }),
-  dependencies: [HotelCatalog.Default]
-}) {}
+  })
+}) {
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide(HotelCatalog.layer))
+}

@@ -1,10 +1,7 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
-import { Effect, Layer, Option } from "effect"
-import { constTrue } from "effect/Function"
-import { AppConfig } from "../../Layers/Platform/AppConfig.js"
-import { untracedWithoutCollector } from "../../Layers/Platform/Tracing.js"
-import { Api } from "../Contract/Api.js"
+import { Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api, RequestErrors } from "../Contract/Api.js"
+import { ReservationTokenAuthLive } from "../Contract/ReservationToken.js"
 import { CalendarHttp } from "./Calendar.js"
 import { ChannelLive } from "./Channel.js"
 import { DiscoveryHttp } from "./Discovery.js"
@@ -12,38 +9,25 @@ import { DocsLive } from "./Docs.js"
 import { GuestPagesLive } from "./GuestPages.js"
 import { HotelHttp } from "./Hotel.js"
 import { ManageHttp } from "./Manage.js"
-import { McpLive } from "../Mcp/Mcp.js"
-import { ErrorsAsBodiesLive } from "../Transport/Middleware.js"
 import { QuotesHttp } from "./Quotes.js"
-import { RateLimitLive } from "../Transport/RateLimit.js"
-import { traceRequests } from "../Transport/RequestObservation.js"
 import { ReservationsHttp } from "./Reservations.js"
-import { ReservationTokenAuthLive } from "../Contract/ReservationToken.js"
-import { RequestLoggingLive } from "../Transport/Server.js"
-
-/** The API's groups, each implemented by its handlers. */
-const ApiLive = HttpApiBuilder.api(Api).pipe(
-  Layer.provide([DiscoveryHttp, HotelHttp, CalendarHttp, QuotesHttp, ReservationsHttp, ManageHttp]),
-  Layer.provide(ReservationTokenAuthLive)
-)
 
 /**
- * The whole HTTP application: the API, its documents, the guest pages, MCP and the channel
- * interface, behind the middleware. Needs the services.
+ * `RequestErrors` only declares errors (for the documents, the typed client and the encoding of a
+ * handler's failure): each request goes on unchanged.
  */
-const HttpAppLive = Layer.mergeAll(DocsLive, GuestPagesLive, McpLive, ChannelLive, ErrorsAsBodiesLive, RateLimitLive).pipe(
-  Layer.provideMerge(ApiLive)
+const RequestErrorsLive = Layer.succeed(RequestErrors, (handler) => handler)
+
+/** The API's groups, each implemented by its handlers, with the middleware they declare. Needs the services. */
+export const ApiGroupsLive = Layer.mergeAll(DiscoveryHttp, HotelHttp, CalendarHttp, QuotesHttp, ReservationsHttp, ManageHttp).pipe(
+  Layer.provide([ReservationTokenAuthLive, RequestErrorsLive])
 )
 
+/** The public API's routes on the server's `HttpRouter`. */
+export const ApiLive = HttpApiBuilder.layer(Api).pipe(Layer.provide(ApiGroupsLive))
+
 /**
- * The API served on the API's Node server. Without a trace collector no span is made at all, not
- * even the request's own: nobody would read them, and they cost a share of every request. With one,
- * each request's server span is `traceRequests`'s, never the platform's (which records the full
- * URL and every header). Every request is logged (`RequestLoggingLive`).
+ * Every route of the handlers: the API, its documents, the guest pages and the channel interface
+ * (when it is served). MCP's and the transport's are their own.
  */
-export const HttpLive = untracedWithoutCollector(Layer.unwrapEffect(
-  Effect.map(AppConfig, ({ otlpEndpoint }) =>
-    HttpApiBuilder.serve(Option.isSome(otlpEndpoint) ? traceRequests : undefined).pipe(
-      HttpMiddleware.withTracerDisabledWhen(constTrue)
-    ))
-)).pipe(Layer.provide(HttpAppLive), Layer.merge(RequestLoggingLive))
+export const RoutesLive = Layer.mergeAll(ApiLive, DocsLive, GuestPagesLive, ChannelLive)

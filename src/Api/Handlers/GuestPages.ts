@@ -1,6 +1,5 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
 import { readFile } from "node:fs/promises"
 import { fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
 
@@ -49,14 +48,14 @@ export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
 ]
 
 /** Read once, when the layer is built: a missing file stops the start (a defect naming the path). */
-const readPublic = (file: string) => Effect.promise(() => readFile(new URL(`../../public/${file}`, import.meta.url)))
+const readPublic = (file: string) => Effect.promise(() => readFile(new URL(`../../../public/${file}`, import.meta.url)))
 
 /** A page shell with the catalog's words (English: the page switches to the reservation's language); a `{{key}}` of none stops the start. */
 const readShell = (file: string) =>
   Effect.gen(function*() {
     const html = new TextDecoder().decode(yield* readPublic(file))
     const unknown = unknownShellTexts(html)
-    if (unknown.length > 0) return yield* Effect.dieMessage(`public/${file} names no text of the catalog: ${unknown.join(", ")}`)
+    if (unknown.length > 0) return yield* Effect.die(new Error(`public/${file} names no text of the catalog: ${unknown.join(", ")}`))
     return new TextEncoder().encode(fillShell(html))
   })
 
@@ -71,17 +70,17 @@ const page = (body: Uint8Array, contentType: string, cacheControl: string) =>
  * confirmation email's link, `/manage#token=…`): plain HTML with their stylesheet and scripts. The
  * token stays in the fragment: it never reaches the server's logs.
  */
-export const GuestPagesLive = HttpApiBuilder.Router.use((router) =>
+export const GuestPagesLive = HttpRouter.use((router) =>
   Effect.gen(function*() {
     for (const [path, file] of PAGES) {
       const html = page(yield* readShell(file), "text/html; charset=utf-8", "no-store")
-      yield* router.get(path, Effect.succeed(html))
+      yield* router.add("GET", path, html)
     }
     for (const [file, contentType] of ASSETS) {
       const asset = page(yield* readPublic(file), contentType, "no-cache")
-      yield* router.get(`/assets/${file}`, Effect.succeed(asset))
+      yield* router.add("GET", `/assets/${file}`, asset)
     }
     const module = page(new TextEncoder().encode(guestPageModule()), "text/javascript; charset=utf-8", "no-cache")
-    yield* router.get(GUEST_MODULE_PATH, Effect.succeed(module))
+    yield* router.add("GET", GUEST_MODULE_PATH, module)
   })
 )

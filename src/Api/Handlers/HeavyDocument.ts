@@ -4,9 +4,8 @@
  * repeated request 304 without a body. Compressing per request would cost more CPU than the
  * request, and serving it plain would hold megabytes per unread answer.
  */
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Record } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { promisify } from "node:util"
 import { brotliCompress, constants, gzip } from "node:zlib"
@@ -48,7 +47,7 @@ const answer = (contentType: string, body: Uint8Array, forms: { readonly [C in C
   // weak: the br, gzip and plain forms are the same document
   const etag = `W/"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`
   const headers = { etag, "cache-control": CACHE_CONTROL, vary: "Accept-Encoding" }
-  return Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+  return HttpServerRequest.HttpServerRequest.useSync((request) => {
     if (matches(request.headers["if-none-match"], etag)) return HttpServerResponse.empty({ status: 304, headers })
     const accepted = acceptedCodings(request.headers["accept-encoding"])
     const coding = CODINGS.find((c) => accepted.has(c) || accepted.has("*"))

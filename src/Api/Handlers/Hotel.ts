@@ -1,5 +1,5 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import { Health } from "../../Services/Health.js"
 import { HotelCatalog } from "../../Services/HotelCatalog.js"
 import { Inventory } from "../../Services/Inventory.js"
@@ -13,6 +13,6 @@ export const HotelHttp = HttpApiBuilder.group(Api, "hotel", (handlers) =>
     return handlers
       .handle("health", () => health.check())
       .handle("hotel", () => catalog.hotel())
-      .handle("roomTypes", ({ urlParams }) => catalog.roomTypes(urlParams.language))
-      .handle("availability", ({ urlParams }) => inventory.availability(urlParams))
+      .handle("roomTypes", ({ query }) => catalog.roomTypes(query.language))
+      .handle("availability", ({ query }) => inventory.availability(query))
   }))

@@ -1,5 +1,5 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import type { ManagedReservation } from "../../Domain/Reservation.js"
 import type { ChangeQuote } from "../../Domain/StayChange.js"
 import { type ManageFailure, ReservationManagement } from "../../Services/ReservationManagement.js"
@@ -11,14 +11,14 @@ export const ManageHttp = HttpApiBuilder.group(Api, "manage", (handlers) =>
   Effect.gen(function*() {
     const management = yield* ReservationManagement
     return handlers
-      .handle("view", () => Effect.flatMap(PresentedToken, management.view))
+      .handle("view", () => PresentedToken.use(management.view))
       .handle("act", ({ payload }) =>
-        Effect.flatMap(PresentedToken, (token): Effect.Effect<ManagedReservation | ChangeQuote, ManageFailure> =>
+        PresentedToken.use((token): Effect.Effect<ManagedReservation | ChangeQuote, ManageFailure> =>
           payload.action === "quote_change" ? management.quoteChange(token, payload) : management.act(token, payload)).pipe(
           Effect.tapErrorTag("RateLimited", (e) => withResponseHeader("retry-after", String(e.retry_after_seconds)))
         ))
       .handle("document", () =>
-        Effect.flatMap(PresentedToken, management.document).pipe(
+        PresentedToken.use(management.document).pipe(
           Effect.tap(({ filename }) => withResponseHeader("content-disposition", `attachment; filename="${filename}"`)),
           Effect.map(({ content }) => content)
         ))

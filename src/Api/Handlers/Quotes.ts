@@ -1,5 +1,5 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import { Quotes } from "../../Services/Quotes.js"
 import { Api } from "../Contract/Api.js"
 import { clientInfo } from "../Contract/RequestHeaders.js"

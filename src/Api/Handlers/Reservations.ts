@@ -1,11 +1,11 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
 import { Reservations } from "../../Services/Reservations.js"
 import { Api } from "../Contract/Api.js"
-import { clientAddress } from "../Transport/ClientAddress.js"
 import { clientInfo } from "../Contract/RequestHeaders.js"
 import { noStore, PresentedToken } from "../Contract/ReservationToken.js"
+import { clientAddress } from "../Transport/ClientAddress.js"
 import { withResponseHeader } from "../Transport/ResponseHeaders.js"
 
 const markReplayed = withResponseHeader("idempotent-replayed", "true")
@@ -17,12 +17,12 @@ export const ReservationsHttp = HttpApiBuilder.group(Api, "reservations", (handl
     return handlers
       .handle("createIntent", ({ headers, payload }) =>
         reservations.createIntent(payload, clientInfo(headers), headers["idempotency-key"]).pipe(
-          Effect.tap(({ replayed }) => Effect.zipRight(noStore, replayed ? markReplayed : Effect.void)),
+          Effect.tap(({ replayed }) => Effect.andThen(noStore, replayed ? markReplayed : Effect.void)),
           Effect.map(({ response }) => response)
         ))
-      .handle("publicView", () => Effect.flatMap(PresentedToken, reservations.publicView))
+      .handle("publicView", () => PresentedToken.use(reservations.publicView))
       .handle("complete", ({ payload, request }) =>
-        Effect.flatMap(PresentedToken, (token) => reservations.complete(token, payload, addressOf(request))).pipe(
+        PresentedToken.use((token) => reservations.complete(token, payload, addressOf(request))).pipe(
           Effect.tapErrorTag("RateLimited", (e) => withResponseHeader("retry-after", String(e.retry_after_seconds)))
         ))
   }))

@@ -1,5 +1,5 @@
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Option } from "effect"
+import type { HttpServerRequest } from "effect/http"
 import { clientAddressOf } from "../../Domain/ClientAddress.js"
 
 /** The client a request comes from, as the limits per client count it (`clientAddressOf`), behind these trusted proxies. */

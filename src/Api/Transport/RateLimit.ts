@@ -1,28 +1,22 @@
-import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Option } from "effect"
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { RateLimited } from "../../Domain/Errors.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
 import { type RateDecision, RateLimiter } from "../../Services/RateLimiter.js"
 import { CalendarGroup } from "../Contract/Calendar.js"
 import { CHANNEL_PREFIX } from "../Contract/Channel.js"
-import { clientAddress } from "./ClientAddress.js"
 import { HotelGroup } from "../Contract/Hotel.js"
-import { onlyRouteSpelling } from "./Middleware.js"
 import { QuotesGroup } from "../Contract/Quotes.js"
-import { pathOf } from "./RequestObservation.js"
+import { clientAddress } from "./ClientAddress.js"
+import { answer, type App } from "./Middleware.js"
 
-const rateHeaders = (decision: RateDecision) =>
-  HttpApp.appendPreResponseHandler((_request, response) =>
-    Effect.succeed(HttpServerResponse.setHeaders(response, {
-      "ratelimit-policy": `"per-client";q=${decision.limit};w=${decision.windowSeconds}`,
-      "ratelimit": `"per-client";r=${decision.remaining};t=${decision.resetSeconds}`,
-      ...(decision.allowed ? {} : { "retry-after": String(decision.resetSeconds) })
-    }))
-  )
+/** The limit's headers on the answer, whatever it is: set on the response itself, no hook needed. */
+const withRateHeaders = (response: HttpServerResponse.HttpServerResponse, decision: RateDecision) =>
+  HttpServerResponse.setHeaders(response, {
+    "ratelimit-policy": `"per-client";q=${decision.limit};w=${decision.windowSeconds}`,
+    "ratelimit": `"per-client";r=${decision.remaining};t=${decision.resetSeconds}`
+  })
 
 /** The token a request presents, if any: a reservation link's, or on the channel interface the hotel's bearer token. */
 const presentedToken = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
@@ -47,35 +41,36 @@ const costOf = (method: string, path: string): number => ROUTE_COSTS[`${method =
 /**
  * `RATE_LIMIT_PER_MINUTE` cost units per client address on every request but the health check,
  * and per token as well where one is presented (a token shared across addresses is limited too).
- * A request is counted by its route, never by how its path is spelt: a path that is not a route's
- * own spelling costs 1 and is a 404 (`onlyRouteSpelling`). A wrong channel token counts against
- * its address like any request: guessing is slow.
+ * A request is counted by its route, never by how its path is spelt (`path`, the request's
+ * without its query): a path that is not a route's own spelling costs 1 and is a 404. A wrong
+ * channel token counts against its address like any request: guessing is slow. `served` is the
+ * request's answer, made only if the request is allowed.
  */
-export const RateLimitLive = Layer.unwrapEffect(Effect.map(Effect.all([RateLimiter, AppConfig]), ([{ take }, config]) => {
-  const addressOf = clientAddress(config.trustedProxies)
-  return HttpApiBuilder.middleware((app: HttpApp.Default) =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const path = pathOf(request.url)
-      const served = onlyRouteSpelling(app, request, path)
-      // without a limit, nothing counted
-      if (Option.isNone(take)) return served
-      const cost = costOf(request.method, path)
-      if (cost === 0) return served
-      const token = presentedToken(request)
-      const keys = [
-        `address:${addressOf(request)}`,
-        ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
-      ]
-      return Effect.flatMap(take.value(keys, cost), (decision) =>
-        Effect.zipRight(
-          rateHeaders(decision),
-          decision.allowed
-            ? served
-            : Effect.fail(new RateLimited({
+export const makeRateLimit = Effect.gen(function*() {
+  const { take } = yield* RateLimiter
+  const { trustedProxies } = yield* AppConfig
+  const addressOf = clientAddress(trustedProxies)
+  return <R>(served: App<never, R>, request: HttpServerRequest.HttpServerRequest, path: string): App<never, R> => {
+    // without a limit, nothing counted
+    if (Option.isNone(take)) return served
+    const cost = costOf(request.method, path)
+    if (cost === 0) return served
+    const token = presentedToken(request)
+    const keys = [
+      `address:${addressOf(request)}`,
+      ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
+    ]
+    return Effect.flatMap(take.value(keys, cost), (decision) =>
+      Effect.map(
+        decision.allowed
+          ? served
+          : answer(
+            new RateLimited({
               message: `more than ${decision.limit} cost units a minute from this client (this request costs ${cost}): retry in ${decision.resetSeconds} s`,
               retry_after_seconds: decision.resetSeconds
-            }))
-        ))
-    }) as HttpApp.Default
-  )
-}))
+            })
+          ),
+        (response) => withRateHeaders(response, decision)
+      ))
+  }
+})

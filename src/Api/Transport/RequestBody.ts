@@ -1,25 +1,21 @@
-import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
-import * as HttpServerError from "@effect/platform/HttpServerError"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as Multipart from "@effect/platform/Multipart"
-import * as UrlParams from "@effect/platform/UrlParams"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Effect, Exit, Inspectable, Stream } from "effect"
+import { Effect, Exit, Inspectable, type Schema } from "effect"
+import { HttpIncomingMessage, HttpServerError, HttpServerRequest, UrlParams } from "effect/http"
+import type { Readable } from "node:stream"
 
 /**
  * The request as the platform serves it, but with a body reader of our own behind `text`,
  * `json`, `urlParamsBody` and `arrayBuffer`.
  *
- * - The platform builds its reader with `Effect.runSync(Effect.cached(…))` and a stream scope on
- *   every request, which costs more CPU per request than this reader, which waits on plain
- *   callbacks (README, "Performance").
+ * - The platform builds its reader with `Effect.runSync(Effect.cached(…))` and a stream-finished
+ *   watch on every request, which costs more CPU per request than this reader, which waits on
+ *   plain callbacks (README, "Performance").
  * - Past `maxBytes` it stops reading and fails with `tooLarge` (a declared Content-Length is
- *   refused before any of this). The platform destroyed the socket instead, so a chunked body
- *   that was too large got no answer at all; now it gets one, and the connection is closed after
- *   it, since the rest of that body is never read.
- * - `json` refuses arrays and objects nested deeper than `maxDepth`.
- * - A multipart body is refused unread: the API takes JSON only, and the platform would have
- *   stored its files on disk first (and answered a large one with a 500).
+ *   refused before any of this). The platform reads the rest of such a body into nothing, as long
+ *   as its client sends it; here the connection is closed after the answer instead, since the
+ *   rest of that body is never read.
+ * - Arrays and objects nested deeper than `maxDepth` are refused: by `json`, and by `text` where
+ *   `textDepth` says so (the API's framework parses the text itself).
  */
 export const withBoundedBody = (limits: BodyLimits) =>
 (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest =>
@@ -27,61 +23,94 @@ export const withBoundedBody = (limits: BodyLimits) =>
 
 export interface BodyLimits {
   readonly maxBytes: number
-  /** The cause of the `RequestError` of a body over `maxBytes`. */
+  /** The cause of the `RequestParseError` of a body over `maxBytes`. */
   readonly tooLarge: unknown
   /**
-   * Arrays and objects nested deeper than this are refused by `json`: no body of the API nests
-   * more than a few levels, and a decode error's report of a value thousands of levels deep
-   * overflowed the stack (a 500).
+   * Arrays and objects nested deeper than this are refused: no body of the API nests more than a
+   * few levels, and a decode error's report of a value thousands of levels deep overflowed the
+   * stack (a 500).
    */
   readonly maxDepth: number
-  /** The cause of the `RequestError` of a JSON body nested deeper than `maxDepth`. */
+  /** The cause of the `RequestParseError` of a JSON body nested deeper than `maxDepth`. */
   readonly tooDeep: unknown
+  /** Whether `text` refuses such a body too: the API's framework reads the text and parses it itself. */
+  readonly textDepth: boolean
 }
 
-/** Whether a parsed JSON value nests arrays and objects more than `levels` deep. */
-const nestsDeeper = (value: unknown, levels: number): boolean => {
-  if (value === null || typeof value !== "object") return false
-  if (levels === 0) return true
-  for (const item of Array.isArray(value) ? value : Object.values(value)) {
-    if (nestsDeeper(item, levels - 1)) return true
+/**
+ * Whether a JSON text nests arrays and objects more than `levels` deep: its brackets counted
+ * outside its strings, one pass with no parse (an invalid text may be said to nest; the caller
+ * parses it to tell).
+ */
+const nestsDeeper = (text: string, levels: number): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++ // a backslash escapes the next character
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 91 || c === 123) {
+      if (++depth > levels) return true
+    } else if (c === 93 || c === 125) depth--
   }
   return false
 }
 
+/** Whether `text` is valid JSON nested deeper than `levels`; invalid JSON is left to whoever parses it. */
+const isDeepJson = (text: string, levels: number): boolean => {
+  if (!nestsDeeper(text, levels)) return false
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const parseFailure = (request: HttpServerRequest.HttpServerRequest, cause: unknown) =>
+  new HttpServerError.HttpServerError({ reason: new HttpServerError.RequestParseError({ request, reason: "Parse", cause }) })
+
 /** Everything but the body is the platform's request. One class, so every request has one shape. */
 class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.HttpServerRequest {
-  readonly [HttpServerRequest.TypeId]: HttpServerRequest.TypeId = HttpServerRequest.TypeId
-  readonly [HttpIncomingMessage.TypeId]: HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
+  readonly [HttpServerRequest.TypeId]: typeof HttpServerRequest.TypeId = HttpServerRequest.TypeId
+  readonly [HttpIncomingMessage.TypeId]: typeof HttpIncomingMessage.TypeId = HttpIncomingMessage.TypeId
   constructor(
     private readonly request: HttpServerRequest.HttpServerRequest,
-    private readonly body: Effect.Effect<Buffer, HttpServerError.RequestError>,
+    private readonly body: Effect.Effect<Buffer, HttpServerError.HttpServerError>,
     private readonly limits: BodyLimits
   ) {
     super()
   }
-  get text() {
+  private get utf8() {
     return Effect.map(this.body, (body) => body.toString("utf8"))
+  }
+  get text(): Effect.Effect<string, HttpServerError.HttpServerError> {
+    if (!this.limits.textDepth) return this.utf8
+    return Effect.flatMap(this.utf8, (text) =>
+      isDeepJson(text, this.limits.maxDepth) ? Effect.fail(parseFailure(this.request, this.limits.tooDeep)) : Effect.succeed(text))
   }
   get arrayBuffer() {
     // a Buffer.concat result: never a SharedArrayBuffer
     return Effect.map(this.body, (body) => body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer)
   }
-  get json(): Effect.Effect<unknown, HttpServerError.RequestError> {
-    const refused = (cause: unknown) => Effect.fail(new HttpServerError.RequestError({ request: this.request, reason: "Decode", cause }))
+  get json(): Effect.Effect<Schema.Json, HttpServerError.HttpServerError> {
     // one step for every body: parsed and measured in plain code
-    return Effect.flatMap(this.text, (text) => {
-      let value: unknown
+    return Effect.flatMap(this.utf8, (text) => {
+      let value: Schema.Json
       try {
         value = text === "" ? null : JSON.parse(text)
       } catch (cause) {
-        return refused(cause)
+        return Effect.fail(parseFailure(this.request, cause))
       }
-      return nestsDeeper(value, this.limits.maxDepth) ? refused(this.limits.tooDeep) : Effect.succeed(value)
+      return nestsDeeper(text, this.limits.maxDepth)
+        ? Effect.fail(parseFailure(this.request, this.limits.tooDeep))
+        : Effect.succeed(value)
     })
   }
   get urlParamsBody() {
-    return Effect.map(this.text, (text) => UrlParams.fromInput(new URLSearchParams(text)))
+    return Effect.map(this.utf8, (text) => UrlParams.fromInput(new URLSearchParams(text)))
   }
   get source() {
     return this.request.source
@@ -105,6 +134,12 @@ class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.
   get remoteAddress() {
     return this.request.remoteAddress
   }
+  get peerAddress() {
+    return this.request.peerAddress
+  }
+  get protocol() {
+    return this.request.protocol
+  }
   get cookies() {
     return this.request.cookies
   }
@@ -112,38 +147,36 @@ class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.
     return this.request.stream
   }
   get multipart() {
-    return Effect.fail(multipartRefused)
+    return this.request.multipart
   }
   get multipartStream() {
-    return Stream.fail(multipartRefused)
+    return this.request.multipartStream
   }
   get upgrade() {
     return this.request.upgrade
   }
-  modify(options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]) {
-    return new BoundedBodyRequest(this.request.modify(options), this.body, this.limits)
-  }
+  readonly upgradeWith: HttpServerRequest.HttpServerRequest["upgradeWith"] = (options) => this.request.upgradeWith(options)
+  readonly modify: HttpServerRequest.HttpServerRequest["modify"] = (options) =>
+    new BoundedBodyRequest(this.request.modify(options), this.body, this.limits)
   toJSON() {
     return this.request.toJSON()
   }
 }
 
-const multipartRefused = new Multipart.MultipartError({ reason: "Parse", cause: "a multipart body where JSON was expected" })
-
 const readOnce = (
   request: HttpServerRequest.HttpServerRequest,
   maxBytes: number,
   tooLarge: unknown
-): Effect.Effect<Buffer, HttpServerError.RequestError> => {
-  let outcome: Exit.Exit<Buffer, HttpServerError.RequestError> | undefined
+): Effect.Effect<Buffer, HttpServerError.HttpServerError> => {
+  let outcome: Exit.Exit<Buffer, HttpServerError.HttpServerError> | undefined
   let started = false
-  const waiting: Array<(exit: Exit.Exit<Buffer, HttpServerError.RequestError>) => void> = []
-  const settle = (exit: Exit.Exit<Buffer, HttpServerError.RequestError>) => {
+  const waiting: Array<(exit: Exit.Exit<Buffer, HttpServerError.HttpServerError>) => void> = []
+  const settle = (exit: Exit.Exit<Buffer, HttpServerError.HttpServerError>) => {
     outcome = exit
     waiting.splice(0).forEach((resume) => resume(exit))
   }
   const start = () => {
-    const source = NodeHttpServerRequest.toIncomingMessage(request)
+    const source: Readable = NodeHttpServerRequest.toIncomingMessage(request)
     const chunks: Array<Buffer> = []
     let bytes = 0
     const onData = (chunk: Buffer) => {
@@ -151,13 +184,16 @@ const readOnce = (
       if (bytes <= maxBytes) return void chunks.push(chunk)
       source.off("data", onData).off("end", onEnd).pause()
       NodeHttpServerRequest.toServerResponse(request).setHeader("connection", "close")
-      settle(Exit.fail(new HttpServerError.RequestError({ request, reason: "Decode", cause: tooLarge })))
+      settle(Exit.fail(
+        new HttpServerError.HttpServerError({
+          reason: new HttpServerError.RequestParseError({ request, reason: "BodyTooLarge", cause: tooLarge })
+        })
+      ))
     }
     const onEnd = () => settle(Exit.succeed(Buffer.concat(chunks, bytes)))
-    source.on("data", onData).once("end", onEnd).once("error", (cause) =>
-      settle(Exit.fail(new HttpServerError.RequestError({ request, reason: "Transport", cause }))))
+    source.on("data", onData).once("end", onEnd).once("error", (cause) => settle(Exit.fail(parseFailure(request, cause))))
   }
-  return Effect.async((resume) => {
+  return Effect.callback((resume) => {
     if (outcome !== undefined) return resume(outcome)
     waiting.push(resume)
     if (!started) {

@@ -1,9 +1,5 @@
-import * as Headers from "@effect/platform/Headers"
-import * as HttpApp from "@effect/platform/HttpApp"
-import * as HttpServerError from "@effect/platform/HttpServerError"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import { Context, Effect, Layer, Option, Struct } from "effect"
+import { Headers, HttpServerError, HttpServerRequest, type HttpServerResponse, HttpTraceContext } from "effect/http"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { MCP_PATH } from "../Contract/Discovery.js"
 import { maskSecrets } from "../../Domain/Redaction.js"
@@ -61,9 +57,11 @@ const attributeValue = (value: string) => maskSecrets(value.slice(0, 200))
  * header): named `METHOD route`, with the route template, the status and the analytics headers,
  * child of the caller's `traceparent` if any. The response carries the span's `traceparent`.
  */
-export const traceRequests = (app: HttpApp.Default): HttpApp.Default =>
-  Effect.withFiberRuntime((fiber) => {
-    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+export const traceRequests = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.withFiber((fiber) => {
+    const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
     const route = routeOf(request.url)
     const attributes: Record<string, unknown> = { "http.request.method": request.method, "http.route": route }
     for (const name of ANALYTICS_HEADERS) {
@@ -75,12 +73,11 @@ export const traceRequests = (app: HttpApp.Default): HttpApp.Default =>
       {
         parent: Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers)),
         kind: "server",
-        captureStackTrace: false,
         attributes
       },
       (span) =>
         withResponseHeader("traceparent", Tracing.traceparent(span)).pipe(
-          Effect.zipRight(Effect.withParentSpan(app, span)),
+          Effect.andThen(Effect.withParentSpan(app, span)),
           Effect.onExit((exit) => Effect.sync(() => span.attribute("http.response.status_code", HttpServerError.exitResponse(exit).status)))
         )
     )
@@ -110,4 +107,10 @@ export const logResponse = (request: IncomingMessage, response: ServerResponse, 
 
 /** Secrets never reach logs or span attributes through request headers. */
 export const redactSecretHeaders = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
-  Layer.locallyWith(layer, Headers.currentRedactedNames, (names) => [...names, "x-reservation-token", "idempotency-key"])
+  Layer.provide(
+    layer,
+    Layer.effect(
+      Headers.CurrentRedactedNames,
+      Effect.map(Headers.CurrentRedactedNames, (names) => [...names, "x-reservation-token", "idempotency-key"])
+    )
+  )

@@ -1,5 +1,5 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Context, Effect, Layer, Runtime, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import { type ListenOptions, Server as NetServer, type Socket } from "node:net"
 import type { Duplex } from "node:stream"
@@ -12,11 +12,9 @@ import { ValidationErrorBody } from "../Contract/Errors.js"
 import { logResponse } from "./RequestObservation.js"
 import { HeadersTooLarge, HeadersTooLargeBody, PayloadTooLarge, PayloadTooLargeBody, RequestTimeout, RequestTimeoutBody } from "./TransportErrors.js"
 
-const encodeError = Schema.encodeSync(Schema.Union(HeadersTooLargeBody, RequestTimeoutBody, PayloadTooLargeBody, ValidationErrorBody))
-
 /** An answer Node writes itself, before any application sees the request; its connection is closed after it. */
-const rawAnswer = (status: number, reason: string, error: Parameters<typeof encodeError>[0]) => {
-  const body = JSON.stringify(encodeError(error))
+const rawAnswer = (status: number, reason: string, encoded: unknown) => {
+  const body = JSON.stringify(encoded)
   return `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
     `x-content-type-options: nosniff\r\nreferrer-policy: no-referrer\r\nconnection: close\r\n\r\n${body}`
 }
@@ -25,16 +23,22 @@ const clientErrorAnswers: Record<string, string> = {
   HPE_HEADER_OVERFLOW: rawAnswer(
     431,
     "Request Header Fields Too Large",
-    new HeadersTooLarge({ message: "the request line and headers are larger than 16 KiB" })
+    Schema.encodeSync(HeadersTooLargeBody)(new HeadersTooLarge({ message: "the request line and headers are larger than 16 KiB" }))
   ),
   HPE_CHUNK_EXTENSIONS_OVERFLOW: rawAnswer(
     413,
     "Payload Too Large",
-    new PayloadTooLarge({ message: "the chunk extensions of the request body are too large" })
+    Schema.encodeSync(PayloadTooLargeBody)(new PayloadTooLarge({ message: "the chunk extensions of the request body are too large" }))
   ),
-  ERR_HTTP_REQUEST_TIMEOUT: rawAnswer(408, "Request Timeout", new RequestTimeout({ message: "the request was not received in time" }))
+  ERR_HTTP_REQUEST_TIMEOUT: rawAnswer(
+    408,
+    "Request Timeout",
+    Schema.encodeSync(RequestTimeoutBody)(new RequestTimeout({ message: "the request was not received in time" }))
+  )
 }
-const malformed = rawAnswer(400, "Bad Request", new ValidationError({ code: "invalid_request", message: "the request is not valid HTTP/1.1" }))
+const invalidRequest = (message: string) =>
+  Schema.encodeSync(ValidationErrorBody)(new ValidationError({ code: "invalid_request", message }))
+const malformed = rawAnswer(400, "Bad Request", invalidRequest("the request is not valid HTTP/1.1"))
 
 /**
  * A request Node's parser refuses (headers over 16 KiB, a malformed message, a timeout) is answered
@@ -99,18 +103,22 @@ const KEEP_ALIVE_MS = 65_000
 const CHECK_TIMEOUTS_EVERY_MS = 1_000
 
 /**
- * Node's server with two of its choices left to `createHttpServer`. Node hands each request to
+ * Node's server with three of its choices left to `createHttpServer`. Node hands each request to
  * the application as soon as its headers are parsed, pipelined ones too (2,000 on one unread
  * socket ran 360–590 at once): here each goes to `admit`, and reaches the application's listeners
- * through `dispatch`. And Node gives a request with `Upgrade` away, socket and all, to the
- * platform's WebSocket handler, past the hardening headers and the request log: told there is no
- * such handler, it treats the request as any other.
+ * through `dispatch`. Node gives a request with `Upgrade` away, socket and all, to the platform's
+ * WebSocket handler, past the hardening headers and the request log: told there is no such
+ * handler, it treats the request as any other. And a request with `Expect: 100-continue` would
+ * reach the platform's own `checkContinue` listener past `admit` too: it is answered
+ * `100 Continue` at once and admitted as any other, as Node does without such a listener.
  */
 class ApiServer extends Server {
   admit: (request: IncomingMessage, response: ServerResponse) => void = () => {}
 
+  // Node's own signature (its listeners take any arguments)
   override emit(event: string, ...args: Array<any>): boolean {
-    if (event !== "request") return super.emit(event, ...args)
+    if (event === "checkContinue") (args[1] as ServerResponse).writeContinue()
+    else if (event !== "request") return super.emit(event, ...args)
     this.admit(args[0], args[1])
     return true
   }
@@ -124,9 +132,7 @@ class ApiServer extends Server {
   }
 }
 
-const upgradeRefused = JSON.stringify(encodeError(
-  new ValidationError({ code: "invalid_request", message: "this server upgrades no connection: send the request without Upgrade" })
-))
+const upgradeRefused = JSON.stringify(invalidRequest("this server upgrades no connection: send the request without Upgrade"))
 
 /**
  * The Node server of the API: every response says nosniff and no-referrer, errors included, and
@@ -223,7 +229,7 @@ const QUIET_MS = 250
  * socket alone is closed here, through `net.Server#close`.
  */
 const drain = (server: Server) =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     const state = servers.get(server)
     if (state === undefined || !server.listening) return resume(Effect.void)
     state.draining = true
@@ -246,11 +252,11 @@ const drain = (server: Server) =>
   }).pipe(Effect.withSpan("HttpServer.drain"))
 
 /** The Node server of the API. */
-export class NodeServer extends Context.Tag("NodeServer")<NodeServer, Server>() {}
+export class NodeServer extends Context.Service<NodeServer, Server>()("NodeServer") {}
 
-/** The log line of refused connections: the first at once, then at most one a minute with the count. */
-const logRefusals = (runtime: Runtime.Runtime<never>) => {
-  const run = Runtime.runSync(runtime)
+/** The log line of refused connections (with the logger of `context`): the first at once, then at most one a minute with the count. */
+const logRefusals = (context: Context.Context<never>) => {
+  const run = Effect.runSyncWith(context)
   return ({ overMaxConnections, overMaxConnectionsPerAddress }: Refusals) =>
     run(
       Effect.logWarning("connections refused: MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS reached").pipe(
@@ -264,10 +270,10 @@ const logRefusals = (runtime: Runtime.Runtime<never>) => {
 
 /** The API's Node server listening on `listen`, also as the platform's `HttpServer`; refused connections are logged. */
 export const nodeServerLayer = (listen: ListenOptions, options: Partial<Omit<ServerOptions, "reportRefusals">> = {}) =>
-  Layer.unwrapEffect(Effect.map(NodeServer, (server) => NodeHttpServer.layer(() => server, listen))).pipe(
+  Layer.unwrap(Effect.map(NodeServer, (server) => NodeHttpServer.layer(() => server, listen))).pipe(
     Layer.provideMerge(Layer.effect(
       NodeServer,
-      Effect.map(Effect.runtime<never>(), (runtime) => createHttpServer({ ...options, reportRefusals: logRefusals(runtime) }))
+      Effect.map(Effect.context<never>(), (context) => createHttpServer({ ...options, reportRefusals: logRefusals(context) }))
     ))
   )
 
@@ -275,12 +281,12 @@ export const nodeServerLayer = (listen: ListenOptions, options: Partial<Omit<Ser
  * Drains the server when the service stops. Built after the application is served, it is
  * released before it: requests are answered while the services under them still run.
  */
-export const DrainLive = Layer.scopedDiscard(
+export const DrainLive = Layer.effectDiscard(
   Effect.flatMap(NodeServer, (server) =>
     Effect.addFinalizer(() =>
       Effect.logInfo("stopping: answering the requests in flight").pipe(
-        Effect.zipRight(drain(server)),
-        Effect.zipRight(Effect.logInfo("stopped serving"))
+        Effect.andThen(drain(server)),
+        Effect.andThen(Effect.logInfo("stopped serving"))
       )
     ))
 )
@@ -293,12 +299,12 @@ export const DrainLive = Layer.scopedDiscard(
 export const logRequestsOf = (server: Server, log: RequestLogLine) => {
   const state = servers.get(server)
   return state === undefined
-    ? Effect.dieMessage("the request log needs a server made by createHttpServer")
+    ? Effect.die(new Error("the request log needs a server made by createHttpServer"))
     : Effect.acquireRelease(Effect.sync(() => state.log = log), () => Effect.sync(() => delete state.log))
 }
 
 /** Each request of the API's Node server logged through `RequestLog`, when one is set. */
-export const RequestLoggingLive = Layer.scopedDiscard(Effect.gen(function*() {
+export const RequestLoggingLive = Layer.effectDiscard(Effect.gen(function*() {
   const log = yield* RequestLog
   if (log !== undefined) yield* logRequestsOf(yield* NodeServer, log)
 }))

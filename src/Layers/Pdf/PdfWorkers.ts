@@ -37,7 +37,7 @@ export const DEFAULT_ENTRY = new URL(`./ConfirmationPdfWorker${path.extname(new 
 const DRAW_TIMEOUT = Duration.seconds(30)
 
 /** The threads run in real time, whatever clock the caller keeps (a test's). */
-const realClock = Clock.make()
+const realClock = Clock.Clock.defaultValue()
 
 /**
  * tsx's ESM API, resolved from here as an `import` would (its `require` build cannot register the
@@ -70,10 +70,10 @@ const make = (options: PdfWorkersOptions) =>
     const slots: Array<Slot> = Array.from({ length: options.size }, () => ({ thread: undefined }))
     // a draw takes a free slot, or waits in line for one
     const free = yield* Queue.unbounded<Slot>()
-    yield* free.offerAll(slots)
+    yield* Queue.offerAll(free, slots)
     // the threads end with the layer: a draw still running fails (its thread stopped), one waiting is interrupted
     yield* Effect.addFinalizer(() =>
-      Effect.zipRight(free.shutdown, Effect.promise(() => Promise.all(slots.map((slot) => slot.thread?.worker.terminate()))))
+      Effect.andThen(Queue.shutdown(free), Effect.promise(() => Promise.all(slots.map((slot) => slot.thread?.worker.terminate()))))
     )
     let requests = 0
 
@@ -91,7 +91,7 @@ const make = (options: PdfWorkersOptions) =>
     }
 
     const drawOn = (thread: Thread, request: DrawRequest) =>
-      Effect.async<DrawnPdf, PdfWorkerError>((resume) => {
+      Effect.callback<DrawnPdf, PdfWorkerError>((resume) => {
         const onMessage = (response: DrawResponse) => {
           if (response.id !== request.id) return // the answer to a draw whose caller left
           stop()
@@ -116,18 +116,18 @@ const make = (options: PdfWorkersOptions) =>
       Effect.suspend(() => {
         const thread = slot.thread ?? start(slot)
         return drawOn(thread, { id: requests++, document, createdAt }).pipe(
-          Effect.timeoutFail({
+          Effect.timeoutOrElse({
             duration: DRAW_TIMEOUT,
-            onTimeout: () => new PdfWorkerError({ message: `the PDF worker took over ${Duration.format(DRAW_TIMEOUT)}: stopped` })
+            orElse: () => Effect.fail(new PdfWorkerError({ message: `the PDF worker took over ${Duration.format(DRAW_TIMEOUT)}: stopped` }))
           }),
           Effect.tapErrorTag("PdfWorkerError", () => Effect.promise(() => thread.worker.terminate())),
-          Effect.withClock(realClock)
+          Effect.provideService(Clock.Clock, realClock)
         )
       })
 
     return {
       draw: Tracing.fn("PdfWorkers.draw")(function*(document: ConfirmationDocument, createdAt: Date) {
-        const drawn = yield* Effect.acquireUseRelease(free.take, (slot) => drawIn(slot, document, createdAt), (slot) => free.offer(slot))
+        const drawn = yield* Effect.acquireUseRelease(Queue.take(free), (slot) => drawIn(slot, document, createdAt), (slot) => Queue.offer(free, slot))
         yield* Tracing.annotate({ "pdf.worker.thread_id": drawn.threadId, "pdf.bytes": drawn.pdf.length })
         return drawn
       })
@@ -139,11 +139,12 @@ const make = (options: PdfWorkersOptions) =>
  * behind one on the main thread. A thread that stops (a crash) fails the draw it had and is
  * started again at the next one.
  */
-export class PdfWorkers extends Context.Tag("PdfWorkers")<PdfWorkers, {
+export class PdfWorkers extends Context.Service<PdfWorkers, {
   /** The document as a PDF, drawn in the first free thread (in line when none is free). */
   readonly draw: (document: ConfirmationDocument, createdAt: Date) => Effect.Effect<DrawnPdf, PdfWorkerError>
-}>() {
-  static readonly layer = (options: PdfWorkersOptions) => Layer.scoped(PdfWorkers, make(options))
+}>()("PdfWorkers") {
+  /** A pool of its own size and thread entry (the tests'). */
+  static readonly layerWith = (options: PdfWorkersOptions) => Layer.effect(PdfWorkers, make(options))
 
-  static readonly Default = PdfWorkers.layer({ size: DEFAULT_SIZE, entry: DEFAULT_ENTRY })
+  static readonly layer = PdfWorkers.layerWith({ size: DEFAULT_SIZE, entry: DEFAULT_ENTRY })
 }

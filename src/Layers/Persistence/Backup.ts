@@ -1,5 +1,5 @@
-import { Migrator, SqlClient } from "@effect/sql"
 import { Data, Effect, Schema } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
 import * as fs from "node:fs"
 import {
   BACKUP_FORMAT,
@@ -109,9 +109,8 @@ const writePrivateFile = (file: string, text: string) =>
     catch: (error) => new BackupFileError({ message: `cannot write ${file}: ${(error as Error).message}` })
   })
 
-const FileHeader = Schema.extend(
-  BackupHeader,
-  Schema.Struct({ sequences: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), { default: () => ({}) }) })
+const FileHeader = BackupHeader.pipe(
+  Schema.fieldsAssign({ sequences: Schema.Record(Schema.String, Schema.String).pipe(Schema.withDecodingDefaultType(Effect.succeed({}))) })
 )
 
 const readHeader = (file: string) =>
@@ -121,7 +120,7 @@ const readHeader = (file: string) =>
       catch: (error) => new BackupFileError({ message: `cannot read ${file}: ${(error as Error).message}` })
     })
     const header = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => undefined }).pipe(
-      Effect.flatMap(Schema.decodeUnknown(FileHeader)),
+      Effect.flatMap(Schema.decodeUnknownEffect(FileHeader)),
       Effect.mapError(() => new BackupRefused({ message: `${file} is not a backup file written by db:export` }))
     )
     return { text, header }
@@ -138,13 +137,13 @@ const readHeader = (file: string) =>
 export const importFrom = (file: string) =>
   Effect.gen(function*() {
     const { header, text } = yield* readHeader(file)
-    yield* checkBackupHeader(header, knownSchemas)
+    yield* Effect.fromResult(checkBackupHeader(header, knownSchemas))
     const fileSchema = migrationsUpTo(knownSchemas, header.schema)
     const sql = yield* SqlClient.SqlClient
     return yield* Effect.gen(function*() {
       yield* migrateSchema(Migrator.fromRecord(Object.fromEntries(fileSchema.map((id) => [id, migrationFiles[id as keyof typeof migrationFiles]]))))
       const tables = yield* serviceTables
-      yield* checkBackupTables(Object.keys(header.tables), tables)
+      yield* Effect.fromResult(checkBackupTables(Object.keys(header.tables), tables))
       const filled = yield* Effect.filter(tables, (table) =>
         sql<{ filled: boolean }>`SELECT EXISTS (SELECT 1 FROM ${sql(table)}) AS filled`.pipe(Effect.map(([r]) => r!.filled)))
       if (filled.length > 0) {

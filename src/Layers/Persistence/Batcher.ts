@@ -24,10 +24,10 @@ export const makeBatcher = <A, B>(
     const outcomes = (inputs: ReadonlyArray<A>): Effect.Effect<ReadonlyArray<Exit.Exit<B>>> =>
       run(inputs).pipe(
         Effect.map((outputs) => outputs.map((output) => Exit.succeed(output))),
-        Effect.catchAllCause((cause) => {
+        Effect.catchCause((cause) => {
           const fault = Option.isSome(databaseFaultIn(cause))
           if (fault) for (const call of waiting.splice(0)) call.resume(Exit.failCause(cause))
-          return fault || inputs.length === 1 || Cause.isInterruptedOnly(cause)
+          return fault || inputs.length === 1 || Cause.hasInterruptsOnly(cause)
             ? Effect.succeed(inputs.map(() => Exit.failCause(cause)))
             : Effect.forEach(inputs, (input) => Effect.exit(Effect.map(run([input]), (outputs) => outputs[0] as B)))
         })
@@ -52,7 +52,7 @@ export const makeBatcher = <A, B>(
       }
     }
     return (input: A) =>
-      Effect.async<B>((resume) => {
+      Effect.callback<B>((resume) => {
         waiting.push({ input, resume })
         startBatches()
       })

@@ -1,10 +1,10 @@
-import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Ref } from "effect"
+import { SqlClient } from "effect/sql"
 import type { AriAnswer } from "../../Domain/Channel.js"
 import * as Tracing from "../Platform/Tracing.js"
 
 /** The channel messages applied, by id: the same id again answers the first answer (DESIGN §12.1). */
-export class ChannelMessageRepo extends Context.Tag("ChannelMessageRepo")<ChannelMessageRepo, {
+export class ChannelMessageRepo extends Context.Service<ChannelMessageRepo, {
   /**
    * Inside a transaction: claims a message id, or answers the answer of the message that holds it.
    * A concurrent claim of the same id waits until this transaction ends: it then finds the answer,
@@ -13,8 +13,8 @@ export class ChannelMessageRepo extends Context.Tag("ChannelMessageRepo")<Channe
   readonly claim: (messageId: string, receivedAt: Date) => Effect.Effect<Option.Option<AriAnswer>>
   /** Inside the claiming transaction: the message's answer. */
   readonly answer: (answer: AriAnswer) => Effect.Effect<void>
-}>() {
-  static readonly Default = Layer.effect(
+}>()("ChannelMessageRepo") {
+  static readonly layer = Layer.effect(
     ChannelMessageRepo,
     Effect.map(SqlClient.SqlClient, (sql) => ({
       claim: (messageId, receivedAt) =>
@@ -25,7 +25,7 @@ export class ChannelMessageRepo extends Context.Tag("ChannelMessageRepo")<Channe
             RETURNING message_id`
           if (claimed.length > 0) return Option.none()
           const rows = yield* sql<AriAnswer>`SELECT message_id, applied, stale FROM channel_messages WHERE message_id = ${messageId}`
-          return Option.fromNullable(rows[0])
+          return Option.fromNullishOr(rows[0])
         }).pipe(Effect.orDie, Tracing.withSpan("ChannelMessageRepo.claim")),
       answer: ({ applied, message_id, stale }) =>
         sql`UPDATE channel_messages SET applied = ${applied}, stale = ${stale} WHERE message_id = ${message_id}`.pipe(
@@ -40,7 +40,7 @@ export class ChannelMessageRepo extends Context.Tag("ChannelMessageRepo")<Channe
   static readonly InMemory = Layer.effect(
     ChannelMessageRepo,
     Effect.map(Ref.make(new Map<string, AriAnswer>()), (answers) => ({
-      claim: (messageId) => Effect.map(Ref.get(answers), (all) => Option.fromNullable(all.get(messageId))),
+      claim: (messageId) => Effect.map(Ref.get(answers), (all) => Option.fromNullishOr(all.get(messageId))),
       answer: (answer) => Ref.update(answers, (all) => new Map(all).set(answer.message_id, answer))
     }))
   )

@@ -1,5 +1,5 @@
-import { SqlError } from "@effect/sql/SqlError"
 import { Cause, Data, Option } from "effect"
+import { SqlError } from "effect/sql"
 
 /** The database did not answer a ping (health, the outage watch): an error, or no answer in time (`timedOut`). */
 export class DatabaseUnreachable extends Data.TaggedError("DatabaseUnreachable")<{
@@ -19,9 +19,27 @@ export interface DatabaseFault {
   readonly reason: string
 }
 
-/** An error's own message, or what it is when it has none. */
-export const messageOf = (error: unknown): string =>
-  error instanceof Error && error.message !== "" ? error.message : String(error)
+/**
+ * What the server or the socket said of a failed statement (`the database system is shutting down`,
+ * `connect ECONNREFUSED …`), else the driver's own words.
+ */
+export const sqlErrorText = (error: SqlError.SqlError): string => {
+  const said = error.reason.cause
+  return said instanceof Error && said.message !== "" ? said.message : error.message
+}
+
+/** Why `noConnectionInTime` failed a statement, in the driver's words for a connection not made in time. */
+const NO_CONNECTION_IN_TIME = "PgConnection: Connection timed out"
+
+/** No connection within the deadline: none free in time (all busy), or none made in time. */
+export const noConnectionInTime = (timeoutMs: number) =>
+  new SqlError.SqlError({
+    reason: new SqlError.ConnectionError({
+      cause: new Error(`no connection within ${timeoutMs} ms`),
+      message: NO_CONNECTION_IN_TIME,
+      operation: "connect"
+    })
+  })
 
 const SQLSTATE = /^[0-9A-Z]{5}$/
 
@@ -37,16 +55,13 @@ const deadlineCode = (code: string) =>
   code === "57014" || // statement_timeout
   code === "55P03" // lock_timeout
 
-/** The pool's own words when no connection came within its deadline (`connectionTimeoutMillis`). */
-const NO_CONNECTION_IN_TIME = "timeout exceeded when trying to connect"
-
 /** What a defect or failure says of the database, if it is a database's fault at all. */
 export const databaseFault = (error: unknown): Option.Option<DatabaseFault> => {
-  if (!(error instanceof SqlError)) return Option.none()
-  const cause = error.cause
+  if (!SqlError.isSqlError(error)) return Option.none()
+  const said = error.reason.cause
   // a SQLSTATE only on what the server said (it has a severity): a socket's `EPIPE` is five capitals too
-  const code = typeof cause === "object" && cause !== null && "code" in cause && "severity" in cause ? String(cause.code) : ""
-  const reason = cause === undefined ? error.message : messageOf(cause)
+  const code = typeof said === "object" && said !== null && "code" in said && "severity" in said ? String(said.code) : ""
+  const reason = sqlErrorText(error)
   if (SQLSTATE.test(code)) {
     return unreachableCode(code)
       ? Option.some({ kind: "unreachable", reason })
@@ -54,10 +69,17 @@ export const databaseFault = (error: unknown): Option.Option<DatabaseFault> => {
       ? Option.some({ kind: "deadline", reason })
       : Option.none()
   }
-  // no SQLSTATE: the server never answered (a socket error, a connection lost or not made in time)
-  return Option.some({ kind: reason.includes(NO_CONNECTION_IN_TIME) ? "deadline" : "unreachable", reason })
+  // no SQLSTATE: the server never answered (a socket error, a connection lost or not made in time),
+  // or the driver refused a value of ours, which is no connection's fault
+  if (error.reason._tag !== "ConnectionError") return Option.none()
+  return Option.some({ kind: error.reason.message === NO_CONNECTION_IN_TIME ? "deadline" : "unreachable", reason })
 }
 
 /** The first failure or defect of `cause` that is a database's fault, if any. */
 export const databaseFaultIn = (cause: Cause.Cause<unknown>): Option.Option<unknown> =>
-  Option.fromNullable([...Cause.defects(cause), ...Cause.failures(cause)].find((error) => Option.isSome(databaseFault(error))))
+  Option.fromNullishOr(
+    [
+      ...cause.reasons.filter(Cause.isDieReason).map((reason) => reason.defect),
+      ...cause.reasons.filter(Cause.isFailReason).map((reason) => reason.error)
+    ].find((error) => Option.isSome(databaseFault(error)))
+  )

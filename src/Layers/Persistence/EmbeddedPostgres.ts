@@ -1,12 +1,12 @@
-import { SqlClient } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
-import { Data, Deferred, Effect, Either, Option, Redacted } from "effect"
+import { Data, Deferred, Effect, Option, Redacted, Result } from "effect"
+import { SqlClient } from "effect/sql"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { PRIVATE_FILE } from "../Platform/PrivateFiles.js"
 import * as Tracing from "../Platform/Tracing.js"
+import { pgClientLayer } from "./PgClients.js"
 
 export class EmbeddedDatabaseError extends Data.TaggedError("EmbeddedDatabaseError")<{ readonly message: string }> {}
 
@@ -161,7 +161,7 @@ const socketUrl = (role: string, socketDir: string) =>
 
 /** A pause in wall-clock time, whatever clock the caller runs on (a test clock would never move). */
 const pause = (millis: number) =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     const timer = setTimeout(() => resume(Effect.void), millis)
     return Effect.sync(() => clearTimeout(timer))
   })
@@ -262,7 +262,7 @@ const spawnServer = (postgres: string, pgData: string, socketDir: string, logFil
 const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null
 
 const exited = (child: ChildProcess) =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     if (hasExited(child)) return resume(Effect.void)
     const onExit = () => resume(Effect.void)
     child.once("exit", onExit)
@@ -313,9 +313,9 @@ const restart = (server: Server, start: () => ChildProcess, pgData: string, logF
     const until = Date.now() + RESTART_WITHIN_MS
     for (;;) {
       server.child = start()
-      const ready = yield* Effect.either(awaitReady(server.child, pgData, logFile))
-      if (Either.isRight(ready)) return
-      if (Date.now() >= until) return yield* fail(`the embedded PostgreSQL could not be started again: ${ready.left.message}`)
+      const ready = yield* Effect.result(awaitReady(server.child, pgData, logFile))
+      if (Result.isSuccess(ready)) return
+      if (Date.now() >= until) return yield* fail(`the embedded PostgreSQL could not be started again: ${ready.failure.message}`)
       yield* pause(100)
     }
   }).pipe(Tracing.withSpan("Database.restartEmbedded", { root: true })) // long after the start's span has ended
@@ -357,8 +357,8 @@ const runServer = (start: () => ChildProcess, pgData: string, logFile: string, g
     // our own shutdown is no death
     yield* Effect.forkScoped(
       supervise(server, start, pgData, logFile).pipe(
-        Effect.catchAll((error) =>
-          Effect.zipRight(Effect.logError(error.message), givenUp === undefined ? Effect.void : Deferred.fail(givenUp, error))
+        Effect.catch((error) =>
+          Effect.andThen(Effect.logError(error.message), givenUp === undefined ? Effect.void : Deferred.fail(givenUp, error))
         )
       )
     )
@@ -440,7 +440,7 @@ const asApplicationRole = (superuserUrl: Redacted.Redacted) =>
     const url = new URL(Redacted.value(superuserUrl))
     url.username = APPLICATION_ROLE
     return Redacted.make(url.toString())
-  }).pipe(Effect.provide(PgClient.layer({ url: superuserUrl, maxConnections: 1 })), Tracing.withSpan("Database.applicationRole"))
+  }).pipe(Effect.provide(pgClientLayer(superuserUrl, { maxConnections: 1 })), Tracing.withSpan("Database.applicationRole"))
 
 /**
  * The embedded database of the service running on `dataDir`, if one is: its server's socket (from

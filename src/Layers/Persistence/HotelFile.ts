@@ -1,15 +1,16 @@
-import * as FileSystem from "@effect/platform/FileSystem"
-import { Data, Effect, ParseResult, Schema } from "effect"
+import { Data, Effect, FileSystem, Schema, SchemaIssue } from "effect"
 import { HotelDefinition } from "../../Domain/Hotel.js"
 import * as Tracing from "../Platform/Tracing.js"
 
 export class HotelFileError extends Data.TaggedError("HotelFileError")<{ readonly message: string }> {}
 
-const decode = Schema.decodeUnknown(Schema.parseJson(HotelDefinition), { errors: "all" })
+const decode = Schema.decodeUnknownEffect(Schema.fromJsonString(HotelDefinition), { errors: "all" })
 
-const describe = (error: ParseResult.ParseError): string =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "(file)"}: ${issue.message}`)
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const describe = (error: Schema.SchemaError): string =>
+  formatIssues(error.issue).issues
+    .map((issue) => `${issue.path !== undefined && issue.path.length > 0 ? issue.path.map(String).join(".") : "(file)"}: ${issue.message}`)
     .join("\n")
 
 /** Reads and validates a hotel definition file; a refusal names the path of each bad field. */

@@ -1,22 +1,22 @@
-import { SqlClient, SqlSchema } from "@effect/sql"
-import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import { Array as Arr, Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { NotFound } from "../../Domain/Errors.js"
-import { HotelDefinition } from "../../Domain/Hotel.js"
+import { HotelDefinition, type RoomTypeDefinition } from "../../Domain/Hotel.js"
 import * as Tracing from "../Platform/Tracing.js"
 
 /** Where the hotel definition lives once imported. */
-export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
+export class HotelRepo extends Context.Service<HotelRepo, {
   readonly load: Effect.Effect<HotelDefinition, NotFound>
   /** No hotel yet, or one stored in a format older than the current definition schema. */
   readonly needsImport: Effect.Effect<boolean>
   /** Replaces the hotel, its room types and their inventory counts; bookings stay. */
   readonly replace: (hotel: HotelDefinition) => Effect.Effect<void>
-}>() {
-  static readonly Default = Layer.effect(
+}>()("HotelRepo") {
+  static readonly layer = Layer.effect(
     HotelRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const findDefinition = SqlSchema.findOne({
+      const findDefinition = SqlSchema.findOneOption({
         Request: Schema.Void,
         Result: Schema.Struct({ definition: HotelDefinition }),
         execute: () => sql`SELECT definition FROM hotel ORDER BY imported_at DESC LIMIT 1`
@@ -31,11 +31,11 @@ export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
       )
       const needsImport = findDefinition(undefined).pipe(
         Effect.map(Option.isNone),
-        Effect.catchTag("ParseError", () => Effect.succeed(true)),
+        Effect.catchTag("SchemaError", () => Effect.succeed(true)),
         Effect.orDie,
         Tracing.withSpan("HotelRepo.needsImport")
       )
-      const encode = Schema.encode(HotelDefinition)
+      const encode = Schema.encodeEffect(HotelDefinition)
       const replace = (hotel: HotelDefinition) =>
         Effect.gen(function*() {
           const definition = yield* encode(hotel)
@@ -43,7 +43,8 @@ export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
           yield* sql`
             INSERT INTO hotel (id, definition, imported_at) VALUES (${hotel.id}, ${JSON.stringify(definition)}::jsonb, now())
             ON CONFLICT (id) DO UPDATE SET definition = EXCLUDED.definition, imported_at = EXCLUDED.imported_at`
-          const rows = hotel.room_types.map((room, position) => ({
+          // a hotel has a room type at least (its schema)
+          const rows = Arr.map(hotel.room_types as Arr.NonEmptyReadonlyArray<RoomTypeDefinition>, (room, position) => ({
             id: room.id,
             hotel_id: hotel.id,
             position,
@@ -63,7 +64,7 @@ export class HotelRepo extends Context.Tag("HotelRepo")<HotelRepo, {
     Layer.effect(
       HotelRepo,
       Effect.gen(function*() {
-        const stored = yield* Ref.make(Option.fromNullable(initial))
+        const stored = yield* Ref.make(Option.fromNullishOr(initial))
         return {
           load: Ref.get(stored).pipe(
             Effect.flatMap(Option.match({

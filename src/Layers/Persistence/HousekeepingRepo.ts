@@ -1,5 +1,5 @@
-import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import * as Tracing from "../Platform/Tracing.js"
 
 /**
@@ -10,7 +10,7 @@ import * as Tracing from "../Platform/Tracing.js"
 const SWEEP_LOCK = 7_240_002
 
 /** The statements of the periodic sweep: each changes at most `limit` rows, in a short transaction of its own. */
-export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<HousekeepingRepo, {
+export class HousekeepingRepo extends Context.Service<HousekeepingRepo, {
   /** Pending reservations whose guest link lapsed before `now` become EXPIRED; how many (0 while another instance sweeps). */
   readonly expireLapsedIntents: (now: Date, limit: number) => Effect.Effect<number>
   /**
@@ -26,8 +26,8 @@ export class HousekeepingRepo extends Context.Tag("HousekeepingRepo")<Housekeepi
   readonly deleteCompletionAddressesBefore: (before: Date, limit: number) => Effect.Effect<number>
   /** The ids of channel messages received before `before`, forgotten; how many. */
   readonly deleteChannelMessagesBefore: (before: Date, limit: number) => Effect.Effect<number>
-}>() {
-  static readonly Default = Layer.effect(
+}>()("HousekeepingRepo") {
+  static readonly layer = Layer.effect(
     HousekeepingRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient

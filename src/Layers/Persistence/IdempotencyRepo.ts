@@ -1,10 +1,10 @@
-import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import * as Tracing from "../Platform/Tracing.js"
 
 export const IdempotencyRecord = Schema.Struct({
   request_hash: Schema.String,
-  state: Schema.Literal("in_progress", "done"),
+  state: Schema.Literals(["in_progress", "done"]),
   resource_id: Schema.NullOr(Schema.String)
 })
 export type IdempotencyRecord = typeof IdempotencyRecord.Type
@@ -21,13 +21,13 @@ export interface Claim {
 }
 
 /** Idempotency keys: claimed atomically, so two instances on one database never both run a request. */
-export class IdempotencyRepo extends Context.Tag("IdempotencyRepo")<IdempotencyRepo, {
+export class IdempotencyRepo extends Context.Service<IdempotencyRepo, {
   /** Claims the key for this request; none when someone holds it: then the record is answered. */
   readonly claim: (claim: Claim) => Effect.Effect<Option.Option<IdempotencyRecord>>
   readonly finish: (scope: string, key: string, resourceId: string) => Effect.Effect<void>
   readonly release: (scope: string, key: string) => Effect.Effect<void>
-}>() {
-  static readonly Default = Layer.effect(
+}>()("IdempotencyRepo") {
+  static readonly layer = Layer.effect(
     IdempotencyRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -36,9 +36,9 @@ export class IdempotencyRepo extends Context.Tag("IdempotencyRepo")<IdempotencyR
           scope: Schema.String,
           key: Schema.String,
           request_hash: Schema.String,
-          now: Schema.DateFromSelf,
-          locked_until: Schema.DateFromSelf,
-          expires_at: Schema.DateFromSelf
+          now: Schema.Date,
+          locked_until: Schema.Date,
+          expires_at: Schema.Date
         }),
         Result: Schema.Struct({ claimed: Schema.Boolean }),
         // a new key, an expired one, or an abandoned claim of the same request is ours
@@ -53,7 +53,7 @@ export class IdempotencyRepo extends Context.Tag("IdempotencyRepo")<IdempotencyR
                  AND idempotency_keys.request_hash = EXCLUDED.request_hash)
           RETURNING true AS claimed`
       })
-      const find = SqlSchema.findOne({
+      const find = SqlSchema.findOneOption({
         Request: Schema.Struct({ scope: Schema.String, key: Schema.String }),
         Result: IdempotencyRecord,
         execute: ({ key, scope }) =>

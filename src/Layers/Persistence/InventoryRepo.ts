@@ -1,5 +1,5 @@
-import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Ref } from "effect"
+import { SqlClient } from "effect/sql"
 import {
   CHANNEL_FIELDS,
   type ChannelCells,
@@ -45,7 +45,7 @@ export interface HeldRooms {
  * Per room type and night: the rooms this service's reservations hold, and what the hotel's
  * systems said of the night (DESIGN §12). Rows that were never written read as empty nights.
  */
-export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
+export class InventoryRepo extends Context.Service<InventoryRepo, {
   /** The written nights from `from` up to `until`: the reads of quotes at one moment share a statement. */
   readonly nights: (from: LocalDate, until: LocalDate) => Effect.Effect<ReadonlyArray<StoredNight>>
   /** The same, in one statement of its own: a read over many stays at once (the price calendar) shares no batch. */
@@ -87,8 +87,8 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
   readonly writeChannel: (writes: ReadonlyArray<ChannelWrite>) => Effect.Effect<void>
   /** The rooms of completed reservations that took their nights at or after `asOf` (`Channel.countsAsTakenSince`), per room type and night from `from` up to `until`. */
   readonly takenSince: (asOf: Date, from: LocalDate, until: LocalDate) => Effect.Effect<ReadonlyArray<HeldRooms>>
-}>() {
-  static readonly Default = Layer.scoped(
+}>()("InventoryRepo") {
+  static readonly layer = Layer.effect(
     InventoryRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -164,7 +164,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
             RETURNING n.night`
           const nights = nightsOf(checkin, checkout).length
           if (updated.length !== nights) {
-            return yield* Effect.dieMessage(`taking ${rooms} ${roomTypeId} would overbook: ${updated.length} of ${nights} nights fit`)
+            return yield* Effect.die(new Error(`taking ${rooms} ${roomTypeId} would overbook: ${updated.length} of ${nights} nights fit`))
           }
         }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.take", { attributes: { roomTypeId, rooms, checkin, checkout } }))
       const release = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, takenAt: Date) =>
@@ -181,7 +181,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
             RETURNING night`
           const nights = nightsOf(checkin, checkout).length
           if (updated.length !== nights) {
-            return yield* Effect.dieMessage(`releasing ${rooms} ${roomTypeId} would give back rooms never taken: ${updated.length} of ${nights} nights`)
+            return yield* Effect.die(new Error(`releasing ${rooms} ${roomTypeId} would give back rooms never taken: ${updated.length} of ${nights} nights`))
           }
         }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.release", { attributes: { roomTypeId, rooms, checkin, checkout } }))
       const writeChannel = (writes: ReadonlyArray<ChannelWrite>) =>
@@ -277,7 +277,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
               const { booked, booked_since } = rooms > 0 ? taken(row, rooms) : released(row, -rooms, takenAt.getTime())
               const toSell = row.cells.rooms_to_sell.value
               if (booked > (inventory[roomTypeId] ?? 0) || booked < 0 || (rooms > 0 && toSell !== null && booked_since > toSell)) {
-                return Effect.dieMessage(`holding ${rooms} more ${roomTypeId} would overbook or free rooms never taken`)
+                return Effect.die(new Error(`holding ${rooms} more ${roomTypeId} would overbook or free rooms never taken`))
               }
               next.set(key(roomTypeId, night), { ...row, booked, booked_since })
             }
@@ -303,7 +303,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
           // the in-memory transactions run one at a time: every lock is taken alone
           lockRangesAlone: lockRanges,
           take: (roomTypeId, rooms, checkin, checkout, takenAt) =>
-            Effect.zipRight(
+            Effect.andThen(
               hold(roomTypeId, rooms, checkin, checkout, takenAt),
               Ref.update(holds, (all) => [
                 ...all,
@@ -311,7 +311,7 @@ export class InventoryRepo extends Context.Tag("InventoryRepo")<InventoryRepo, {
               ])
             ),
           release: (roomTypeId, rooms, checkin, checkout, takenAt) =>
-            Effect.zipRight(
+            Effect.andThen(
               hold(roomTypeId, -rooms, checkin, checkout, takenAt),
               Ref.update(holds, (all) => {
                 // the nights of that take, once: rooms seeded beforehand have none

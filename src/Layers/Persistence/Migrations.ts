@@ -1,6 +1,6 @@
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import { Migrator, SqlClient } from "@effect/sql"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
 import { AppConfig } from "../Platform/AppConfig.js"
 import { DatabaseLive } from "./Database.js"
 import { HotelRepo } from "./HotelRepo.js"
@@ -25,13 +25,8 @@ export const migrateSchema = (loader: Migrator.Loader) =>
     yield* sql`SET LOCAL statement_timeout = 0`
     yield* sql`SET LOCAL lock_timeout = 0`
     yield* sql`SELECT pg_advisory_xact_lock(${STARTUP_LOCK})`
-    // the Migrator probes for its table with a failing query, which would abort this transaction
-    yield* sql`
-      CREATE TABLE IF NOT EXISTS effect_sql_migrations (
-        migration_id integer PRIMARY KEY,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        name text NOT NULL
-      )`
+    // the Migrator makes its table (effect_sql_migrations) when it is missing; its probe for it
+    // (`to_regclass`) cannot fail, which would abort this transaction
     const applied = yield* runMigrations({ loader })
     if (applied.length > 0) yield* Effect.logInfo(`migrations applied: ${applied.map(([id, name]) => `${id}_${name}`).join(", ")}`)
   })
@@ -50,11 +45,11 @@ export const MigrationsLive = Layer.effectDiscard(
       }
     }).pipe(sql.withTransaction)
   }).pipe(Tracing.withSpan("Startup.migrate"))
-).pipe(Layer.provide(HotelRepo.Default))
+).pipe(Layer.provide(HotelRepo.layer))
 
 /** A command's database (`src/bin`): `DATABASE_URL`, or the embedded one in `DATA_DIR`, migrated. */
 export const CommandDatabaseLive = MigrationsLive.pipe(
   Layer.provideMerge(DatabaseLive),
-  Layer.provideMerge(AppConfig.Default),
-  Layer.provideMerge(NodeContext.layer)
+  Layer.provideMerge(AppConfig.layer),
+  Layer.provideMerge(NodeServices.layer)
 )

@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Clock, Context, Effect, Layer, Option, Ref, Stream } from "effect"
+import { Array as Arr, Clock, Context, Effect, Layer, Option, Ref, Stream } from "effect"
 import type { ReservationId } from "../../Domain/Ids.js"
 import {
   channelKinds,
@@ -24,15 +24,15 @@ const RECIPIENT_LOCK_SPACE = 7_240_008
 
 type WrittenJob = NewJob & { readonly id: JobId; readonly created_at: Date }
 
-const workerOnly = Effect.dieMessage("OutboxInMemory: the outbox worker runs on PostgreSQL only")
+const workerOnly = Effect.die(new Error("OutboxInMemory: the outbox worker runs on PostgreSQL only"))
 
 /** What `OutboxRepo.InMemory` holds, for the service tests: the jobs written, in order. */
-export class OutboxInMemory extends Context.Tag("OutboxInMemory")<OutboxInMemory, {
+export class OutboxInMemory extends Context.Service<OutboxInMemory, {
   readonly jobs: Effect.Effect<ReadonlyArray<WrittenJob>>
-}>() {}
+}>()("OutboxInMemory") {}
 
 /** The outbox: jobs written with the state change they follow, taken by the workers. */
-export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
+export class OutboxRepo extends Context.Service<OutboxRepo, {
   /**
    * Inside the caller's transaction: writes the jobs, and wakes the workers when it commits. A job
    * that `replacesWaiting` takes the place of its kind's job still waiting for the reservation.
@@ -80,8 +80,8 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
   readonly nextDueInMs: Effect.Effect<Option.Option<number>>
   /** A wake-up for each commit that wrote jobs, on any instance. */
   readonly wakeUps: Stream.Stream<void>
-}>() {
-  static readonly Default = Layer.effect(
+}>()("OutboxRepo") {
+  static readonly layer = Layer.effect(
     OutboxRepo,
     Effect.gen(function*() {
       const sql = yield* PgClient.PgClient
@@ -91,7 +91,7 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
         AND (e.kind IN ${pmsKinds}) = (j.kind IN ${pmsKinds})`
       /** `job` waits for no earlier pending job of its reservation and channel. */
       const first = sql`NOT EXISTS (SELECT 1 FROM outbox_jobs e WHERE ${sameQueue} AND e.seq < j.seq)`
-      // a notification with an empty payload never reaches PgClient.listen
+      // the workers wake on any notification of the channel; the payload only names it
       const wakeWorkers = sql`SELECT pg_notify(${OUTBOX_CHANNEL}, 'jobs')`
       /** This attempt still holds the job. */
       const ours = (job: ClaimedJob) => sql`id = ${job.id} AND attempts = ${job.attempt} AND state = 'pending'`
@@ -121,14 +121,16 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
             const replaced = yield* Effect.filter(jobs, (job) =>
               replacesWaiting(job.kind) ? replaceWaiting(job, trace_context) : Effect.succeed(false))
             const added = jobs.filter((job) => !replaced.includes(job))
-            if (added.length > 0) yield* sql`INSERT INTO outbox_jobs ${sql.insert(added.map((job) => ({ id: newJobId(), ...job, trace_context })))}`
+            if (Arr.isReadonlyArrayNonEmpty(added)) {
+              yield* sql`INSERT INTO outbox_jobs ${sql.insert(Arr.map(added, (job) => ({ id: newJobId(), ...job, trace_context })))}`
+            }
             yield* wakeWorkers
           }).pipe(Effect.orDie, Tracing.withSpan("OutboxRepo.enqueue", { attributes: { jobs: jobs.map((j) => j.kind) } })),
         lastEnqueuedAt: (reservationId, kind) =>
           sql<{ created_at: string }>`
             SELECT created_at FROM outbox_jobs WHERE reservation_id = ${reservationId} AND kind = ${kind}
             ORDER BY seq DESC LIMIT 1`.pipe(
-            Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => new Date(row.created_at))),
+            Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => new Date(row.created_at))),
             Effect.orDie,
             Tracing.withSpan("OutboxRepo.lastEnqueuedAt")
           ),
@@ -220,11 +222,11 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
         nextDueInMs: sql<{ ms: number | null }>`
           SELECT (EXTRACT(EPOCH FROM min(GREATEST(run_at, COALESCE(locked_until, run_at))) - now()) * 1000)::float8 AS ms
           FROM outbox_jobs j WHERE state = 'pending' AND ${first}`.pipe(
-          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]?.ms), (ms) => Math.max(0, ms))),
+          Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]?.ms), (ms) => Math.max(0, ms))),
           Effect.orDie,
           Tracing.withSpan("OutboxRepo.nextDueInMs")
         ),
-        wakeUps: sql.listen(OUTBOX_CHANNEL).pipe(Stream.as(undefined), Stream.orDie)
+        wakeUps: Stream.unwrap(Effect.map(sql.listen(OUTBOX_CHANNEL), Stream.fromQueue)).pipe(Stream.as(undefined), Stream.orDie)
       }
     })
   )
@@ -233,7 +235,7 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
   static readonly InMemory: Layer.Layer<OutboxRepo | OutboxInMemory> = Layer.effectContext(
     Effect.gen(function*() {
       const jobs = yield* Ref.make<ReadonlyArray<WrittenJob>>([])
-      const repo: Context.Tag.Service<OutboxRepo> = {
+      const repo: typeof OutboxRepo.Service = {
         // no worker takes a job here: every job waits
         enqueue: (added) =>
           Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -247,7 +249,7 @@ export class OutboxRepo extends Context.Tag("OutboxRepo")<OutboxRepo, {
               }, all))),
         lastEnqueuedAt: (reservationId, kind) =>
           Effect.map(Ref.get(jobs), (all) =>
-            Option.fromNullable(all.filter((job) => job.reservation_id === reservationId && job.kind === kind).at(-1)?.created_at)),
+            Option.fromNullishOr(all.filter((job) => job.reservation_id === reservationId && job.kind === kind).at(-1)?.created_at)),
         enqueuedSince: (reservationId, kind, since) =>
           Effect.map(Ref.get(jobs), (all) =>
             all.filter((job) => job.reservation_id === reservationId && job.kind === kind && job.created_at > since).map((job) => job.created_at)),

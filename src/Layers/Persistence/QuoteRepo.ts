@@ -1,5 +1,5 @@
-import { SqlClient, SqlSchema } from "@effect/sql"
-import { Context, Effect, HashMap, Layer, type Option, Ref, Schema } from "effect"
+import { Context, Effect, HashMap, Layer, type Option, Ref, Schema, SchemaTransformation } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { QuoteId } from "../../Domain/Ids.js"
 import { ClientInfo, MultiRoomQuoteResponse } from "../../Domain/Quote.js"
 import { makeBatcher } from "./Batcher.js"
@@ -7,7 +7,7 @@ import * as Tracing from "../Platform/Tracing.js"
 
 /** A quote as answered (stored as the service holds it: money in cents), and who asked for it. */
 export const StoredQuote = Schema.Struct({
-  response: Schema.typeSchema(MultiRoomQuoteResponse),
+  response: Schema.toType(MultiRoomQuoteResponse),
   client: ClientInfo
 })
 export type StoredQuote = typeof StoredQuote.Type
@@ -17,22 +17,24 @@ export type StoredQuote = typeof StoredQuote.Type
  * or by an instance still running it) lack the fields added since, and read as that version meant
  * them: no promo code sent, reservable when available (an intent checks the rooms again anyway).
  */
-const StoredResponse = Schema.transform(
-  Schema.parseJson(Schema.Struct({ status: Schema.Unknown }, Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
+const StoredResponse = Schema.fromJsonString(
+  Schema.StructWithRest(Schema.Struct({ status: Schema.Unknown }), [Schema.Record(Schema.String, Schema.Unknown)])
+).pipe(Schema.decodeTo(
   StoredQuote.fields.response,
-  {
-    strict: false,
-    decode: (stored) => ({ reservable: stored.status === "available", not_reservable: null, promo_code: null, ...stored }),
+  SchemaTransformation.transform({
+    // a response as stored, of any version: the response schema checks what this makes of it
+    decode: (stored) =>
+      ({ reservable: stored.status === "available", not_reservable: null, promo_code: null, ...stored }) as typeof StoredQuote.fields.response.Encoded,
     encode: (response) => response
-  }
-)
+  })
+))
 
 /** Issued quotes, kept so that a reservation intent can be made from one until it expires. */
-export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
+export class QuoteRepo extends Context.Service<QuoteRepo, {
   readonly insert: (quote: StoredQuote) => Effect.Effect<void>
   readonly find: (id: QuoteId) => Effect.Effect<Option.Option<StoredQuote>>
-}>() {
-  static readonly Default = Layer.scoped(
+}>()("QuoteRepo") {
+  static readonly layer = Layer.effect(
     QuoteRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -68,9 +70,9 @@ export class QuoteRepo extends Context.Tag("QuoteRepo")<QuoteRepo, {
           ),
         { maxBatch: 200, concurrency: 1 }
       )
-      const find = SqlSchema.findOne({
+      const find = SqlSchema.findOneOption({
         Request: QuoteId,
-        Result: Schema.Struct({ response: StoredResponse, client: Schema.parseJson(ClientInfo) }),
+        Result: Schema.Struct({ response: StoredResponse, client: Schema.fromJsonString(ClientInfo) }),
         execute: (id) => sql`SELECT response::text AS response, client::text AS client FROM quotes WHERE id = ${id}`
       })
       return {

@@ -1,5 +1,5 @@
-import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Ref, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { ReservationId } from "../../Domain/Ids.js"
 import { PmsReservation } from "../../Domain/Pms.js"
 import { FeedChange, FeedCursor } from "../../Domain/ReservationFeed.js"
@@ -18,19 +18,19 @@ const FEED_LOCK = 7_240_011
 export const StoredChange = Schema.Struct({
   cursor: FeedCursor,
   change: FeedChange,
-  changed_at: Schema.Date,
-  reservation: Schema.parseJson(PmsReservation)
+  changed_at: Schema.DateFromString,
+  reservation: Schema.fromJsonString(PmsReservation)
 })
 export type StoredChange = typeof StoredChange.Type
 
 /** The reservation changes a PMS pulls, in commit order. */
-export class ReservationFeedRepo extends Context.Tag("ReservationFeedRepo")<ReservationFeedRepo, {
+export class ReservationFeedRepo extends Context.Service<ReservationFeedRepo, {
   /** Inside the caller's transaction, as its last statement: the change, after every change already committed. */
   readonly record: (reservationId: ReservationId, change: FeedChange, content: PmsReservation, at: Date) => Effect.Effect<void>
   /** Up to `limit` changes after the cursor `after` (from the first when undefined), oldest first. */
   readonly page: (after: FeedCursor | undefined, limit: number) => Effect.Effect<ReadonlyArray<StoredChange>>
-}>() {
-  static readonly Default = Layer.effect(
+}>()("ReservationFeedRepo") {
+  static readonly layer = Layer.effect(
     ReservationFeedRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -38,8 +38,8 @@ export class ReservationFeedRepo extends Context.Tag("ReservationFeedRepo")<Rese
         Request: Schema.Struct({
           reservation_id: ReservationId,
           change: FeedChange,
-          changed_at: Schema.DateFromSelf,
-          content: Schema.parseJson(PmsReservation)
+          changed_at: Schema.Date,
+          content: Schema.fromJsonString(PmsReservation)
         }),
         execute: (row) => sql`
           INSERT INTO reservation_changes (reservation_id, change, changed_at, content)
@@ -55,7 +55,7 @@ export class ReservationFeedRepo extends Context.Tag("ReservationFeedRepo")<Rese
       return {
         record: (reservation_id, change, content, at) =>
           sql`SELECT pg_advisory_xact_lock(${FEED_LOCK})`.pipe(
-            Effect.zipRight(insert({ reservation_id, change, changed_at: at, content })),
+            Effect.andThen(insert({ reservation_id, change, changed_at: at, content })),
             Effect.orDie,
             Tracing.withSpan("ReservationFeedRepo.record", { attributes: { "reservation.id": reservation_id, change } })
           ),

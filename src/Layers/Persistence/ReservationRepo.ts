@@ -1,5 +1,5 @@
-import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import { SqlClient } from "effect/sql"
 import type { CountedCompletion } from "../../Domain/BookingLimits.js"
 import type { ReservationId } from "../../Domain/Ids.js"
 import type { Cents } from "../../Domain/Money.js"
@@ -41,9 +41,9 @@ const COMPLETIONS_LOCK_SPACE = 7_240_007
 const PROMO_CODE_LOCK_SPACE = 7_240_009
 
 const JSON_COLUMNS = ["rooms", "offer", "line_totals", "guest", "client"] as const
-const decodeRow = Schema.decodeUnknown(ReservationRecord)
+const decodeRow = Schema.decodeUnknownEffect(ReservationRecord)
 
-export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationRepo, {
+export class ReservationRepo extends Context.Service<ReservationRepo, {
   readonly insert: (record: ReservationRecord) => Effect.Effect<void>
   readonly find: (id: ReservationId) => Effect.Effect<Option.Option<ReservationRecord>>
   /** Inside a transaction: the reservation, locked until the transaction ends. */
@@ -74,8 +74,8 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
    * concurrent completion with it, on any instance, waits until this one has counted and committed.
    */
   readonly lockPromoCodeUses: (code: string) => Effect.Effect<number>
-}>() {
-  static readonly Default = Layer.effect(
+}>()("ReservationRepo") {
+  static readonly layer = Layer.effect(
     ReservationRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -89,7 +89,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
           const parsed: Record<string, unknown> = { ...row }
           for (const column of JSON_COLUMNS) parsed[column] = row[column] === null ? null : JSON.parse(row[column] as string)
           return decodeRow(parsed)
-        }).pipe(Effect.map((records) => Option.fromNullable(records[0])))
+        }).pipe(Effect.map((records) => Option.fromNullishOr(records[0])))
       const countUses = (code: string) =>
         sql<{ uses: number }>`
           SELECT count(*)::int AS uses FROM reservations WHERE promo_code = ${code} AND status = 'GUEST_COMPLETED'`.pipe(
@@ -188,7 +188,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
         countPromoCodeUses: (code) => countUses(code).pipe(Tracing.withSpan("ReservationRepo.countPromoCodeUses")),
         lockPromoCodeUses: (code) =>
           sql`SELECT pg_advisory_xact_lock(${PROMO_CODE_LOCK_SPACE}, hashtext(${code}))`.pipe(
-            Effect.zipRight(countUses(code)),
+            Effect.andThen(countUses(code)),
             Effect.orDie,
             Tracing.withSpan("ReservationRepo.lockPromoCodeUses")
           )
@@ -202,7 +202,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
       const store = yield* Ref.make(new Map<string, ReservationRecord>())
       // the in-memory transactions run one at a time: that is the lock
       const completions = yield* Ref.make<ReadonlyArray<CountedCompletion & { readonly address: string }>>([])
-      const find = (id: ReservationId) => Effect.map(Ref.get(store), (all) => Option.fromNullable(all.get(id)))
+      const find = (id: ReservationId) => Effect.map(Ref.get(store), (all) => Option.fromNullishOr(all.get(id)))
       const update = (id: ReservationId, change: (r: ReservationRecord) => ReservationRecord) =>
         Ref.update(store, (all) => {
           const current = all.get(id)
@@ -215,7 +215,7 @@ export class ReservationRepo extends Context.Tag("ReservationRepo")<ReservationR
       const save = (r: ReservationRecord) =>
         Effect.flatten(Ref.modify(store, (all) =>
           r.number !== null && [...all.values()].some((other) => other.id !== r.id && other.number === r.number)
-            ? [Effect.dieMessage(`reservation number ${r.number} is taken`), all]
+            ? [Effect.die(new Error(`reservation number ${r.number} is taken`)), all]
             : [Effect.void, new Map(all).set(r.id, {
               ...r,
               guest_link_expires_at: utc(r.guest_link_expires_at),

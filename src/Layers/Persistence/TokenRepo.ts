@@ -1,9 +1,9 @@
-import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { ReservationId } from "../../Domain/Ids.js"
 import * as Tracing from "../Platform/Tracing.js"
 
-export const TokenPurpose = Schema.Literal("guest", "manage")
+export const TokenPurpose = Schema.Literals(["guest", "manage"])
 export type TokenPurpose = typeof TokenPurpose.Type
 
 export const StoredToken = Schema.Struct({
@@ -16,15 +16,15 @@ export const StoredToken = Schema.Struct({
 export type StoredToken = typeof StoredToken.Type
 
 /** Token hashes and their nonces; never a token itself. */
-export class TokenRepo extends Context.Tag("TokenRepo")<TokenRepo, {
+export class TokenRepo extends Context.Service<TokenRepo, {
   readonly insert: (token: StoredToken) => Effect.Effect<void>
   readonly findByHash: (hash: string) => Effect.Effect<Option.Option<StoredToken>>
   /** The newest token of a purpose issued for a reservation. */
   readonly latest: (reservationId: ReservationId, purpose: TokenPurpose) => Effect.Effect<Option.Option<StoredToken>>
   /** The reservation's tokens of a purpose now expire at `expiresAt` (ISO): the same links, another lifetime. */
   readonly setExpiry: (reservationId: ReservationId, purpose: TokenPurpose, expiresAt: string) => Effect.Effect<void>
-}>() {
-  static readonly Default = Layer.effect(
+}>()("TokenRepo") {
+  static readonly layer = Layer.effect(
     TokenRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -32,13 +32,13 @@ export class TokenRepo extends Context.Tag("TokenRepo")<TokenRepo, {
         Request: StoredToken,
         execute: (token) => sql`INSERT INTO reservation_tokens ${sql.insert(token)}`
       })
-      const findByHash = SqlSchema.findOne({
+      const findByHash = SqlSchema.findOneOption({
         Request: Schema.String,
         Result: StoredToken,
         execute: (hash) => sql`
           SELECT token_hash, nonce, reservation_id, purpose, expires_at FROM reservation_tokens WHERE token_hash = ${hash}`
       })
-      const latest = SqlSchema.findOne({
+      const latest = SqlSchema.findOneOption({
         Request: Schema.Struct({ reservation_id: ReservationId, purpose: TokenPurpose }),
         Result: StoredToken,
         execute: ({ purpose, reservation_id }) => sql`
@@ -68,10 +68,10 @@ export class TokenRepo extends Context.Tag("TokenRepo")<TokenRepo, {
     Effect.map(Ref.make<ReadonlyArray<StoredToken>>([]), (tokens) => ({
       // the expiry as PostgreSQL answers a timestamptz: an ISO string in UTC
       insert: (token) => Ref.update(tokens, (all) => [...all, { ...token, expires_at: new Date(token.expires_at).toISOString() }]),
-      findByHash: (hash) => Effect.map(Ref.get(tokens), (all) => Option.fromNullable(all.find((t) => t.token_hash === hash))),
+      findByHash: (hash) => Effect.map(Ref.get(tokens), (all) => Option.fromNullishOr(all.find((t) => t.token_hash === hash))),
       latest: (reservationId, purpose) =>
         Effect.map(Ref.get(tokens), (all) =>
-          Option.fromNullable(all.filter((t) => t.reservation_id === reservationId && t.purpose === purpose).at(-1))),
+          Option.fromNullishOr(all.filter((t) => t.reservation_id === reservationId && t.purpose === purpose).at(-1))),
       setExpiry: (reservationId, purpose, expiresAt) =>
         Ref.update(tokens, (all) =>
           all.map((t) =>

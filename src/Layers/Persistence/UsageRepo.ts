@@ -1,21 +1,21 @@
-import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
 import type { LocalDate } from "../../Domain/LocalDate.js"
 import { UNNAMED, UsageRow } from "../../Domain/Usage.js"
 
 /** The traffic of a period, read from the stored quotes and reservations. */
-export class UsageRepo extends Context.Tag("UsageRepo")<UsageRepo, {
+export class UsageRepo extends Context.Service<UsageRepo, {
   /**
    * Per day (the hotel's time zone) from `from` to `to` included, per `X-Hotel-Client` and per
    * `X-AI-Agent` value: quotes issued, intents made, guests' completions and their worth.
    */
   readonly report: (from: LocalDate, to: LocalDate) => Effect.Effect<ReadonlyArray<UsageRow>>
-}>() {
-  static readonly Default = Layer.effect(
+}>()("UsageRepo") {
+  static readonly layer = Layer.effect(
     UsageRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const decode = Schema.decodeUnknown(Schema.Array(UsageRow))
+      const decode = Schema.decodeUnknownEffect(Schema.Array(UsageRow))
       return {
         report: (from, to) =>
           sql`

@@ -1,30 +1,36 @@
-import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { Config, ConfigProvider, Context, Effect, Layer, Option, Redacted, Schema, SchemaIssue } from "effect"
 import { isIP } from "node:net"
 import * as path from "node:path"
 import { plainAddress } from "../../Domain/ClientAddress.js"
 import { defaultOutboxWorkerOptions } from "../../Domain/Outbox.js"
+
+/** The variable `name` refused with `message`, as Effect's own checks refuse one. */
+export const invalidConfig = (name: string, message: string) =>
+  new Config.ConfigError(new Schema.SchemaError(new SchemaIssue.Pointer([name], new SchemaIssue.InvalidValue({ message }))))
 
 /**
  * A secret that may be left out; set but empty (`DATABASE_URL=` in an env file) counts as left out,
  * never as an empty database URL or an empty server secret.
  */
 const optionalSecret = (name: string) =>
-  Config.option(Config.redacted(name)).pipe(Config.map(Option.filter((value) => Redacted.value(value).trim() !== "")))
+  Config.option(Config.Redacted(name)).pipe(Config.map(Option.filter((value) => Redacted.value(value).trim() !== "")))
 
 /** A secret that may be left out, but when set, at least `min` characters long: a short one could be guessed. */
 const optionalLongSecret = (name: string, min: number) =>
   optionalSecret(name).pipe(
-    Config.mapOrFail((secret) =>
+    Config.mapEffect((secret) =>
       Option.isSome(secret) && Redacted.value(secret.value).length < min
-        ? Either.left(ConfigError.InvalidData([name], `must be at least ${min} characters`))
-        : Either.right(secret)
+        ? Effect.fail(invalidConfig(name, `must be at least ${min} characters`))
+        : Effect.succeed(secret)
     )
   )
 
 /** A whole number of `unit` from `min` to `max`, refused otherwise with a message naming them. */
 const wholeNumber = (name: string, unit: string, min: number, max: number) =>
-  Config.integer(name).pipe(
-    Config.validate({ message: `must be a whole number of ${unit} from ${min} to ${max}`, validation: (n) => n >= min && n <= max })
+  Config.Int(name).pipe(
+    Config.mapEffect((n) =>
+      n >= min && n <= max ? Effect.succeed(n) : Effect.fail(invalidConfig(name, `must be a whole number of ${unit} from ${min} to ${max}`))
+    )
   )
 
 /** The origin of an http(s) URL that is nothing but one (`https://agent.example`), as a browser sends it in `Origin`. */
@@ -38,18 +44,16 @@ const originOf = (text: string): string | undefined => {
   }
 }
 
-/** Comma-separated origins; none when unset or empty. */
 /** A comma-separated list, each entry made canonical by `parse` or refused with `why`; unset or empty: none. */
 const listOf = (name: string, parse: (entry: string) => string | undefined, why: (entry: string) => string) =>
-  Config.string(name).pipe(
-    Config.mapOrFail((list) =>
-      Either.all(
-        list.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "").map((entry) =>
-          Either.fromNullable(parse(entry), () => ConfigError.InvalidData([], why(entry)))
-        )
-      )
+  Config.String(name).pipe(
+    Config.mapEffect((list) =>
+      Effect.forEach(list.split(",").map((entry) => entry.trim()).filter((entry) => entry !== ""), (entry) => {
+        const canonical = parse(entry)
+        return canonical === undefined ? Effect.fail(invalidConfig(name, why(entry))) : Effect.succeed(canonical)
+      })
     ),
-    Config.withDefault([])
+    Config.withDefault<ReadonlyArray<string>>([])
   )
 
 const origins = (name: string) =>
@@ -68,7 +72,7 @@ export const DEFAULT_DATABASE_TIMEOUT_MS = 5000
 export const defaultConnectionLimits = { maxConnections: 2_000, maxConnectionsPerAddress: 64 } as const
 
 /** Every setting of the service, read from the environment once, at start. */
-export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
+export class AppConfig extends Context.Service<AppConfig, {
   readonly port: number
   readonly host: string
   readonly publicBaseUrl: string
@@ -77,7 +81,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly databaseTimeoutMs: number
   readonly dataDir: string
   readonly smtpUrl: Option.Option<Redacted.Redacted>
-  /** The sender of guest emails; unset, the hotel's name and email (`Mailer.Default`). */
+  /** The sender of guest emails; unset, the hotel's name and email (`Mailer.layer`). */
   readonly mailFrom: Option.Option<string>
   readonly pmsUrl: Option.Option<string>
   /** Sent to the PMS as `Authorization: Bearer …`. */
@@ -114,15 +118,15 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
   readonly channelToken: Option.Option<Redacted.Redacted>
   /** The only client addresses that may call the channel interface; empty: any. */
   readonly channelAllowedAddresses: ReadonlyArray<string>
-}>() {
+}>()("AppConfig") {
   static readonly fromEnv = Effect.gen(function*() {
-    const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
-    const host = yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
-    const publicBaseUrl = yield* Config.url("PUBLIC_BASE_URL").pipe(
+    const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
+    const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
+    const publicBaseUrl = yield* Config.URL("PUBLIC_BASE_URL").pipe(
       Config.map((url) => url.toString().replace(/\/$/, "")),
       Config.withDefault(`http://${host}:${port}`)
     )
-    const dataDir = path.resolve(yield* Config.string("DATA_DIR").pipe(Config.withDefault("./var")))
+    const dataDir = path.resolve(yield* Config.String("DATA_DIR").pipe(Config.withDefault("./var")))
     return {
       port,
       host,
@@ -131,14 +135,14 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       databaseTimeoutMs: yield* wholeNumber("DATABASE_TIMEOUT_MS", "milliseconds", 100, 60_000).pipe(Config.withDefault(DEFAULT_DATABASE_TIMEOUT_MS)),
       dataDir,
       smtpUrl: yield* optionalSecret("SMTP_URL"),
-      mailFrom: yield* Config.option(Config.string("MAIL_FROM")),
-      pmsUrl: yield* Config.option(Config.url("PMS_URL").pipe(Config.map((url) => url.toString()))),
+      mailFrom: yield* Config.option(Config.String("MAIL_FROM")),
+      pmsUrl: yield* Config.option(Config.URL("PMS_URL").pipe(Config.map((url) => url.toString()))),
       pmsToken: yield* optionalSecret("PMS_TOKEN"),
       quoteTtlSeconds: yield* wholeNumber("QUOTE_TTL_SECONDS", "seconds", 10, 86_400).pipe(Config.withDefault(900)),
-      environment: yield* Config.string("ENVIRONMENT").pipe(Config.withDefault("development")),
-      hotelFile: path.resolve(yield* Config.string("HOTEL_FILE").pipe(Config.withDefault("data/hotel.json"))),
+      environment: yield* Config.String("ENVIRONMENT").pipe(Config.withDefault("development")),
+      hotelFile: path.resolve(yield* Config.String("HOTEL_FILE").pipe(Config.withDefault("data/hotel.json"))),
       appSecret: yield* optionalLongSecret("APP_SECRET", 32),
-      otlpEndpoint: yield* Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString()))),
+      otlpEndpoint: yield* Config.option(Config.URL("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.map((url) => url.toString()))),
       quoteRetentionDays: yield* wholeNumber("QUOTE_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
       pendingRetentionDays: yield* wholeNumber("PENDING_RETENTION_DAYS", "days", 1, 3650).pipe(Config.withDefault(30)),
       rateLimitPerMinute: yield* wholeNumber("RATE_LIMIT_PER_MINUTE", "cost units", 0, 1_000_000).pipe(Config.withDefault(600)),
@@ -155,7 +159,7 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
       mailLimitPerRecipientPerDay: yield* wholeNumber("MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "emails", 0, 1_000_000).pipe(
         Config.withDefault(20)
       ),
-      logFormat: yield* Config.literal("json", "pretty")("LOG_FORMAT").pipe(
+      logFormat: yield* Config.Literals(["json", "pretty"], "LOG_FORMAT").pipe(
         Config.withDefault(process.stdout.isTTY ? "pretty" as const : "json" as const)
       ),
       mcpAllowedOrigins: yield* origins("MCP_ALLOWED_ORIGINS"),
@@ -171,14 +175,14 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, {
     }
   })
 
-  static readonly Default = Layer.effect(AppConfig, AppConfig.fromEnv)
+  static readonly layer = Layer.effect(AppConfig, AppConfig.fromEnv)
 
   /** Settings for tests: the defaults, overridden field by field. */
-  static readonly InMemory = (overrides: Partial<Context.Tag.Service<AppConfig>> = {}) =>
+  static readonly InMemory = (overrides: Partial<typeof AppConfig.Service> = {}) =>
     Layer.effect(
       AppConfig,
       AppConfig.fromEnv.pipe(
-        Effect.withConfigProvider(ConfigProvider.fromMap(new Map())),
+        Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromUnknown({})),
         Effect.map((defaults) => ({ ...defaults, ...overrides })),
         Effect.orDie
       )

@@ -1,9 +1,9 @@
-import { SqlClient, SqlSchema } from "@effect/sql"
-import { ConfigError, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { SqlClient, SqlSchema } from "effect/sql"
 import { createHmac, randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { AppConfig } from "./AppConfig.js"
+import { AppConfig, invalidConfig } from "./AppConfig.js"
 import { PRIVATE_FILE } from "./PrivateFiles.js"
 import * as Tracing from "./Tracing.js"
 
@@ -25,7 +25,7 @@ const claimFingerprint = (fingerprint: string) =>
       Request: Schema.String,
       execute: (claimed) => sql`INSERT INTO app_secret (fingerprint) VALUES (${claimed}) ON CONFLICT DO NOTHING`
     })
-    const stored = SqlSchema.single({
+    const stored = SqlSchema.findOne({
       Request: Schema.Void,
       Result: Schema.Struct({ fingerprint: Schema.String }),
       execute: () => sql`SELECT fingerprint FROM app_secret`
@@ -40,8 +40,8 @@ const claimFingerprint = (fingerprint: string) =>
  * be the secret the database was set up with, else the start is refused: tokens issued by one
  * instance would not verify, nor links given again match, on another.
  */
-export class AppSecret extends Context.Tag("AppSecret")<AppSecret, Redacted.Redacted<string>>() {
-  static readonly Default = Layer.effect(
+export class AppSecret extends Context.Service<AppSecret, Redacted.Redacted<string>>()("AppSecret") {
+  static readonly layer = Layer.effect(
     AppSecret,
     Effect.gen(function*() {
       const config = yield* AppConfig
@@ -49,8 +49,8 @@ export class AppSecret extends Context.Tag("AppSecret")<AppSecret, Redacted.Reda
       if (Option.isSome(config.databaseUrl) && Option.isNone(config.appSecret)) {
         // before APP_SECRET was required, an instance on DATABASE_URL signed with the file's secret
         const upgrade = fs.existsSync(file) ? `; to keep the links already sent working, set it to the contents of ${file}` : ""
-        return yield* Effect.fail(ConfigError.MissingData(
-          ["APP_SECRET"],
+        return yield* Effect.fail(invalidConfig(
+          "APP_SECRET",
           "APP_SECRET is required when DATABASE_URL is set: every instance on that database must use the same secret " +
             `(at least 32 characters, e.g. from \`openssl rand -base64 32\`)${upgrade}`
         ))
@@ -69,8 +69,8 @@ export class AppSecret extends Context.Tag("AppSecret")<AppSecret, Redacted.Reda
       const fingerprint = secretFingerprint(secret)
       if ((yield* claimFingerprint(fingerprint)) !== fingerprint) {
         const source = Option.isSome(config.appSecret) ? "APP_SECRET" : `the generated APP_SECRET in ${file}`
-        return yield* Effect.fail(ConfigError.InvalidData(
-          ["APP_SECRET"],
+        return yield* Effect.fail(invalidConfig(
+          "APP_SECRET",
           `${source} is not the secret this database was set up with, so the tokens and links of this instance ` +
             "would not match the others': start it with the database's APP_SECRET"
         ))

@@ -1,5 +1,5 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, ConfigError, Effect, Option } from "effect"
+import { Cause, Config, Effect, Exit, Logger, Option, Schema, SchemaIssue } from "effect"
 
 /**
  * An error's own message; a tagged error without one (the platform's `ServeError` when the port is
@@ -13,23 +13,42 @@ const messageOf = (error: unknown): string => {
   return "cause" in error && error.cause !== undefined ? `${tag}${messageOf(error.cause)}` : tag + String(error)
 }
 
+const issues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** A configuration error as one line: the variable and what is wrong with it. */
+const configMessage = (error: Config.ConfigError): string => {
+  if (!Schema.isSchemaError(error.cause)) return error.cause.message
+  const [first] = issues(error.cause.issue).issues
+  return first === undefined ? error.message : `(Invalid data at ${(first.path ?? []).map(String).join(".")}: "${first.message}")`
+}
+
 /** What a start-up failure means, in one or two lines, without a stack for the expected ones. */
 const describe = (cause: Cause.Cause<unknown>): string =>
-  Option.match(Cause.failureOption(cause), {
+  Option.match(Cause.findErrorOption(cause), {
     onNone: () => Cause.pretty(cause),
-    onSome: (error) => ConfigError.isConfigError(error) ? `Invalid configuration: ${String(error)}` : messageOf(error)
+    onSome: (error) => error instanceof Config.ConfigError ? `Invalid configuration: ${configMessage(error)}` : messageOf(error)
   })
 
-/** Runs an entry point: expected failures print a clear message and exit 1. */
+/** Until a layer sets the service's own: Effect's pretty logger, as runMain set it in Effect 3. */
+const PrettyLogs = Logger.layer([Logger.consolePretty(), Logger.tracerLogger])
+
+/**
+ * Runs an entry point: expected failures print a clear message and exit 1; a signal (SIGTERM,
+ * SIGINT) interrupts it, and once it has stopped, the process exits 0.
+ */
 export const runEntry = <A, E>(program: Effect.Effect<A, E>) =>
   program.pipe(
-    Effect.catchAllCause((cause) =>
-      Cause.isInterruptedOnly(cause)
+    Effect.catchCause((cause) =>
+      Cause.hasInterruptsOnly(cause)
         ? Effect.void
         : Effect.sync(() => {
           console.error(describe(cause))
           process.exitCode = 1
         })
     ),
-    NodeRuntime.runMain
+    Effect.provide(PrettyLogs),
+    NodeRuntime.runMain({
+      // a stop by a signal is a clean one (Effect 4 would exit 130 after an interruption)
+      teardown: (exit, onExit) => onExit(Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause) ? 1 : 0)
+    })
   )

@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, FiberRef, FiberRefs, HashMap, HashSet, Layer, Logger, Option, Runtime, Tracer } from "effect"
+import { Cause, Context, Effect, type Fiber, Layer, Logger, Option, References, Tracer } from "effect"
 import { maskSecrets } from "../../Domain/Redaction.js"
 import { AppConfig } from "./AppConfig.js"
 
@@ -22,11 +22,14 @@ const masked = (value: unknown): unknown =>
     ? maskSecrets(safeJson(value))
     : value
 
-/** The span the log was written in, if spans are being collected. */
-const currentSpan = (context: FiberRefs.FiberRefs): Option.Option<Tracer.Span> =>
+/**
+ * The span the log was written in, if spans are being collected: while they are off, a span is a
+ * no-op one, marked as not propagated, whose ids are "noop".
+ */
+const currentSpan = (fiber: Fiber.Fiber<unknown, unknown>): Option.Option<Tracer.Span> =>
   Option.filter(
-    Context.getOption(FiberRefs.getOrDefault(context, FiberRef.currentContext), Tracer.ParentSpan),
-    (span): span is Tracer.Span => span._tag === "Span" && span.traceId !== ""
+    Context.getOption(fiber.context, Tracer.ParentSpan),
+    (span): span is Tracer.Span => span._tag === "Span" && !Context.get(span.annotations, Tracer.DisablePropagation)
   )
 
 /**
@@ -65,28 +68,36 @@ export const bufferedStdout = (write: (chunk: string) => void = (chunk) => void 
  * are collected, and `cause` for a failure. Tokens, email addresses and phone numbers are masked.
  */
 export const jsonLogger = (line: (text: string) => void) =>
-  Logger.make<unknown, void>(({ annotations, cause, context, date, logLevel, message }) => {
-    const entry: Record<string, unknown> = { time: date.toISOString(), level: logLevel.label, msg: maskSecrets(messageText(message)) }
-    for (const [key, value] of annotations) entry[key] = masked(value)
-    const span = currentSpan(context)
+  Logger.make<unknown, void>(({ cause, date, fiber, logLevel, message }) => {
+    const entry: Record<string, unknown> = { time: date.toISOString(), level: logLevel.toUpperCase(), msg: maskSecrets(messageText(message)) }
+    for (const [key, value] of Object.entries(fiber.getRef(References.CurrentLogAnnotations))) entry[key] = masked(value)
+    const span = currentSpan(fiber)
     if (Option.isSome(span)) {
       entry.trace_id = span.value.traceId
       entry.span_id = span.value.spanId
     }
-    if (!Cause.isEmpty(cause)) entry.cause = maskSecrets(Cause.pretty(cause, { renderErrorCause: true }))
+    if (cause.reasons.length > 0) entry.cause = maskSecrets(Cause.pretty(cause))
     line(JSON.stringify(entry))
   })
 
 /** A request line's trace ids, 32 and 16 hex digits: unmasked, they would pass for a token or a phone number. */
 const TRACE_ID_KEYS: ReadonlySet<string> = new Set(["trace_id", "span_id"])
 
+/** The fiber as a logger sees it, its log annotations masked: Effect's pretty logger reads them from the fiber. */
+const withMaskedAnnotations = (fiber: Fiber.Fiber<unknown, unknown>): Fiber.Fiber<unknown, unknown> => {
+  const annotations = Object.fromEntries(
+    Object.entries(fiber.getRef(References.CurrentLogAnnotations)).map(([key, value]) => [key, TRACE_ID_KEYS.has(key) ? value : masked(value)])
+  )
+  const getRef = <A>(ref: Context.Reference<A>): A =>
+    ref === References.CurrentLogAnnotations ? annotations as A : fiber.getRef(ref)
+  return new Proxy(fiber, { get: (target, key) => key === "getRef" ? getRef : Reflect.get(target, key) })
+}
+
+const consolePretty = Logger.consolePretty()
+
 /** Effect's pretty logger, for a developer's terminal, with the same masking. */
-const prettyLogger = Logger.prettyLogger().pipe(
-  Logger.mapInputOptions((options: Logger.Logger.Options<unknown>) => ({
-    ...options,
-    message: maskSecrets(messageText(options.message)),
-    annotations: HashMap.map(options.annotations, (value, key) => TRACE_ID_KEYS.has(key) ? value : masked(value))
-  }))
+const prettyLogger = Logger.make<unknown, void>((options) =>
+  consolePretty.log({ ...options, message: maskSecrets(messageText(options.message)), fiber: withMaskedAnnotations(options.fiber) })
 )
 
 /** What the log line of a request says. */
@@ -129,9 +140,7 @@ const requestViaLogger = (entry: RequestEntry): Effect.Effect<void> => {
  * more CPU per small request (the annotations, the masking of fields that cannot hold a secret, a
  * serialisation of a whole object; README, "Logs"); written here it is one template string.
  */
-export class RequestLog extends Context.Reference<RequestLog>()("RequestLog", {
-  defaultValue: (): RequestLogLine | undefined => undefined
-}) {}
+export const RequestLog = Context.Reference<RequestLogLine | undefined>("RequestLog", { defaultValue: () => undefined })
 
 /**
  * `time.toISOString()` of the last millisecond asked: a busy server logs several requests a
@@ -158,18 +167,20 @@ export const requestJsonLine = (entry: RequestEntry, isoTime: string): string =>
     `"duration_ms":${entry.durationMs}${trace}}`
 }
 
-/** The only logger from then on, in place of the default one or the pretty one `runMain` adds. */
-const onlyLogger = (logger: Logger.Logger<unknown, any>) =>
-  Layer.scopedDiscard(Effect.locallyScopedWith(FiberRef.currentLoggers, () => HashSet.make<ReadonlyArray<Logger.Logger<unknown, any>>>(logger)))
+/** The only logger of what it is provided to, in place of Effect's default ones or the pretty one `runEntry` sets. */
+const onlyLogger = (logger: Logger.Logger<unknown, void>) => Logger.layer([logger])
 
-/** The one place the log format is chosen: `LOG_FORMAT` (JSON unless stdout is a terminal). */
-export const LoggingLive = Layer.unwrapEffect(Effect.map(AppConfig, ({ logFormat }) => {
+/**
+ * The one place the log format is chosen: `LOG_FORMAT` (JSON unless stdout is a terminal). It
+ * provides the logger (`References.CurrentLoggers`) and `RequestLog`.
+ */
+export const LoggingLive = Layer.unwrap(Effect.map(AppConfig, ({ logFormat }) => {
   if (logFormat === "pretty") {
-    // the request lines through the pretty logger, in a runtime that has it
+    // the request lines through the pretty logger, with the services (the logger, the console) it is built with
     const viaLogger = Layer.effect(
       RequestLog,
-      Effect.map(Effect.runtime<never>(), (runtime): RequestLogLine => {
-        const run = Runtime.runSync(runtime)
+      Effect.map(Effect.context<never>(), (context): RequestLogLine => {
+        const run = Effect.runSyncWith(context)
         return (entry) => run(requestViaLogger(entry))
       })
     )

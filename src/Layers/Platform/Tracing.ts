@@ -1,7 +1,5 @@
-import * as Headers from "@effect/platform/Headers"
-import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
-import { Effect, FiberRef, Layer, Option, type Tracer } from "effect"
-import type { YieldWrap } from "effect/Utils"
+import { Effect, Layer, Option, References, type Tracer } from "effect"
+import { Headers, HttpTraceContext } from "effect/http"
 import { API_VERSION } from "../../Domain/Version.js"
 import { AppConfig } from "./AppConfig.js"
 
@@ -9,7 +7,7 @@ import { AppConfig } from "./AppConfig.js"
  * Traces go to an OTLP/HTTP collector when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; else nowhere.
  * The OpenTelemetry SDK is loaded only then: its heap would be walked by every full GC for nothing.
  */
-export const TracingLive = Layer.unwrapEffect(
+export const TracingLive = Layer.unwrap(
   Effect.gen(function*() {
     const config = yield* AppConfig
     if (Option.isNone(config.otlpEndpoint)) return Layer.empty
@@ -33,35 +31,35 @@ export const TracingLive = Layer.unwrapEffect(
  * repositories' batches) make no span at all: nobody would read them.
  */
 export const untracedWithoutCollector = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
-  Layer.unwrapEffect(Effect.map(AppConfig, ({ otlpEndpoint }) =>
-    Option.isSome(otlpEndpoint) ? layer : Layer.locally(layer, FiberRef.currentTracerEnabled, false)))
+  Layer.unwrap(Effect.map(AppConfig, ({ otlpEndpoint }) =>
+    Option.isSome(otlpEndpoint) ? layer : layer.pipe(Layer.provide(Layer.succeed(References.TracerEnabled, false)))))
 
 /*
  * Spans only while a collector listens. Without one the API turns spans off
- * (`FiberRef.currentTracerEnabled`), yet `Effect.fn` and `Effect.withSpan` would still capture a
+ * (`References.TracerEnabled`), yet `Effect.fn` and `Effect.withSpan` would still capture a
  * stack trace and open a no-op span on every call, several times a quote (README, "Performance");
  * and `Effect.annotateCurrentSpan` would build an exception to find no span. These check first.
  */
 
 /** `Effect.fn(name)`: a span named after the call while spans are on, the bare body otherwise. */
-export const fn = (name: string, options?: Tracer.SpanOptions) =>
-<Eff extends YieldWrap<Effect.Effect<any, any, any>>, A, Args extends Array<any>>(
+export const fn = (name: string, options?: Tracer.SpanOptionsNoTrace) =>
+<Eff extends Effect.Effect<any, any, any>, A, Args extends Array<any>>(
   body: (...args: Args) => Generator<Eff, A, never>
 ) => {
   const traced = Effect.fn(name, options)(body)
   const untraced = Effect.fnUntraced(body)
   return (...args: Args): ReturnType<typeof traced> =>
-    FiberRef.getWith(FiberRef.currentTracerEnabled, (enabled) => enabled ? traced(...args) : untraced(...args))
+    Effect.flatMap(References.TracerEnabled, (enabled) => enabled ? traced(...args) : untraced(...args))
 }
 
 /** `Effect.withSpan(name, options)` while spans are on. */
 export const withSpan = (name: string, options?: Tracer.SpanOptions) =>
 <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  FiberRef.getWith(FiberRef.currentTracerEnabled, (enabled) => enabled ? Effect.withSpan(self, name, options) : self)
+  Effect.flatMap(References.TracerEnabled, (enabled) => enabled ? Effect.withSpan(self, name, options) : self)
 
 /** `Effect.annotateCurrentSpan(attributes)` while spans are on. */
 export const annotate = (attributes: Record<string, unknown>): Effect.Effect<void> =>
-  FiberRef.getWith(FiberRef.currentTracerEnabled, (enabled) => enabled ? Effect.annotateCurrentSpan(attributes) : Effect.void)
+  Effect.flatMap(References.TracerEnabled, (enabled) => enabled ? Effect.annotateCurrentSpan(attributes) : Effect.void)
 
 /** The W3C `traceparent` header of a span. */
 export const traceparent = (span: Tracer.AnySpan): string => `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}`
@@ -70,8 +68,8 @@ export const traceparent = (span: Tracer.AnySpan): string => `00-${span.traceId}
  * The `traceparent` of the current span while spans are on, to be stored with work done later
  * (an outbox job); null while they are off.
  */
-export const currentTraceparent: Effect.Effect<string | null> = FiberRef.getWith(
-  FiberRef.currentTracerEnabled,
+export const currentTraceparent: Effect.Effect<string | null> = Effect.flatMap(
+  References.TracerEnabled,
   (enabled) =>
     enabled
       ? Effect.map(Effect.option(Effect.currentSpan), Option.match({ onNone: () => null, onSome: traceparent }))
@@ -82,5 +80,5 @@ export const currentTraceparent: Effect.Effect<string | null> = FiberRef.getWith
 export const linksTo = (stored: string | null): Array<Tracer.SpanLink> =>
   stored === null ? [] : Option.match(HttpTraceContext.fromHeaders(Headers.fromInput({ traceparent: stored })), {
     onNone: () => [],
-    onSome: (span) => [{ _tag: "SpanLink", span, attributes: {} }]
+    onSome: (span) => [{ span, attributes: {} }]
   })

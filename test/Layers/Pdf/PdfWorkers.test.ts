@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { threadId } from "node:worker_threads"
 import { PDFDocument } from "pdf-lib"
 import { confirmationDocument } from "../../../src/Domain/ConfirmationDocument.js"
@@ -18,7 +18,7 @@ const titleOf = (pdf: Uint8Array) => Effect.map(Effect.promise(() => PDFDocument
 
 const draw = (number: string) => Effect.flatMap(PdfWorkers, (workers) => workers.draw(documentOf(number), CREATED_AT))
 
-const withWorkers = (size: number, entry = DEFAULT_ENTRY) => Effect.provide(PdfWorkers.layer({ size, entry }))
+const withWorkers = (size: number, entry = DEFAULT_ENTRY) => Effect.provide(PdfWorkers.layerWith({ size, entry }))
 
 /** Draws the crashing thread (test/support/crashingPdfWorker.ts) does not survive. */
 const CRASHING = "BR-CRASH00"
@@ -67,14 +67,14 @@ describe("PDF workers", () => {
   it.live("the threads stop with the layer: a draw still running when it closes fails, never hangs", () =>
     Effect.gen(function*() {
       const scope = yield* Effect.scope
-      const context = yield* Layer.buildWithScope(PdfWorkers.layer({ size: 1, entry: DEFAULT_ENTRY }), scope)
-      const running = yield* Effect.fork(Effect.provide(draw("BR-AAAAAA"), context))
-      // sent to its thread, waiting for the answer
-      yield* Effect.repeat(running.status, { until: (status) => status._tag === "Suspended" })
+      const context = yield* Layer.buildWithScope(PdfWorkers.layerWith({ size: 1, entry: DEFAULT_ENTRY }), scope)
+      const running = yield* Effect.forkChild(Effect.provide(draw("BR-AAAAAA"), context))
+      // sent to its thread at once, waiting for the answer: a new thread takes far longer to start and draw
+      yield* Effect.sleep("100 millis")
       return running
     }).pipe(
       Effect.scoped,
-      Effect.flatMap((running) => Effect.flip(running.await.pipe(Effect.flatten))),
+      Effect.flatMap((running) => Effect.flip(Fiber.join(running))),
       Effect.map((failed) => expect(failed.message).toMatch(/^the PDF worker stopped/))
     ))
 })

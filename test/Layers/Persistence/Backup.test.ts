@@ -1,7 +1,7 @@
-import { NodeContext } from "@effect/platform-node"
-import { SqlClient } from "@effect/sql"
+import { NodeServices } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, type Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -21,10 +21,10 @@ import { poolOn, testDatabaseUrl } from "../../support/database.js"
 import { client, completed } from "../../support/serviceFlow.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
-const Config = Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer, AppSecret.InMemory)
+const Config = Layer.mergeAll(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeServices.layer, AppSecret.InMemory)
 /** The service's repositories and services on one database (migrated, the hotel imported when it is empty). */
 const serviceOn = (url: Redacted.Redacted) =>
-  Services.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(Config), Layer.provide(clock.layer))
+  Services.pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(Config), Layer.provideMerge(clock.layer))
 
 /** Per table of the service: its rows and a digest of their contents, in a stable order. */
 const contents = Effect.gen(function*() {
@@ -59,7 +59,7 @@ const temporaryFolder = Effect.acquireRelease(
 )
 
 describe("db:export and db:import", () => {
-  it.scoped(
+  it.effect(
     "a completed (with DIRECT12), a cancelled and a pending reservation with their emails move to another database whole; a filled database and a newer format are refused",
     () =>
       Effect.gen(function*() {

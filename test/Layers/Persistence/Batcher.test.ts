@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { SqlError } from "@effect/sql/SqlError"
 import { Deferred, Effect, Exit, Fiber } from "effect"
+import { SqlError } from "effect/sql"
 import { makeBatcher } from "../../../src/Layers/Persistence/Batcher.js"
 
 /** A batch operation that records its batches and waits for `release` before answering. */
@@ -9,23 +9,23 @@ const recording = Effect.gen(function*() {
   const release = yield* Deferred.make<void>()
   const run = (inputs: ReadonlyArray<number>) =>
     Effect.sync(() => batches.push(inputs)).pipe(
-      Effect.zipRight(Deferred.await(release)),
+      Effect.andThen(Deferred.await(release)),
       Effect.as(inputs.map((n) => n * 10))
     )
   return { batches, release, run }
 })
 
 describe("makeBatcher", () => {
-  it.scoped("a lone call goes out at once; calls made meanwhile share the next batch, each gets its own answer", () =>
+  it.effect("a lone call goes out at once; calls made meanwhile share the next batch, each gets its own answer", () =>
     Effect.gen(function*() {
       const { batches, release, run } = yield* recording
       const call = yield* makeBatcher(run, { maxBatch: 10, concurrency: 1 })
-      const first = yield* Effect.fork(call(1))
-      yield* Effect.yieldNow()
+      const first = yield* Effect.forkChild(call(1))
+      yield* Effect.yieldNow
       expect(batches).toEqual([[1]])
-      const rest = yield* Effect.fork(Effect.all([call(2), call(3), call(4)], { concurrency: "unbounded" }))
+      const rest = yield* Effect.forkChild(Effect.all([call(2), call(3), call(4)], { concurrency: "unbounded" }))
       // let the three callers start and wait
-      yield* Effect.repeatN(Effect.yieldNow(), 20)
+      yield* Effect.repeat(Effect.yieldNow, { times: 20 })
       expect(batches).toEqual([[1]])
       yield* Deferred.succeed(release, undefined)
       expect(yield* Fiber.join(first)).toBe(10)
@@ -33,7 +33,7 @@ describe("makeBatcher", () => {
       expect(batches).toEqual([[1], [2, 3, 4]])
     }))
 
-  it.scoped("a batch holds at most maxBatch calls", () =>
+  it.effect("a batch holds at most maxBatch calls", () =>
     Effect.gen(function*() {
       const { batches, release, run } = yield* recording
       const call = yield* makeBatcher(run, { maxBatch: 2, concurrency: 1 })
@@ -44,11 +44,11 @@ describe("makeBatcher", () => {
       expect(batches.flat().sort()).toEqual([1, 2, 3, 4, 5])
     }))
 
-  it.scoped("every caller of a batch that dies sees the defect, and later calls still run", () =>
+  it.effect("every caller of a batch that dies sees the defect, and later calls still run", () =>
     Effect.gen(function*() {
       let fail = true
       const call = yield* makeBatcher(
-        (inputs: ReadonlyArray<number>) => fail ? Effect.dieMessage("database gone") : Effect.succeed(inputs),
+        (inputs: ReadonlyArray<number>) => fail ? Effect.die(new Error("database gone")) : Effect.succeed(inputs),
         { maxBatch: 10, concurrency: 1 }
       )
       const exits = yield* Effect.all([call(1), call(2)].map(Effect.exit), { concurrency: "unbounded" })
@@ -57,22 +57,22 @@ describe("makeBatcher", () => {
       expect(yield* call(3)).toBe(3)
     }))
 
-  it.scoped("one poisoned call among 50 in a batch fails alone: the batch is run again call by call", () =>
+  it.effect("one poisoned call among 50 in a batch fails alone: the batch is run again call by call", () =>
     Effect.gen(function*() {
       const batches: Array<ReadonlyArray<number>> = []
       const release = yield* Deferred.make<void>()
       const call = yield* makeBatcher(
         (inputs: ReadonlyArray<number>) =>
           Effect.sync(() => batches.push(inputs)).pipe(
-            Effect.zipRight(Deferred.await(release)),
-            Effect.zipRight(inputs.includes(13) ? Effect.dieMessage("invalid byte sequence") : Effect.succeed(inputs.map((n) => n * 10)))
+            Effect.andThen(Deferred.await(release)),
+            Effect.andThen(inputs.includes(13) ? Effect.die(new Error("invalid byte sequence")) : Effect.succeed(inputs.map((n) => n * 10)))
           ),
         { maxBatch: 100, concurrency: 1 }
       )
-      const first = yield* Effect.fork(call(0))
-      yield* Effect.yieldNow()
-      const rest = yield* Effect.fork(Effect.all(Array.from({ length: 50 }, (_, i) => Effect.exit(call(i + 1))), { concurrency: "unbounded" }))
-      yield* Effect.repeatN(Effect.yieldNow(), 20)
+      const first = yield* Effect.forkChild(call(0))
+      yield* Effect.yieldNow
+      const rest = yield* Effect.forkChild(Effect.all(Array.from({ length: 50 }, (_, i) => Effect.exit(call(i + 1))), { concurrency: "unbounded" }))
+      yield* Effect.repeat(Effect.yieldNow, { times: 20 })
       yield* Deferred.succeed(release, undefined)
       expect(yield* Fiber.join(first)).toBe(0)
       const exits = yield* Fiber.join(rest)
@@ -83,21 +83,24 @@ describe("makeBatcher", () => {
       expect(batches).toHaveLength(2 + 50)
     }))
 
-  it.scoped("a batch the database failed answers its calls and those queued behind it at once, without a batch of their own", () =>
+  it.effect("a batch the database failed answers its calls and those queued behind it at once, without a batch of their own", () =>
     Effect.gen(function*() {
       const { batches, release, run } = yield* recording
-      const lockTimeout = new SqlError({
-        cause: Object.assign(new Error("canceling statement due to lock timeout"), { code: "55P03", severity: "ERROR" }),
-        message: "Failed to execute statement"
+      const lockTimeout = new SqlError.SqlError({
+        reason: new SqlError.LockTimeoutError({
+          cause: Object.assign(new Error("canceling statement due to lock timeout"), { code: "55P03", severity: "ERROR" }),
+          message: "PgConnection: Query failed",
+          operation: "query"
+        })
       })
       const call = yield* makeBatcher(
-        (inputs: ReadonlyArray<number>) => Effect.zipRight(run(inputs), Effect.die(lockTimeout)),
+        (inputs: ReadonlyArray<number>) => Effect.andThen(run(inputs), Effect.die(lockTimeout)),
         { maxBatch: 2, concurrency: 1 }
       )
-      const first = yield* Effect.fork(Effect.exit(call(1)))
-      yield* Effect.yieldNow()
-      const queued = yield* Effect.fork(Effect.all([2, 3, 4, 5].map((n) => Effect.exit(call(n))), { concurrency: "unbounded" }))
-      yield* Effect.repeatN(Effect.yieldNow(), 20)
+      const first = yield* Effect.forkChild(Effect.exit(call(1)))
+      yield* Effect.yieldNow
+      const queued = yield* Effect.forkChild(Effect.all([2, 3, 4, 5].map((n) => Effect.exit(call(n))), { concurrency: "unbounded" }))
+      yield* Effect.repeat(Effect.yieldNow, { times: 20 })
       yield* Deferred.succeed(release, undefined)
       expect(yield* Fiber.join(first)).toSatisfy(Exit.isFailure)
       expect((yield* Fiber.join(queued)).every(Exit.isFailure)).toBe(true)

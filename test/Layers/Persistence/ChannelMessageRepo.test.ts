@@ -8,7 +8,7 @@ const receivedAt = new Date("2026-12-01T10:00:00Z")
 
 contract("ChannelMessageRepo", {
   inMemory: Layer.merge(ChannelMessageRepo.InMemory, Transactions.InMemory),
-  postgres: Layer.merge(ChannelMessageRepo.Default, Transactions.Default)
+  postgres: Layer.merge(ChannelMessageRepo.layer, Transactions.layer)
 }, (it) => {
   it.effect("a new id is claimed; once answered, the same id answers that answer", () =>
     Effect.gen(function*() {
@@ -29,7 +29,7 @@ contract("ChannelMessageRepo", {
     Effect.gen(function*() {
       const repo = yield* ChannelMessageRepo
       const { atomically } = yield* Transactions
-      const refused = yield* Effect.exit(atomically(Effect.zipRight(repo.claim("cm-refused", receivedAt), Effect.fail("refused" as const))))
+      const refused = yield* Effect.exit(atomically(Effect.andThen(repo.claim("cm-refused", receivedAt), Effect.fail("refused" as const))))
       expect(refused._tag).toBe("Failure")
       const again = yield* atomically(Effect.gen(function*() {
         const claimed = yield* repo.claim("cm-refused", receivedAt)

@@ -1,8 +1,8 @@
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import { SqlClient } from "@effect/sql"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option, Redacted, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -55,7 +55,7 @@ const outputOf = (child: ChildProcess) => {
 
 /** Its exit code (or signal), once it has exited. */
 const exitOf = (child: ChildProcess) =>
-  Effect.async<number | string>((resume) => {
+  Effect.callback<number | string>((resume) => {
     if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.succeed(child.exitCode ?? child.signalCode!))
     child.once("exit", (code, signal) => resume(Effect.succeed(code ?? signal!)))
   })
@@ -74,7 +74,7 @@ const stopAtEnd = (child: ChildProcess) =>
 const within = <A, E>(ms: number, attempt: Effect.Effect<A, E>) =>
   attempt.pipe(
     Effect.retry(Schedule.spaced("50 millis")),
-    Effect.timeoutFail({ duration: ms, onTimeout: () => new Error(`not within ${ms} ms`) }),
+    Effect.timeoutOrElse({ duration: ms, orElse: () => Effect.fail(new Error(`not within ${ms} ms`)) }),
     Effect.orDie
   )
 
@@ -100,7 +100,7 @@ const readyServerOtherThan = (dataDir: string, previous: number) =>
 
 /** The service as a supervisor runs it, on the embedded database of `dataDir`, once it listens. */
 const startService = (dataDir: string) =>
-  Effect.async<{ readonly child: ChildProcess; readonly output: () => string }, ScriptExited>((resume) => {
+  Effect.callback<{ readonly child: ChildProcess; readonly output: () => string }, ScriptExited>((resume) => {
     const { DATABASE_URL: _, ...inherited } = process.env
     // below Linux's ephemeral ports, where the suite's own connections take theirs
     const port = 20_000 + Math.floor(Math.random() * 12_000)
@@ -117,7 +117,7 @@ describe("embedded PostgreSQL", () => {
   it.live("creates its cluster on the first start and keeps the data across a restart", () =>
     Effect.gen(function*() {
       const dir = yield* temporaryDataDir
-      yield* query(dir, (sql) => sql`CREATE TABLE kept (value text)`.pipe(Effect.zipRight(sql`INSERT INTO kept VALUES ('first')`)))
+      yield* query(dir, (sql) => sql`CREATE TABLE kept (value text)`.pipe(Effect.andThen(sql`INSERT INTO kept VALUES ('first')`)))
       expect(fs.existsSync(path.join(dir, "postgres", "PG_VERSION"))).toBe(true)
       expect(yield* keptValues(dir)).toEqual(["first"])
       // stopped cleanly: no server and no claim left behind
@@ -197,11 +197,11 @@ describe("embedded PostgreSQL", () => {
     Effect.gen(function*() {
       const dir = yield* temporaryDataDir
       // a table made as the superuser, as before this role
-      yield* query(dir, (sql) => sql`CREATE TABLE kept (value text)`.pipe(Effect.zipRight(sql`INSERT INTO kept VALUES ('older')`)))
+      yield* query(dir, (sql) => sql`CREATE TABLE kept (value text)`.pipe(Effect.andThen(sql`INSERT INTO kept VALUES ('older')`)))
       const service = MigrationsLive.pipe(
         Layer.provideMerge(DatabaseLive),
         Layer.provideMerge(AppConfig.InMemory({ dataDir: dir, databaseUrl: Option.none(), hotelFile: path.resolve("data/hotel.json") })),
-        Layer.provide(NodeContext.layer)
+        Layer.provide(NodeServices.layer)
       )
       for (const start of ["first", "second"]) {
         const seen = yield* Effect.gen(function*() {

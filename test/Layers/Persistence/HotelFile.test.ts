@@ -1,4 +1,4 @@
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
@@ -23,7 +23,7 @@ describe("hotel definition file", () => {
       expect(hotel.room_types.map((r) => [r.id, r.size_m2, r.inventory])).toEqual([["double", 18, 12], ["twin", 20, 8], ["deluxe", 28, 5]])
       expect(hotel.rate_plans.map((p) => p.code)).toEqual(["FLEX", "FLEX_BB", "NRF"])
       expect(hotel.promotions.map((p) => p.code)).toEqual(["EARLY_BOOKING", "LONG_STAY"])
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 
   it.effect("a bad field is refused with its path", () =>
     Effect.gen(function*() {
@@ -33,7 +33,7 @@ describe("hotel definition file", () => {
       const message = yield* refusal(JSON.stringify(bad))
       expect(message).toContain("room_types.1.inventory")
       expect(message).toContain("rate_plans.2.discount_percent")
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 
   it.effect("seasons must cover every month once and every room type needs a rate per season", () =>
     Effect.gen(function*() {
@@ -43,7 +43,7 @@ describe("hotel definition file", () => {
       const message = yield* refusal(JSON.stringify(bad))
       expect(message).toContain("seasons: seasons must cover every month exactly once")
       expect(message).toContain("room_types.2.base_rates_cents.high")
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 
   it.effect("a guest-facing text needs English, and the cancellation and payment policies are required", () =>
     Effect.gen(function*() {
@@ -55,7 +55,7 @@ describe("hotel definition file", () => {
       expect(message).toContain("room_types.0.name.en")
       expect(message).toContain("rate_plans.1.description")
       expect(message).toContain("policies.payment: policy payment is required")
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 
   it.effect("promo codes: DIRECT12 in the demo hotel, min_nights 1 by default, and a file without promo_codes still loads", () =>
     Effect.gen(function*() {
@@ -73,7 +73,7 @@ describe("hotel definition file", () => {
       const older = demoJson()
       delete older.promo_codes
       expect((yield* readHotelFile(withFile(JSON.stringify(older)))).promo_codes).toEqual([])
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 
   it.effect("promo codes: unique case-insensitively and apart from promotions, percent 1–100, dates in order, known plans", () =>
     Effect.gen(function*() {
@@ -98,12 +98,12 @@ describe("hotel definition file", () => {
       expect(yield* withCodes({ ...direct, rate_codes: ["FLEX", "GOLD"] })).toContain("promo_codes.0.rate_codes.1: unknown rate plan GOLD")
       expect(yield* withCodes({ ...direct, code: "DIRECT 12" })).toContain("promo_codes.0.code")
       expect(yield* withCodes({ ...direct, code: "D".repeat(41) })).toContain("promo_codes.0.code")
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 
   it.effect("a file that is not JSON, or missing, is refused with its name", () =>
     Effect.gen(function*() {
       expect(yield* refusal("{ not json")).toMatch(/invalid hotel file .*hotel\.json/)
       const missing = yield* readHotelFile("/nonexistent/hotel.json").pipe(Effect.flip)
       expect(missing.message).toContain("cannot read hotel file /nonexistent/hotel.json")
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 })

@@ -4,7 +4,7 @@ import { HotelRepo } from "../../../src/Layers/Persistence/HotelRepo.js"
 import { contract } from "../../support/contract.js"
 import { demoHotel } from "../../support/hotel.js"
 
-contract("HotelRepo", { inMemory: HotelRepo.InMemory(demoHotel), postgres: HotelRepo.Default }, (it) => {
+contract("HotelRepo", { inMemory: HotelRepo.InMemory(demoHotel), postgres: HotelRepo.layer }, (it) => {
   it.effect("holds the imported hotel, which needs no import", () =>
     Effect.gen(function*() {
       const repo = yield* HotelRepo

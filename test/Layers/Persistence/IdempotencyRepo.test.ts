@@ -16,7 +16,7 @@ const claim = (key: string, requestHash: string, at = 0): Claim => ({
   expiresAt: new Date(start + (at + 24 * 60) * MINUTE)
 })
 
-contract("IdempotencyRepo", { inMemory: IdempotencyRepo.InMemory, postgres: IdempotencyRepo.Default }, (it) => {
+contract("IdempotencyRepo", { inMemory: IdempotencyRepo.InMemory, postgres: IdempotencyRepo.layer }, (it) => {
   it.effect("a new key is claimed; while it is held, any claim of it answers the record", () =>
     Effect.gen(function*() {
       const repo = yield* IdempotencyRepo

@@ -31,10 +31,10 @@ const takenAt = new Date("2026-12-01T10:00:00Z")
 /** Holds rooms at `at` as the service does: the nights locked first, in the same transaction. */
 const takeAt = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string, at: Date) =>
   Effect.flatMap(InventoryRepo, (repo) =>
-    Effect.zipRight(repo.lockNights([roomTypeId], d(checkin), d(checkout)), repo.take(roomTypeId, rooms, d(checkin), d(checkout), at)))
+    Effect.andThen(repo.lockNights([roomTypeId], d(checkin), d(checkout)), repo.take(roomTypeId, rooms, d(checkin), d(checkout), at)))
 const releaseAt = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string, at: Date) =>
   Effect.flatMap(InventoryRepo, (repo) =>
-    Effect.zipRight(repo.lockNights([roomTypeId], d(checkin), d(checkout)), repo.release(roomTypeId, rooms, d(checkin), d(checkout), at)))
+    Effect.andThen(repo.lockNights([roomTypeId], d(checkin), d(checkout)), repo.release(roomTypeId, rooms, d(checkin), d(checkout), at)))
 const take = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string) => takeAt(roomTypeId, rooms, checkin, checkout, takenAt)
 const release = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string) =>
   releaseAt(roomTypeId, rooms, checkin, checkout, takenAt)
@@ -72,7 +72,7 @@ const completedAt = (roomTypeId: RoomTypeId, rooms: number, checkin: string, che
 
 contract("InventoryRepo", {
   inMemory: Layer.mergeAll(InventoryRepo.InMemory(demoInventory), ReservationRepo.InMemory, Transactions.InMemory),
-  postgres: Layer.mergeAll(InventoryRepo.Default, ReservationRepo.Default, Transactions.Default)
+  postgres: Layer.mergeAll(InventoryRepo.layer, ReservationRepo.layer, Transactions.layer)
 }, (it) => {
   it.effect("with nothing booked, every room of each type is free, in the hotel's order, and no night is booked", () =>
     Effect.gen(function*() {
@@ -152,9 +152,9 @@ contract("InventoryRepo", {
       const repo = yield* InventoryRepo
       yield* take(deluxe, 4, "2027-04-01", "2027-04-03")
       const overbooked = yield* Effect.exit(take(deluxe, 2, "2027-04-01", "2027-04-03"))
-      expect(Exit.isFailure(overbooked) && Cause.isDie(overbooked.cause)).toBe(true)
+      expect(Exit.isFailure(overbooked) && Cause.hasDies(overbooked.cause)).toBe(true)
       const neverTaken = yield* Effect.exit(release(deluxe, 1, "2027-04-03", "2027-04-05"))
-      expect(Exit.isFailure(neverTaken) && Cause.isDie(neverTaken.cause)).toBe(true)
+      expect(Exit.isFailure(neverTaken) && Cause.hasDies(neverTaken.cause)).toBe(true)
       expect(sorted(yield* repo.nights(d("2027-04-01"), d("2027-04-05")))).toEqual([
         night(deluxe, "2027-04-01", 4),
         night(deluxe, "2027-04-02", 4)
@@ -221,7 +221,7 @@ contract("InventoryRepo", {
       // the figure's 2 are taken: one more is a defect that changes nothing (in the service's transaction), though the file has 8
       const { atomically } = yield* Transactions
       const over = yield* Effect.exit(atomically(takeAt(twin, 1, "2027-06-10", "2027-06-12", new Date(asOf + 2))))
-      expect(Exit.isFailure(over) && Cause.isDie(over.cause)).toBe(true)
+      expect(Exit.isFailure(over) && Cause.hasDies(over.cause)).toBe(true)
       expect((yield* stateOf(twin, "2027-06-10"))).toMatchObject({ booked: 2, booked_since: 2 })
       expect((yield* stateOf(twin, "2027-06-11"))).toMatchObject({ booked: 2, booked_since: 2 })
       // a cleared figure binds nothing

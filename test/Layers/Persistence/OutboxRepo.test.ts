@@ -12,7 +12,7 @@ const second = "r_outbox_2" as ReservationId
 /** What the in-memory outbox takes part in: the jobs written and when (the worker's side runs on PostgreSQL only). */
 contract("OutboxRepo", {
   inMemory: Layer.merge(OutboxRepo.InMemory, ReservationRepo.InMemory),
-  postgres: Layer.merge(OutboxRepo.Default, ReservationRepo.Default)
+  postgres: Layer.merge(OutboxRepo.layer, ReservationRepo.layer)
 }, (it) => {
   it.effect("lastEnqueuedAt is when the newest job of a kind was written for a reservation", () =>
     Effect.gen(function*() {

@@ -1,15 +1,15 @@
 import { expect } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import * as SchemaAST from "effect/SchemaAST"
 import type { QuoteId } from "../../../src/Domain/Ids.js"
 import { MultiRoomQuoteResponse } from "../../../src/Domain/Quote.js"
 import { QuoteRepo } from "../../../src/Layers/Persistence/QuoteRepo.js"
 import { contract } from "../../support/contract.js"
 
-/** The quote the OpenAPI document shows. */
-const example = Option.getOrThrow(SchemaAST.getExamplesAnnotation(MultiRoomQuoteResponse.ast))[0] as MultiRoomQuoteResponse
+/** The quote the OpenAPI document shows (its example is on the wire: amounts in euros). */
+const example = Schema.decodeUnknownSync(MultiRoomQuoteResponse)(SchemaAST.resolveAt<ReadonlyArray<unknown>>("examples")(MultiRoomQuoteResponse.ast)![0])
 
-contract("QuoteRepo", { inMemory: QuoteRepo.InMemory, postgres: QuoteRepo.Default }, (it) => {
+contract("QuoteRepo", { inMemory: QuoteRepo.InMemory, postgres: QuoteRepo.layer }, (it) => {
   it.effect("a stored quote is found as it was stored, with who asked for it; an unknown one is not", () =>
     Effect.gen(function*() {
       const repo = yield* QuoteRepo

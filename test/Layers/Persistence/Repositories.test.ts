@@ -1,7 +1,7 @@
-import { SqlClient } from "@effect/sql"
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import * as path from "node:path"
 import type { LocalDate } from "../../../src/Domain/LocalDate.js"
 import { DatabasePing } from "../../../src/Layers/Persistence/Database.js"
@@ -13,9 +13,9 @@ import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
 import { TestDatabase } from "../../support/database.js"
 import { demoHotel, freeRooms } from "../../support/hotel.js"
 
-const Config = Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeContext.layer)
+const Config = Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeServices.layer)
 const Migrated = MigrationsLive.pipe(Layer.provide(Config))
-const Repositories = Layer.mergeAll(HotelRepo.Default, InventoryRepo.Default, DatabasePing.Default).pipe(
+const Repositories = Layer.mergeAll(HotelRepo.layer, InventoryRepo.layer, DatabasePing.layer).pipe(
   Layer.provideMerge(Migrated),
   Layer.provideMerge(TestDatabase),
   Layer.provideMerge(Config)
@@ -42,7 +42,7 @@ layer(Repositories, { timeout: 60_000 })("repositories on PostgreSQL", (it) => {
       const old = { ...row.definition, description: row.definition.description.en }
       yield* sql`UPDATE hotel SET definition = ${JSON.stringify(old)}::jsonb`
       expect(yield* repo.needsImport).toBe(true)
-      yield* Layer.build(MigrationsLive.pipe(Layer.provide(Config))).pipe(Effect.scoped)
+      yield* Layer.build(Layer.fresh(MigrationsLive).pipe(Layer.provide(Config))).pipe(Effect.scoped)
       expect(yield* repo.needsImport).toBe(false)
       expect(yield* repo.load).toEqual(demoHotel)
     }))
@@ -50,7 +50,7 @@ layer(Repositories, { timeout: 60_000 })("repositories on PostgreSQL", (it) => {
   it.effect("migrating again, even from several instances at once, changes nothing", () =>
     Effect.gen(function*() {
       yield* Effect.all(
-        Array.from({ length: 3 }, () => Layer.build(MigrationsLive.pipe(Layer.provide(Config)))),
+        Array.from({ length: 3 }, () => Layer.build(Layer.fresh(MigrationsLive).pipe(Layer.provide(Config)))),
         { concurrency: "unbounded" }
       ).pipe(Effect.scoped)
       const sql = yield* SqlClient.SqlClient

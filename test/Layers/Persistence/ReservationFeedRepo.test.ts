@@ -17,7 +17,7 @@ const contentAt = (at: Date, status: "GUEST_COMPLETED" | "CANCELLED" = "GUEST_CO
 
 contract("ReservationFeedRepo", {
   inMemory: Layer.merge(ReservationFeedRepo.InMemory, ReservationRepo.InMemory),
-  postgres: Layer.merge(ReservationFeedRepo.Default, ReservationRepo.Default)
+  postgres: Layer.merge(ReservationFeedRepo.layer, ReservationRepo.layer)
 }, (it) => {
   it.effect("an empty feed answers no change, from the first or after any cursor", () =>
     Effect.gen(function*() {

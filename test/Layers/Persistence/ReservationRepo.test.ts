@@ -41,7 +41,7 @@ const completion = completionNumbered("BR-COMPLETED")
 
 const find = (id: string) => Effect.flatMap(ReservationRepo, (repo) => Effect.map(repo.find(id as ReservationId), Option.getOrThrow))
 
-contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: ReservationRepo.Default }, (it) => {
+contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: ReservationRepo.layer }, (it) => {
   it.effect("a reservation is found as it was written, its instants in UTC; an unknown one is not", () =>
     Effect.gen(function*() {
       const repo = yield* ReservationRepo
@@ -150,7 +150,7 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
       yield* repo.complete("r_numbered" as ReservationId, completionNumbered("BR-TAKEN"))
       yield* repo.insert(pending("r_same_number"))
       const taken = yield* Effect.exit(repo.complete("r_same_number" as ReservationId, completionNumbered("BR-TAKEN")))
-      expect(Exit.isFailure(taken) && Cause.isDie(taken.cause)).toBe(true)
+      expect(Exit.isFailure(taken) && Cause.hasDies(taken.cause)).toBe(true)
       expect(yield* find("r_same_number")).toMatchObject({ status: "PENDING_GUEST", number: null })
     }))
 

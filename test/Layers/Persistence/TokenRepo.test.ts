@@ -17,7 +17,7 @@ const token = (hash: string, purpose: StoredToken["purpose"], expires_at: string
 
 contract("TokenRepo", {
   inMemory: Layer.merge(TokenRepo.InMemory, ReservationRepo.InMemory),
-  postgres: Layer.merge(TokenRepo.Default, ReservationRepo.Default)
+  postgres: Layer.merge(TokenRepo.layer, ReservationRepo.layer)
 }, (it) => {
   it.effect("a token is found by its hash, its expiry in UTC; the latest of a purpose is the newest issued", () =>
     Effect.gen(function*() {

@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Option, Redacted } from "effect"
 import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
 
-const withEnv = (env: Record<string, string>) => AppConfig.fromEnv.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+const withEnv = (env: Record<string, string>) =>
+  AppConfig.fromEnv.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnv({ env })))
 
 describe("AppConfig", () => {
   it.effect("has working defaults: embedded database, files for mail, no PMS", () =>

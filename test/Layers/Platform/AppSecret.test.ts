@@ -1,7 +1,7 @@
-import { NodeContext } from "@effect/platform-node"
-import { SqlClient } from "@effect/sql"
+import { NodeServices } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -16,10 +16,10 @@ const secretB = Redacted.make("b".repeat(16) + "-other-secret-of-32+")
 /** An instance starting on the database at `url` (its own pool) with these settings: the secret it runs with, or why it was refused. */
 const start = (url: Redacted.Redacted, config: Partial<typeof AppConfig.Service>) =>
   Layer.build(
-    AppSecret.Default.pipe(
+    AppSecret.layer.pipe(
       Layer.provide(Repositories),
       Layer.provide(poolOn(url)),
-      Layer.provide(Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json"), ...config }), NodeContext.layer))
+      Layer.provide(Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json"), ...config }), NodeServices.layer))
     )
   ).pipe(Effect.map(Context.get(AppSecret)), Effect.scoped)
 
@@ -32,7 +32,7 @@ const storedFingerprints = (url: Redacted.Redacted) =>
   )
 
 describe("one secret per database", () => {
-  it.scopedLive("instances on one database share its secret; one started with another APP_SECRET is refused, naming it", () =>
+  it.live("instances on one database share its secret; one started with another APP_SECRET is refused, naming it", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       const withSecret = (secret: Redacted.Redacted<string>) => ({ databaseUrl: Option.some(url), appSecret: Option.some(secret) })
@@ -53,7 +53,7 @@ describe("one secret per database", () => {
       expect(Redacted.value(yield* start(url, withSecret(secretA)))).toBe(Redacted.value(secretA))
     }), { timeout: 60_000 })
 
-  it.scopedLive("APP_SECRET is required with DATABASE_URL", () =>
+  it.live("APP_SECRET is required with DATABASE_URL", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       const refused = yield* start(url, { databaseUrl: Option.some(url), appSecret: Option.none() }).pipe(Effect.flip)
@@ -61,7 +61,7 @@ describe("one secret per database", () => {
       expect(yield* storedFingerprints(url)).toEqual([])
     }), { timeout: 60_000 })
 
-  it.scopedLive("an instance upgraded from a generated secret is told which secret keeps its links working", () =>
+  it.live("an instance upgraded from a generated secret is told which secret keeps its links working", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       const dataDir = yield* temporaryDataDir
@@ -72,7 +72,7 @@ describe("one secret per database", () => {
       expect(String(refused)).not.toContain("the-secret-an-older-version-generated-here")
     }), { timeout: 60_000 })
 
-  it.scopedLive("without DATABASE_URL the secret is generated once in DATA_DIR, and checked against the database too", () =>
+  it.live("without DATABASE_URL the secret is generated once in DATA_DIR, and checked against the database too", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl // standing for the embedded database of DATA_DIR
       const dataDir = yield* temporaryDataDir
@@ -86,7 +86,7 @@ describe("one secret per database", () => {
       expect(String(refused)).toContain(`the generated APP_SECRET in ${path.join(dataDir, "app-secret")} is not the secret`)
     }), { timeout: 60_000 })
 
-  it.scopedLive("the generated secret is a file only the service's user can read", () =>
+  it.live("the generated secret is a file only the service's user can read", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       const dataDir = yield* temporaryDataDir
@@ -96,7 +96,7 @@ describe("one secret per database", () => {
       expect(modeOf(file)).toBe(0o600)
     }), { timeout: 60_000 })
 
-  it.scopedLive("a generated secret left readable by others by an older start is made the user's alone, and kept", () =>
+  it.live("a generated secret left readable by others by an older start is made the user's alone, and kept", () =>
     Effect.gen(function*() {
       const url = yield* testDatabaseUrl
       const dataDir = yield* temporaryDataDir

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Console, Effect, FiberRef, HashSet, Layer } from "effect"
+import { Cause, Console, Effect, Layer, Logger } from "effect"
 import { maskSecrets } from "../../../src/Domain/Redaction.js"
 import { jsonLogger, LoggingLive, RequestLog, requestJsonLine } from "../../../src/Layers/Platform/Logging.js"
 import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
@@ -8,7 +8,7 @@ import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
 const linesOf = <A, E>(effect: Effect.Effect<A, E>) =>
   Effect.gen(function*() {
     const lines: Array<string> = []
-    yield* Effect.locally(effect, FiberRef.currentLoggers, HashSet.make(jsonLogger((line) => lines.push(line))))
+    yield* Effect.provideService(effect, Logger.CurrentLoggers, new Set([jsonLogger((line) => lines.push(line))]))
     return lines.map((line) => JSON.parse(line) as Record<string, unknown>)
   })
 
@@ -72,14 +72,14 @@ describe("a request's line", () => {
 })
 
 describe("LOG_FORMAT=pretty", () => {
-  it.scoped("a request's line goes through the pretty logger, with its fields", () =>
+  it.effect("a request's line goes through the pretty logger, with its fields", () =>
     Effect.gen(function*() {
       const printed: Array<unknown> = []
       const log = (...args: Array<unknown>) => void printed.push(...args)
-      const console: Console.Console = { ...globalThis.console, unsafe: { ...globalThis.console, log, info: log, error: log } } as never
+      const console: Console.Console = { ...globalThis.console, log, info: log, warn: log, error: log }
       const write = yield* RequestLog.pipe(
         Effect.provide(LoggingLive.pipe(Layer.provide(AppConfig.InMemory({ logFormat: "pretty" })))),
-        Effect.withConsole(console)
+        Effect.provideService(Console.Console, console)
       )
       write!({ method: "GET", route: "/v1/hotel", status: 200, durationMs: 1.5, traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" })
       const text = printed.map(String).join(" ")

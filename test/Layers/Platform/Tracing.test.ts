@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Deferred, Effect, FiberRef, Layer, Option } from "effect"
+import { Context, Deferred, Effect, Layer, Option, References } from "effect"
 import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
 import * as Tracing from "../../../src/Layers/Platform/Tracing.js"
 import { otlpCollector } from "../../support/otlp.js"
 
-const spansOff = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.locally(self, FiberRef.currentTracerEnabled, false)
+const spansOff = <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.provideService(self, References.TracerEnabled, false)
 
 /** The name of the span the body runs in, if any. */
 const spanInside = Tracing.fn("Test.method")(function*(n: number) {
@@ -56,12 +56,12 @@ describe("Tracing helpers", () => {
   })
 
   /** A layer that, like a repository's batcher, forks a fiber at start-up: whether that fiber makes spans. */
-  class ForkedTracing extends Context.Tag("ForkedTracing")<ForkedTracing, Deferred.Deferred<boolean>>() {}
-  const forking = Layer.scoped(
+  class ForkedTracing extends Context.Service<ForkedTracing, Deferred.Deferred<boolean>>()("ForkedTracing") {}
+  const forking = Layer.effect(
     ForkedTracing,
     Effect.gen(function*() {
       const seen = yield* Deferred.make<boolean>()
-      yield* Effect.forkScoped(Effect.flatMap(FiberRef.get(FiberRef.currentTracerEnabled), (on) => Deferred.succeed(seen, on)))
+      yield* Effect.forkScoped(Effect.flatMap(References.TracerEnabled, (on) => Deferred.succeed(seen, on)))
       return seen
     })
   )
@@ -78,7 +78,7 @@ describe("Tracing helpers", () => {
 })
 
 describe("TracingLive", () => {
-  it.scoped("with a collector, the SDK is loaded and a service method's span reaches it when the layer closes", () =>
+  it.effect("with a collector, the SDK is loaded and a service method's span reaches it when the layer closes", () =>
     Effect.gen(function*() {
       const { bodies, url } = yield* otlpCollector
       yield* spanInside(1).pipe(

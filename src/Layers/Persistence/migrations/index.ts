@@ -1,4 +1,4 @@
-import { Migrator } from "@effect/sql"
+import { Migrator } from "effect/sql"
 import m0001 from "./0001_hotel_and_inventory.js"
 import m0002 from "./0002_quotes.js"
 import m0003 from "./0003_reservations.js"
