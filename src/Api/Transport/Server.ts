@@ -137,8 +137,9 @@ const upgradeRefused = JSON.stringify(invalidRequest("this server upgrades no co
 /**
  * The Node server of the API: every response says nosniff and no-referrer, errors included, and
  * the CORS endpoints allow any origin. Set here, before the application writes its head (Node
- * merges them in), they cost nothing per request, where a response hook in the application costs
- * a share of every small request (README, "Performance").
+ * merges them in), they are on the answers no application writes too (an upgrade refused), and
+ * cost less than a response hook in the application (under 1 µs a request on Effect 4; README,
+ * "Performance").
  */
 export const createHttpServer = (overrides: Partial<ServerOptions> = {}): Server => {
   const options = { ...defaultServerOptions, ...overrides }
@@ -293,8 +294,9 @@ export const DrainLive = Layer.effectDiscard(
 
 /**
  * One log line per request of `server` (made by `createHttpServer`), while the scope is open. It
- * is written from the server's own response events, outside the Effect runtime: a middleware
- * around the application would cost several times more CPU a request (README, "Logs").
+ * is written from the server's own response events, outside the Effect runtime: so every answer
+ * has its line, those no application writes (an upgrade refused) and those its client left before
+ * (499) included, and its duration runs until the answer is written in full.
  */
 export const logRequestsOf = (server: Server, log: RequestLogLine) => {
   const state = servers.get(server)

@@ -68,9 +68,8 @@ describe("PDF workers", () => {
     Effect.gen(function*() {
       const scope = yield* Effect.scope
       const context = yield* Layer.buildWithScope(PdfWorkers.layerWith({ size: 1, entry: DEFAULT_ENTRY }), scope)
-      const running = yield* Effect.forkChild(Effect.provide(draw("BR-AAAAAA"), context))
-      // sent to its thread at once, waiting for the answer: a new thread takes far longer to start and draw
-      yield* Effect.sleep("100 millis")
+      // started at once, so the draw is sent to its thread and waits for the answer when the scope closes
+      const running = yield* Effect.forkChild(Effect.provide(draw("BR-AAAAAA"), context), { startImmediately: true })
       return running
     }).pipe(
       Effect.scoped,

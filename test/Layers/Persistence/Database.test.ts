@@ -1,6 +1,6 @@
 import { PgClient } from "@effect/sql-pg"
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Exit, Fiber, Layer, Logger, Option, Queue, Redacted } from "effect"
+import { Cause, Deferred, Effect, Exit, Fiber, Layer, Logger, Option, Queue, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import pg from "pg"
 import { DatabaseLive } from "../../../src/Layers/Persistence/Database.js"
@@ -194,8 +194,9 @@ describe("the PostgreSQL client", () => {
       expect(Option.map(faultOf(locked), (fault) => fault.kind)).toEqual(Option.some("deadline"))
 
       // the only connection held by a transaction that waits on nothing of the server's
-      const holder = yield* Effect.forkChild(run((sql) => sql.withTransaction(Effect.sleep("2 seconds"))))
-      yield* Effect.sleep("100 millis")
+      const held = yield* Deferred.make<void>()
+      const holder = yield* Effect.forkChild(run((sql) => sql.withTransaction(Effect.andThen(Deferred.succeed(held, undefined), Effect.sleep("2 seconds")))))
+      yield* Deferred.await(held)
       const started = Date.now()
       const waiting = yield* run((sql) => sql`SELECT 1`)
       expect(Date.now() - started).toBeLessThan(1500)
