@@ -16,8 +16,10 @@ const startOn = (url: Redacted.Redacted) =>
       if (logLevel === "Warn") warnings.push(String(message))
     })
     const role = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ name: string }>`SELECT current_user AS name`).pipe(
-      Effect.provide(DatabaseLive.pipe(Layer.provide(AppConfig.InMemory({ databaseUrl: Option.some(url) })))),
-      Effect.provide(Logger.layer([logger])),
+      Effect.provide(DatabaseLive.pipe(
+        Layer.provide(AppConfig.InMemory({ databaseUrl: Option.some(url) })),
+        Layer.provideMerge(Logger.layer([logger]))
+      )),
       Effect.scoped
     )
     return { warnings, role: role[0]?.name }

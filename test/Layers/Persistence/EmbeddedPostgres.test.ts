@@ -74,8 +74,8 @@ const stopAtEnd = (child: ChildProcess) =>
 const within = <A, E>(ms: number, attempt: Effect.Effect<A, E>) =>
   attempt.pipe(
     Effect.retry(Schedule.spaced("50 millis")),
-    Effect.timeoutOrElse({ duration: ms, orElse: () => Effect.fail(new Error(`not within ${ms} ms`)) }),
-    Effect.orDie
+    Effect.orDie,
+    Effect.timeoutOrElse({ duration: ms, orElse: () => Effect.die(new Error(`not within ${ms} ms`)) })
   )
 
 /** The rows of `kept` on the server that runs now on `dataDir` (held by another process), through its socket, as its superuser. */
