@@ -160,3 +160,29 @@ describe("the service on its embedded database", () => {
       `lost ${count((o) => o.outcome !== "200" && o.outcome !== "ECONNREFUSED")}; exit ${exit} after ${exitedAfter} ms`)
   }, 60_000)
 })
+
+describe("npm start on a Node older than `engines`", () => {
+  /** `npm start`'s first step, run on this Node made to say it is `version`. */
+  const checkAs = (version: string) => {
+    const claim = `Object.defineProperty(process, "versions", { value: { ...process.versions, node: ${JSON.stringify(version)} } });` +
+      `Object.defineProperty(process, "version", { value: ${JSON.stringify(`v${version}`)} });` +
+      `require("./src/bin/check-node.cjs")`
+    try {
+      return { status: 0, output: execFileSync(process.execPath, ["-e", claim], { encoding: "utf8", stdio: "pipe" }) }
+    } catch (e) {
+      const failed = e as { status: number; stderr: string }
+      return { status: failed.status, output: failed.stderr }
+    }
+  }
+
+  it("Node 20 and 22.18 are told in one line which Node they need, exit 1; 22.19, 24 and 25 go on", () => {
+    for (const old of ["20.20.2", "22.18.0", "18.20.8"]) {
+      const { status, output } = checkAs(old)
+      expect(status).toBe(1)
+      expect(output).toBe(`hotel-booking-api needs Node.js >=22.19.0; this is Node.js v${old}: install Node.js 24 LTS (or 22.19+) and run npm start again\n`)
+    }
+    for (const recent of ["22.19.0", "24.21.0", "25.0.0"]) expect(checkAs(recent)).toEqual({ status: 0, output: "" })
+    // the check comes first, before the build and before any Effect module is loaded
+    expect(JSON.parse(fs.readFileSync("package.json", "utf8")).scripts.prestart).toMatch(/^node src\/bin\/check-node\.cjs && /)
+  })
+})
