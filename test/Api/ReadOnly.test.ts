@@ -360,3 +360,15 @@ describe("an unexpected fault", () => {
       )
     ))
 })
+
+describe("GET /v1/hotel", () => {
+  it.effect("answers a re-imported definition once the catalog has read it, not the document made for the last one", () => {
+    const clock = makeTestClock("2026-11-22T10:00:00Z")
+    return Effect.gen(function*() {
+      expect((yield* get("/v1/hotel")).body).toMatchObject({ name: demoHotel.name })
+      yield* Effect.flatMap(HotelRepo, (repo) => repo.replace({ ...demoHotel, name: "Renamed" }))
+      clock.advance(5_000) // the catalog keeps a definition 5 s
+      expect((yield* get("/v1/hotel")).body).toMatchObject({ name: "Renamed" })
+    }).pipe(Effect.provide(TestApp().pipe(Layer.provideMerge(clock.layer))))
+  })
+})
