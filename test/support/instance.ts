@@ -20,5 +20,6 @@ export const instanceOn = <E>(pool: Layer.Layer<SqlClient.SqlClient | PgClient.P
     Layer.provideMerge(Repositories),
     Layer.provideMerge(pool),
     Layer.provide(Layer.mergeAll(AppConfig.InMemory({ hotelFile: options.hotelFile }), NodeServices.layer, AppSecret.InMemory)),
-    Layer.provide(options.clock)
+    // merged, not only provided: the services run on the callers' fibers, which read the clock from their own context
+    Layer.provideMerge(options.clock)
   )
