@@ -23,6 +23,15 @@ describe("AppConfig", () => {
       expect([config.databaseUrl, config.smtpUrl, config.appSecret].every(Option.isNone)).toBe(true)
     }))
 
+  it.effect("any empty variable counts as unset: PORT= and HOST= take their defaults", () =>
+    Effect.gen(function*() {
+      expect(yield* withEnv({ PORT: "", HOST: "", PUBLIC_BASE_URL: "" })).toMatchObject({
+        port: 3000,
+        host: "127.0.0.1",
+        publicBaseUrl: "http://127.0.0.1:3000"
+      })
+    }))
+
   it.effect("reads every variable, secrets redacted", () =>
     Effect.gen(function*() {
       const config = yield* withEnv({
