@@ -14,9 +14,7 @@ export const ManageHttp = HttpApiBuilder.group(Api, "manage", (handlers) =>
       .handle("view", () => PresentedToken.use(management.view))
       .handle("act", ({ payload }) =>
         PresentedToken.use((token): Effect.Effect<ManagedReservation | ChangeQuote, ManageFailure> =>
-          payload.action === "quote_change" ? management.quoteChange(token, payload) : management.act(token, payload)).pipe(
-          Effect.tapErrorTag("RateLimited", (e) => withResponseHeader("retry-after", String(e.retry_after_seconds)))
-        ))
+          payload.action === "quote_change" ? management.quoteChange(token, payload) : management.act(token, payload)))
       .handle("document", () =>
         PresentedToken.use(management.document).pipe(
           Effect.tap(({ filename }) => withResponseHeader("content-disposition", `attachment; filename="${filename}"`)),

@@ -22,7 +22,5 @@ export const ReservationsHttp = HttpApiBuilder.group(Api, "reservations", (handl
         ))
       .handle("publicView", () => PresentedToken.use(reservations.publicView))
       .handle("complete", ({ payload, request }) =>
-        PresentedToken.use((token) => reservations.complete(token, payload, addressOf(request))).pipe(
-          Effect.tapErrorTag("RateLimited", (e) => withResponseHeader("retry-after", String(e.retry_after_seconds)))
-        ))
+        PresentedToken.use((token) => reservations.complete(token, payload, addressOf(request))))
   }))
