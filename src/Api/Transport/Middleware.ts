@@ -19,7 +19,6 @@ import {
 import { MCP_PATH } from "../Contract/Discovery.js"
 import { isPreflight, preflight } from "./Cors.js"
 import { type BodyLimits, withBoundedBody } from "./RequestBody.js"
-import { pathOf } from "./RequestObservation.js"
 import { InternalError, InternalErrorBody, PayloadTooLarge, PayloadTooLargeBody } from "./TransportErrors.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read them whole, however large. */
@@ -125,9 +124,9 @@ const answerDefect = (outage: Context.Service.Shape<typeof DatabaseOutage>, defe
  * A failure of the application: an unknown route (or a CORS preflight, which takes its place), a
  * body a route read itself and could not, else the error's own answer.
  */
-const answerFailure = (request: HttpServerRequest.HttpServerRequest, error: unknown): App => {
+const answerFailure = (request: HttpServerRequest.HttpServerRequest, path: string, error: unknown): App => {
   if (HttpServerError.isHttpServerError(error) && error.reason._tag === "RouteNotFound") {
-    return isPreflight(request.method, pathOf(request.url)) ? Effect.succeed(preflight) : answer(noResource(request))
+    return isPreflight(request.method, path) ? Effect.succeed(preflight) : answer(noResource(request))
   }
   return answer(Option.getOrElse(callersFault(error), () => error))
 }
@@ -136,10 +135,10 @@ const answerFailure = (request: HttpServerRequest.HttpServerRequest, error: unkn
  * The failures of an answer as `Error` bodies: its failure (`answerFailure`), else its defect
  * (`answerDefect`); an interruption (the client gone) stays one.
  */
-const answerCause = (outage: Context.Service.Shape<typeof DatabaseOutage>, request: HttpServerRequest.HttpServerRequest) =>
+const answerCause = (outage: Context.Service.Shape<typeof DatabaseOutage>, request: HttpServerRequest.HttpServerRequest, path: string) =>
 (cause: Cause.Cause<unknown>): App => {
   const failure = cause.reasons.find(Cause.isFailReason)
-  if (failure !== undefined) return answerFailure(request, failure.error)
+  if (failure !== undefined) return answerFailure(request, path, failure.error)
   const defect = cause.reasons.find(Cause.isDieReason)
   return defect !== undefined
     ? answerDefect(outage, defect.defect)
@@ -174,11 +173,12 @@ const refuseMediaType = (request: HttpServerRequest.HttpServerRequest): App =>
 
 const RetryAfterBody = Schema.Struct({ error: Schema.Struct({ details: Schema.Struct({ retry_after_seconds: Schema.Int }) }) })
 const decodeRetryAfter = Schema.decodeUnknownOption(Schema.fromJsonString(RetryAfterBody))
+const utf8 = new TextDecoder()
 
 /** The `details.retry_after_seconds` of an `Error` body, if the response is one that says it. */
 const retryAfterOf = (response: HttpServerResponse.HttpServerResponse): number | undefined => {
   const body = response.body
-  const text = body._tag === "Uint8Array" ? body.text ?? new TextDecoder().decode(body.body) : undefined
+  const text = body._tag === "Uint8Array" ? body.text ?? utf8.decode(body.body) : undefined
   return text === undefined ? undefined : Option.getOrUndefined(Option.map(decodeRetryAfter(text), (b) => b.error.details.retry_after_seconds))
 }
 
@@ -213,7 +213,7 @@ export const makeErrorsAsBodies = Effect.gen(function*() {
     path === MCP_PATH ? mcpMessage : Option.isSome(channelToken) && method === "POST" && path === ARI_PATH ? channelMessage : usualBody
   return <E, R>(app: App<E, R>, request: HttpServerRequest.HttpServerRequest, path: string): App<never, R> => {
     if (!HttpMethod.hasBody(request.method)) {
-      return Effect.matchCauseEffect(app, { onFailure: answerCause(outage, request), onSuccess: withRetryAfter })
+      return Effect.matchCauseEffect(app, { onFailure: answerCause(outage, request, path), onSuccess: withRetryAfter })
     }
     const limits = limitsOf(path, request.method)
     if (Number(NodeHttpServerRequest.toIncomingMessage(request).headers["content-length"] ?? 0) > limits.maxBytes) {
@@ -221,7 +221,7 @@ export const makeErrorsAsBodies = Effect.gen(function*() {
     }
     const bounded = withBoundedBody(limits)(request)
     const answered = Effect.matchCauseEffect(app, {
-      onFailure: answerCause(outage, request),
+      onFailure: answerCause(outage, request, path),
       onSuccess: (response) => response.status === 415 ? refuseMediaType(bounded) : withRetryAfter(response)
     })
     return Effect.provideService(answered, HttpServerRequest.HttpServerRequest, bounded)

@@ -155,9 +155,12 @@ class BoundedBodyRequest extends Inspectable.Class implements HttpServerRequest.
   get upgrade() {
     return this.request.upgrade
   }
-  readonly upgradeWith: HttpServerRequest.HttpServerRequest["upgradeWith"] = (options) => this.request.upgradeWith(options)
-  readonly modify: HttpServerRequest.HttpServerRequest["modify"] = (options) =>
-    new BoundedBodyRequest(this.request.modify(options), this.body, this.limits)
+  upgradeWith(options: Parameters<HttpServerRequest.HttpServerRequest["upgradeWith"]>[0]) {
+    return this.request.upgradeWith(options)
+  }
+  modify(options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]) {
+    return new BoundedBodyRequest(this.request.modify(options), this.body, this.limits)
+  }
   toJSON() {
     return this.request.toJSON()
   }
