@@ -15,14 +15,14 @@ const TTL_MS = Duration.toMillis(HOTEL_DEFINITION_TTL)
 const RETRY_MS = 1000
 
 /**
- * A view of the hotel definition made once per definition, not per request; a reloaded definition
- * gets its own (the old one's is dropped with it).
+ * A view of the hotel definition (or of a view of it) made once per definition, not per request;
+ * a reloaded definition gets its own (the old one's is dropped with it).
  */
-export const memoized = <A>(view: (hotel: HotelDefinition) => A) => {
-  const views = new WeakMap<HotelDefinition, A>()
-  return (hotel: HotelDefinition): A => {
-    let made = views.get(hotel)
-    if (made === undefined) views.set(hotel, made = view(hotel))
+export const memoized = <A, K extends object = HotelDefinition>(view: (of: K) => A) => {
+  const views = new WeakMap<K, A>()
+  return (of: K): A => {
+    let made = views.get(of)
+    if (made === undefined) views.set(of, made = view(of))
     return made
   }
 }
