@@ -125,9 +125,6 @@ const detailFields = <Fields extends Schema.Struct.Fields, const Keys extends Re
 /** A body as JSON carries it: a key whose value is undefined is not sent. */
 const asSent = (body: ErrorBody): unknown => JSON.parse(JSON.stringify(body))
 
-/** The HTTP status of each `errorBody` schema. */
-const statuses = new WeakMap<Schema.Top, number>()
-
 /**
  * An error on the wire: encoded as the `Error` body with `code`, decoded back to the error's class
  * (for typed clients); its HTTP status is declared here, once, and endpoints only list the error.
@@ -167,7 +164,7 @@ export const errorBody = <E extends { readonly message: string } & D, D = unknow
         ? candidate
         : yield* Effect.fail(refused(body, `not a body that ${ErrorClass.identifier} sends (code ${code(candidate)})`))
     })
-  const schema = ErrorBody.annotate({
+  return ErrorBody.annotate({
     identifier: ErrorClass.identifier,
     description,
     ...(example === undefined ? {} : { examples: [example] })
@@ -175,8 +172,6 @@ export const errorBody = <E extends { readonly message: string } & D, D = unknow
     Schema.decodeTo(Schema.toType(ErrorClass), SchemaTransformation.transformEffect({ decode, encode })),
     Schema.annotate({ description, httpApiStatus: status })
   )
-  statuses.set(schema, status)
-  return schema
 }
 
 /**
@@ -188,7 +183,7 @@ export const errorResponse = (bodies: ReadonlyArray<Schema.Codec<unknown, unknow
   const encoders = bodies.map((body) => ({
     is: Schema.is(Schema.toType(body)),
     encode: SchemaParser.encodeUnknownEffect(body),
-    status: statuses.get(body) ?? 500
+    status: Schema.resolveAnnotations(body)?.httpApiStatus ?? 500
   }))
   return (error: unknown): Effect.Effect<Option.Option<HttpServerResponse.HttpServerResponse>> => {
     const encoder = encoders.find(({ is }) => is(error))
