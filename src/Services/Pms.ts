@@ -84,9 +84,12 @@ export class Pms extends Context.Service<Pms, {
               status: response.status
             }))
 
+        // made once: a schema's codec is compiled when it is made
+        const decodeAnswer = Schema.decodeUnknownEffect(Schema.fromJsonString(PmsAnswer))
+        const withReservation = HttpClientRequest.schemaBodyJson(PmsReservation)
         const reference = (what: string, response: HttpClientResponse.HttpClientResponse) =>
           Effect.flatMap(Effect.orElseSucceed(response.text, () => ""), (body) =>
-            Schema.decodeUnknownEffect(Schema.fromJsonString(PmsAnswer))(body).pipe(
+            decodeAnswer(body).pipe(
               Effect.map((answer) => answer.reference),
               Effect.mapError(() =>
                 new PmsError({
@@ -102,7 +105,7 @@ export class Pms extends Context.Service<Pms, {
             const number = reservation.reservation_number
             yield* Tracing.annotate({ "reservation.number": number })
             const what = `PUT reservation ${number}`
-            const send = yield* HttpClientRequest.schemaBodyJson(PmsReservation)(request("PUT", number, changeId), reservation)
+            const send = yield* withReservation(request("PUT", number, changeId), reservation)
               .pipe(Effect.orDie)
             return yield* exchange(what, send, (response) =>
               response.status >= 200 && response.status < 300

@@ -3,7 +3,7 @@
  * MCP client as its caller; a failure answered as REST answers it, with the `Error` body.
  */
 import { McpSchema, type Tool } from "effect/ai"
-import { Cause, Context, Effect, Layer, Option, Schema, Stream, Struct } from "effect"
+import { Cause, Context, Effect, Layer, Option, Record, Schema, Stream, Struct } from "effect"
 import { ValidationError } from "../../Domain/Errors.js"
 import { Hotel } from "../../Domain/Hotel.js"
 import type { ClientInfo } from "../../Domain/Quote.js"
@@ -87,11 +87,11 @@ const toErrorBody = (error: unknown): Effect.Effect<ErrorBody> =>
 const invalidParameters = (error: Schema.SchemaError) =>
   new ValidationError({ code: "invalid_request", message: describeIssues(error.issue) ?? error.message })
 
-/** A tool's parameters decoded as REST decodes a body: a key the schema has not is refused, not dropped. */
+/** Each tool's parameters decoded as REST decodes a body: a key the schema has not is refused, not dropped. Made once. */
+const parameterDecoders = Record.map(BookingTools.tools, (tool) => Schema.decodeUnknownEffect(tool.parametersSchema))
+const AS_REST_DECODES = { onExcessProperty: "error", reportInput: true } as const
 const decodeParameters = (name: BookingToolName, args: unknown): Effect.Effect<unknown, ValidationError> =>
-  Schema.decodeUnknownEffect(BookingTools.tools[name].parametersSchema)(args, { onExcessProperty: "error", reportInput: true }).pipe(
-    Effect.mapError(invalidParameters)
-  )
+  parameterDecoders[name](args, AS_REST_DECODES).pipe(Effect.mapError(invalidParameters))
 
 const toolResult = (isError: boolean, body: unknown) =>
   new McpSchema.CallToolResult({
