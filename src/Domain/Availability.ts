@@ -1,5 +1,6 @@
-import { Effect, Schema, SchemaTransformation } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import { RestrictionReason } from "./Channel.js"
+import { withDefault } from "./Documentation.js"
 import { RoomTypeId } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { MAX_ADULTS_PER_ROOM, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
@@ -25,17 +26,9 @@ export const jsonCount = (min: number, max: number): Schema.Codec<number> => Sch
 const availabilityFields = <I>(count: (min: number, max: number) => Schema.Codec<number, I>) => ({
   checkin: LocalDate,
   checkout: LocalDate,
-  adults: count(1, MAX_ADULTS_PER_ROOM).pipe(
-    Schema.annotateEncoded({
-      description: `Adults per room, 1 to ${MAX_ADULTS_PER_ROOM} (default 2)`
-    }),
-    Schema.withDecodingDefaultTypeKey(Effect.succeed(2))
-  ),
+  adults: count(1, MAX_ADULTS_PER_ROOM).pipe(withDefault(`Adults per room, 1 to ${MAX_ADULTS_PER_ROOM} (default 2)`, () => 2)),
   children: count(0, MAX_CHILDREN_PER_ROOM).pipe(
-    Schema.annotateEncoded({
-      description: `Children per room, 0 to ${MAX_CHILDREN_PER_ROOM} (default 0); without ages they count as standard guests`
-    }),
-    Schema.withDecodingDefaultTypeKey(Effect.succeed(0))
+    withDefault(`Children per room, 0 to ${MAX_CHILDREN_PER_ROOM} (default 0); without ages they count as standard guests`, () => 0)
   )
 })
 

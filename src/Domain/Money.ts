@@ -19,19 +19,17 @@ export const percentOf = (amount: number, percent: number): Cents =>
 /** The most an amount on the wire may be: far above any stay the hotel sells, and exact in cents. */
 export const MAX_AMOUNT = 10_000_000
 
+/** Major units on the wire (euros, two decimals), cents inside. */
+export const majorUnitsAsCents = SchemaTransformation.transform({
+  decode: (n: number) => Math.round(n * 100),
+  encode: (c: number) => c / 100
+})
+
 /** Money on the wire: a JSON number with at most two decimals, exact in cents inside. */
 export const Amount = Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: MAX_AMOUNT }))
   // named on the wire side: the document shows the JSON number
   .annotate({ identifier: "Amount", description: "An amount of money in major units, two decimals" })
-  .pipe(
-    Schema.decodeTo(
-      Cents,
-      SchemaTransformation.transform({
-        decode: (n: number) => Math.round(n * 100),
-        encode: (c: number) => c / 100
-      })
-    )
-  )
+  .pipe(Schema.decodeTo(Cents, majorUnitsAsCents))
 
 /**
  * An Amount field with a description of its own, beside the shared Amount's in the document: the

@@ -1,7 +1,7 @@
-import { Effect, Option, Result, Schema, SchemaTransformation } from "effect"
+import { Option, Result, Schema, SchemaTransformation } from "effect"
 import { jsonCount, NumberText, urlCount } from "./Availability.js"
 import { readUntil, RestrictionReason } from "./Channel.js"
-import { wireExamples } from "./Documentation.js"
+import { wireExamples, withDefault } from "./Documentation.js"
 import { ValidationError } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { PackageCode, RateCode, RoomTypeId } from "./Ids.js"
@@ -44,24 +44,9 @@ const calendarFields = <C, A>(
 ) => ({
   from: LocalDate.annotateKey({ description: "First arrival date" }),
   to: LocalDate.annotateKey({ description: `Last arrival date (inclusive); at most ${MAX_CALENDAR_DATES} dates from from` }),
-  nights: count(1, MAX_CALENDAR_NIGHTS).pipe(
-        Schema.annotateEncoded({
-          description: `Nights of each stay, 1 to ${MAX_CALENDAR_NIGHTS} (default 1)`
-        }),
-        Schema.withDecodingDefaultTypeKey(Effect.succeed(1))
-      ),
-  adults: count(1, MAX_ADULTS_PER_ROOM).pipe(
-    Schema.annotateEncoded({
-      description: `Adults in the room, 1 to ${MAX_ADULTS_PER_ROOM} (default 2)`
-    }),
-    Schema.withDecodingDefaultTypeKey(Effect.succeed(2))
-  ),
-  children_ages: ages.pipe(
-    Schema.annotateEncoded({
-      description: `Age of each child in the room on check-in, 0 to ${MAX_CHILD_AGE}, at most ${MAX_CHILDREN_PER_ROOM} children`
-    }),
-    Schema.withDecodingDefaultTypeKey(Effect.sync(() => []))
-  ),
+  nights: count(1, MAX_CALENDAR_NIGHTS).pipe(withDefault(`Nights of each stay, 1 to ${MAX_CALENDAR_NIGHTS} (default 1)`, () => 1)),
+  adults: count(1, MAX_ADULTS_PER_ROOM).pipe(withDefault(`Adults in the room, 1 to ${MAX_ADULTS_PER_ROOM} (default 2)`, () => 2)),
+  children_ages: ages.pipe(withDefault(`Age of each child in the room on check-in, 0 to ${MAX_CHILD_AGE}, at most ${MAX_CHILDREN_PER_ROOM} children`, () => [])),
   room_type_id: Schema.optionalKey(RoomTypeId).annotateKey({ description: "Only this room type; omit for any that fits" }),
   rate_code: Schema.optionalKey(RateCode).annotateKey({ description: "Only this rate plan; omit for every eligible plan" }),
   promo_code: Schema.optionalKey(PromoCodeInput)

@@ -1,6 +1,6 @@
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { GroupBooking } from "./BookingLimits.js"
-import { wireExamples } from "./Documentation.js"
+import { wireExamples, withDefault } from "./Documentation.js"
 import { PackageCode, PromotionCode, QuoteId, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency, describedAmount } from "./Money.js"
@@ -59,19 +59,9 @@ export type SingleRoomQuoteRequest = typeof SingleRoomQuoteRequest.Type
 
 export const RoomRequest = Schema.Struct({
   room_type_id: RoomTypeId,
-  quantity: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_ROOMS_PER_REQUEST })).pipe(
-    Schema.annotateEncoded({
-      description: `Rooms of this kind, 1 to ${MAX_ROOMS_PER_REQUEST} (default 1)`
-    }),
-    Schema.withDecodingDefaultTypeKey(Effect.succeed(1))
-  ),
+  quantity: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_ROOMS_PER_REQUEST })).pipe(withDefault(`Rooms of this kind, 1 to ${MAX_ROOMS_PER_REQUEST} (default 1)`, () => 1)),
   adults: Adults,
-  children_ages: ChildrenAges.pipe(
-    Schema.annotateEncoded({
-      description: "Children assigned to each of these rooms; standard occupancy is 2, plus one infant under 2"
-    }),
-    Schema.withDecodingDefaultTypeKey(Effect.sync(() => []))
-  ),
+  children_ages: ChildrenAges.pipe(withDefault("Children assigned to each of these rooms; standard occupancy is 2, plus one infant under 2", () => [])),
   rate_code: Schema.optionalKey(RateCode)
 }).annotate({ identifier: "RoomRequest" })
 export type RoomRequest = typeof RoomRequest.Type

@@ -1,6 +1,6 @@
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { urlCount } from "./Availability.js"
-import { rule } from "./Documentation.js"
+import { rule, withDefault } from "./Documentation.js"
 import { PmsReservation } from "./Pms.js"
 
 /** The most changes one page of the feed answers, and how many without `limit`. */
@@ -28,12 +28,7 @@ export type FeedCursor = typeof FeedCursor.Type
 /** `GET /internal/v1/reservations`'s query. */
 export const FeedQuery = Schema.Struct({
   after: Schema.optionalKey(FeedCursor).annotateKey({ description: "The last cursor processed; absent: from the first change" }),
-  limit: urlCount(1, MAX_FEED_LIMIT).pipe(
-    Schema.annotateEncoded({
-      description: `Changes per page, 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT})`
-    }),
-    Schema.withDecodingDefaultTypeKey(Effect.succeed(DEFAULT_FEED_LIMIT))
-  )
+  limit: urlCount(1, MAX_FEED_LIMIT).pipe(withDefault(`Changes per page, 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT})`, () => DEFAULT_FEED_LIMIT))
 }).annotate({ identifier: "FeedQuery" })
 export type FeedQuery = typeof FeedQuery.Type
 

@@ -1,11 +1,11 @@
-import { Option, Result, Schema, SchemaTransformation } from "effect"
+import { Option, Result, Schema } from "effect"
 import { groupBooking, groupBookingMessage } from "./BookingLimits.js"
 import { wireExamples } from "./Documentation.js"
 import { AvailabilityChanged, GroupStayChange, ValidationError } from "./Errors.js"
 import type { HotelDefinition, PromoCodeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, LocalDate, nightsOf } from "./LocalDate.js"
-import { type Cents, cents, Currency, describedAmount, MAX_AMOUNT } from "./Money.js"
+import { type Cents, cents, Currency, describedAmount, majorUnitsAsCents, MAX_AMOUNT } from "./Money.js"
 import { type NightLookup, nightLookup, type StoredNight } from "./Channel.js"
 import { lineTotals, type PricingInput, priceStay, type RoomLine, roomsByType, validateRooms } from "./Pricing.js"
 import { appliedPromoCode, findPromoCode } from "./PromoCodes.js"
@@ -66,10 +66,7 @@ export type ChangeStayAction = typeof ChangeStayAction.Type
 const Difference = Schema.Finite.check(Schema.isBetween({ minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT })).annotate({
   description: "new_total - previous_total in major units, two decimals; negative when the new stay costs less"
 }).pipe(
-  Schema.decodeTo(
-    Schema.Int,
-    SchemaTransformation.transform({ decode: (n: number) => Math.round(n * 100), encode: (c: number) => c / 100 })
-  )
+  Schema.decodeTo(Schema.Int, majorUnitsAsCents)
 )
 
 /** quote_change's answer: the reservation as the change would make it, and what it costs more or less. */
