@@ -2,7 +2,7 @@
 // conversion and revenue per X-Hotel-Client and per X-AI-Agent, per day in the hotel's time zone,
 // read from the stored quotes and reservations (DATABASE_URL, or the embedded one in DATA_DIR).
 // Quotes are kept QUOTE_RETENTION_DAYS (30 by default): older days count no quotes.
-import { Effect, Layer, Logger, References, Schema } from "effect"
+import { Effect, Layer, References, Schema } from "effect"
 import { LocalDate } from "../Domain/LocalDate.js"
 import { formatUsage, UsageFormat } from "./UsageReport.js"
 import { runEntry } from "../Layers/Platform/Entry.js"
@@ -47,6 +47,5 @@ const program = Effect.gen(function*() {
 runEntry(program.pipe(
   Effect.provide(Layer.merge(UsageRepo.layer, HotelRepo.layer).pipe(Layer.provideMerge(CommandDatabaseLive))),
   // the report alone on stdout, for a pipe; what happens on the way (migrations) on stderr
-  Effect.provideService(References.CurrentLoggers, new Set([Logger.consolePretty()])),
   Effect.provideService(References.LogToStderr, true)
 ))
