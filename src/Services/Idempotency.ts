@@ -16,6 +16,9 @@ const canonical = (value: unknown): string =>
     ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`
     : JSON.stringify(value)
 
+/** What names a request body: the same body hashes the same whatever the order of its keys. */
+export const bodyHash = (body: unknown): string => createHash("sha256").update(canonical(body)).digest("hex")
+
 export interface Outcome<A> {
   readonly response: A
   /** The response is the one given to an earlier request with the same key. */
@@ -45,7 +48,7 @@ export class Idempotency extends Context.Service<Idempotency>()("Idempotency", {
         render: (resourceId: string) => Effect.Effect<A, E2, R2>
       ) {
         if (key === undefined) return { response: yield* Effect.flatMap(create(() => Effect.void), render), replayed: false } as Outcome<A>
-        const requestHash = createHash("sha256").update(canonical(body)).digest("hex")
+        const requestHash = bodyHash(body)
         const now = yield* Clock.currentTimeMillis
         const held = yield* repo.claim({
           scope,

@@ -22,8 +22,8 @@ import type { HotelDefinition, PromoCodeDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { guestLinkExpiry, manageLinkExpiry } from "../Domain/Lifetimes.js"
 import { formatInstant } from "../Domain/LocalDate.js"
-import { nightLookup, readUntil } from "../Domain/Channel.js"
-import { lineTotals, priceStay, roomsByType, roomsNotToBeHad } from "../Domain/Pricing.js"
+import { nightLookup, readUntil, roomsByType } from "../Domain/Channel.js"
+import { lineTotals, priceStay, roomsNotToBeHad } from "../Domain/Pricing.js"
 import type { ClientInfo } from "../Domain/Quote.js"
 import type { Cents } from "../Domain/Money.js"
 import type {
@@ -173,9 +173,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         promo_code: appliedPromoCode(hotel, offer),
         guest_link_expires_at: new Date(linkExpires).toISOString(),
         created_at: new Date(now).toISOString(),
-        completed_at: null,
-        nights_taken_at: null,
-        nights_first_taken_at: null
+        completed_at: null
       }
       yield* atomically(Effect.all([repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires)), remember(id)], { discard: true }))
       yield* Tracing.annotate({ "reservation.id": id, "quote.id": quote.quote_id })
@@ -294,11 +292,9 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         if (Option.isSome(refusal)) return yield* new RateLimited(refusal.value)
         // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
         const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
-        // the instant the rooms are taken: read once their rows are locked, not when the wait for
-        // them began, so that a figure the hotel computed meanwhile counts them as taken since
-        const takenAt = yield* Clock.currentTimeMillis
+        // a figure of the hotel's cannot count these rooms: its change is written below, after every cursor it knows
         for (const [roomTypeId, rooms] of roomsByType(reservation.rooms)) {
-          yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout, new Date(takenAt))
+          yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout)
         }
         const completion = {
           number: reservationNumber(hotel.reservation_prefix, randomBytes(RESERVATION_NUMBER_RANDOM_BYTES)),
@@ -307,7 +303,6 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           offer,
           line_totals: totals,
           completed_at: new Date(now).toISOString(),
-          nights_taken_at: new Date(takenAt).toISOString(),
           promo_code: appliedPromoCode(hotel, offer)
         }
         yield* repo.complete(reservation.id, completion)

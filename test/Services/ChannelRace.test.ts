@@ -71,16 +71,15 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("the hot
       const twins = yield* Effect.forEach(Array.from({ length: 4 }), () => Effect.provide(pendingRoom("twin", checkin, checkout), b))
 
       /**
-       * The hotel's system computing a figure: it sees the bookings committed when it computes (its
-       * PMS received them), with as_of that instant; bookings still in flight wait for it.
+       * The hotel's system computing a figure as one that pulls the feed does: in one snapshot, the
+       * feed's last cursor and the bookings committed up to it (a completion still in flight is in
+       * neither); its message says so with reservations_through, and may be delivered long after.
        */
-      const computeFigure = sql.withTransaction(Effect.gen(function*() {
-        yield* sql`
-          SELECT 1 FROM inventory_nights WHERE room_type_id = 'deluxe' AND night >= ${checkin}::date AND night < ${checkout}::date
-          ORDER BY room_type_id, night FOR UPDATE`
+      const computeFigure = Effect.gen(function*() {
         const asOf = Date.now()
-        const held = yield* sql<{ night: string; rooms: number }>`
-          SELECT d::date::text AS night, coalesce(sum(line.quantity), 0)::int AS rooms
+        const held = yield* sql<{ night: string; rooms: number; cursor: string }>`
+          SELECT d::date::text AS night, coalesce(sum(line.quantity), 0)::int AS rooms,
+            (SELECT coalesce(max(seq), 0) FROM reservation_changes)::text AS cursor
           FROM generate_series(${checkin}::date, ${checkout}::date - 1, interval '1 day') AS d
           LEFT JOIN reservations r ON r.status = 'GUEST_COMPLETED' AND r.checkin <= d AND r.checkout > d
           LEFT JOIN LATERAL jsonb_to_recordset(r.rooms) AS line(room_type_id text, quantity int) ON line.room_type_id = 'deluxe'
@@ -88,13 +87,14 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("the hot
         return decode({
           message_id: `figure-${++messages}`,
           as_of: new Date(asOf).toISOString(),
+          reservations_through: held[0]!.cursor,
           updates: [
             ...held.map(({ night, rooms }) => ({ room_type_id: "deluxe", from: night, to: night, rooms_to_sell: Math.max(0, allotment - rooms) })),
             // every room type, the same nights: these rows are locked too
             { from: checkin, to: addDays(checkout, -1), min_stay: 1, closed_to_arrival: false }
           ]
         })
-      })).pipe(Effect.orDie)
+      }).pipe(Effect.orDie)
       const deliver = (message: AriMessage, i: number) =>
         Effect.provide(Effect.flatMap(Channel, (channel) => channel.applyMessage(message)), on(i))
 
@@ -138,7 +138,7 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("the hot
       ])
     }))
 
-  it.effect("one message id sent 10 times at once with two different bodies, on two instances: one is applied, all get its answer", () =>
+  it.effect("one message id sent 10 times at once with two different bodies, on two instances: one is applied, its body answered, the other refused", () =>
     Effect.gen(function*() {
       const { a, b } = yield* Instances
       const sql = yield* Effect.provide(SqlClient.SqlClient, a)
@@ -151,18 +151,23 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("the hot
           as_of: asOf,
           updates: [{ room_type_id: "twin", from, to, rooms_to_sell: roomsToSell }, { from, to, stop_sell: roomsToSell === 1 }]
         })
-      const answers = yield* Effect.forEach(Array.from({ length: 10 }, (_, i) => i), (i) =>
-        Effect.provide(Effect.flatMap(Channel, (channel) => channel.applyMessage(body(i % 4 < 2 ? 1 : 2))), i % 2 === 0 ? a : b), {
-          concurrency: "unbounded"
-        })
-      expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1)
-      expect(answers[0]).toEqual({ message_id: "same-id", applied: 8, stale: 0 })
+      const bodies = Array.from({ length: 10 }, (_, i) => i % 4 < 2 ? 1 : 2)
+      const answers = yield* Effect.forEach(bodies, (roomsToSell, i) =>
+        Effect.provide(Effect.flatMap(Channel, (channel) => channel.applyMessage(body(roomsToSell))), i % 2 === 0 ? a : b).pipe(
+          Effect.map((answer) => ({ roomsToSell, answer: JSON.stringify(answer) })),
+          Effect.catchTag("MessageIdReused", () => Effect.succeed({ roomsToSell, answer: "message_id_reused" }))
+        ), { concurrency: "unbounded" })
       const rows = yield* sql<{ rooms_to_sell: number; stop_sell: boolean }>`
         SELECT rooms_to_sell, stop_sell FROM inventory_nights WHERE room_type_id = 'twin' AND night >= ${from}::date AND night <= ${to}::date`
       // one body whole, never a mix of the two
       expect(rows).toHaveLength(2)
       expect(new Set(rows.map((r) => JSON.stringify(r))).size).toBe(1)
       expect(rows[0]!.stop_sell).toBe(rows[0]!.rooms_to_sell === 1)
+      // the applied body's senders all get its answer; the other body's are refused, every one
+      const applied = rows[0]!.rooms_to_sell
+      for (const { answer, roomsToSell } of answers) {
+        expect(answer).toBe(roomsToSell === applied ? JSON.stringify({ message_id: "same-id", applied: 8, stale: 0 }) : "message_id_reused")
+      }
       const stored = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM channel_messages WHERE message_id = 'same-id'`
       expect(stored[0]!.n).toBe(1)
     }))

@@ -1,9 +1,10 @@
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import type { CountedCompletion } from "../../Domain/BookingLimits.js"
-import type { ReservationId } from "../../Domain/Ids.js"
+import { type Hold, holdsOf } from "../../Domain/Channel.js"
+import { ReservationId, RoomTypeId } from "../../Domain/Ids.js"
 import type { Cents } from "../../Domain/Money.js"
-import type { LocalDate } from "../../Domain/LocalDate.js"
+import { LocalDate } from "../../Domain/LocalDate.js"
 import type { PackageOffer, QuotedRoom } from "../../Domain/Quote.js"
 import { type GuestDetails, type PmsStatus, ReservationRecord } from "../../Domain/Reservation.js"
 import * as Tracing from "../Platform/Tracing.js"
@@ -15,8 +16,6 @@ export interface Completion {
   readonly offer: PackageOffer
   readonly line_totals: ReadonlyArray<Cents>
   readonly completed_at: string
-  /** When it took its nights: its completion. */
-  readonly nights_taken_at: string
   /** The promo code the completed offer applies: the one of the intent, or null when it no longer could be used. */
   readonly promo_code: string | null
 }
@@ -31,8 +30,6 @@ export interface StayChange {
   /** The promo code the new offer applies, or null (its use given back). */
   readonly promo_code: string | null
   readonly pms_status: PmsStatus | null
-  /** When it took its new nights. */
-  readonly nights_taken_at: string
 }
 
 /** The advisory lock space of completions per client address (with a hash of the address as the second key). */
@@ -74,15 +71,29 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
    * concurrent completion with it, on any instance, waits until this one has counted and committed.
    */
   readonly lockPromoCodeUses: (code: string) => Effect.Effect<number>
+  /** The rooms completed reservations hold on nights from `from` up to `until`, per reservation and room type. */
+  readonly holdsBetween: (from: LocalDate, until: LocalDate) => Effect.Effect<ReadonlyArray<Hold>>
 }>()("ReservationRepo") {
   static readonly layer = Layer.effect(
     ReservationRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const heldBetween = SqlSchema.findAll({
+        Request: Schema.Struct({ from: LocalDate, until: LocalDate }),
+        Result: Schema.Struct({
+          id: ReservationId,
+          checkin: LocalDate,
+          checkout: LocalDate,
+          rooms: Schema.fromJsonString(Schema.Array(Schema.Struct({ room_type_id: RoomTypeId, quantity: Schema.Int })))
+        }),
+        execute: ({ from, until }) => sql`
+          SELECT id, checkin, checkout, rooms::text FROM reservations
+          WHERE status = 'GUEST_COMPLETED' AND checkin < ${until}::date AND checkout > ${from}::date`
+      })
       const columns = sql.unsafe(
         `id, number, status, pms_status, language, quote_id, checkin, checkout, rooms::text, offer::text,
          line_totals::text, guest::text, terms_version, client::text, promo_code, guest_link_expires_at, created_at,
-         completed_at, nights_taken_at, nights_first_taken_at`
+         completed_at`
       )
       const parse = (rows: ReadonlyArray<Record<string, unknown>>) =>
         Effect.forEach(rows, (row) => {
@@ -126,9 +137,7 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
             UPDATE reservations SET status = 'GUEST_COMPLETED', pms_status = 'PENDING', number = ${c.number},
               guest = ${JSON.stringify(c.guest)}::jsonb, terms_version = ${c.terms_version},
               offer = ${JSON.stringify(c.offer)}::jsonb, line_totals = ${JSON.stringify(c.line_totals)}::jsonb,
-              completed_at = ${c.completed_at}::timestamptz, nights_taken_at = ${c.nights_taken_at}::timestamptz,
-              nights_first_taken_at = ${c.nights_taken_at}::timestamptz,
-              promo_code = ${c.promo_code}, updated_at = now()
+              completed_at = ${c.completed_at}::timestamptz, promo_code = ${c.promo_code}, updated_at = now()
             WHERE id = ${id} AND status = 'PENDING_GUEST'`.pipe(
             Effect.asVoid,
             Effect.orDie,
@@ -147,7 +156,7 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
             UPDATE reservations SET checkin = ${c.checkin}::date, checkout = ${c.checkout}::date,
               rooms = ${JSON.stringify(c.rooms)}::jsonb, offer = ${JSON.stringify(c.offer)}::jsonb,
               line_totals = ${JSON.stringify(c.line_totals)}::jsonb, promo_code = ${c.promo_code}, pms_status = ${c.pms_status},
-              nights_taken_at = ${c.nights_taken_at}::timestamptz, updated_at = now()
+              updated_at = now()
             WHERE id = ${id} AND status = 'GUEST_COMPLETED'`.pipe(
             Effect.asVoid,
             Effect.orDie,
@@ -191,6 +200,12 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
             Effect.andThen(countUses(code)),
             Effect.orDie,
             Tracing.withSpan("ReservationRepo.lockPromoCodeUses")
+          ),
+        holdsBetween: (from, until) =>
+          heldBetween({ from, until }).pipe(
+            Effect.map((rows) => rows.flatMap((row) => holdsOf(row.id, row.rooms, row.checkin, row.checkout))),
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.holdsBetween", { attributes: { from, until } })
           )
       }
     })
@@ -220,9 +235,7 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
               ...r,
               guest_link_expires_at: utc(r.guest_link_expires_at),
               created_at: utc(r.created_at),
-              completed_at: r.completed_at === null ? null : utc(r.completed_at),
-              nights_taken_at: r.nights_taken_at === null ? null : utc(r.nights_taken_at),
-              nights_first_taken_at: r.nights_first_taken_at === null ? null : utc(r.nights_first_taken_at)
+              completed_at: r.completed_at === null ? null : utc(r.completed_at)
             })]
         ))
       return {
@@ -233,11 +246,11 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
         complete: (id, c) =>
           Effect.flatMap(find(id), (current) =>
             Option.isSome(current) && current.value.status === "PENDING_GUEST"
-              ? save({ ...current.value, ...c, nights_first_taken_at: c.nights_taken_at, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+              ? save({ ...current.value, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" })
               : Effect.void),
         updateGuest: (id, guest) => update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, guest } : r),
         changeStay: (id, change) =>
-          update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, ...change, nights_taken_at: utc(change.nights_taken_at) } : r),
+          update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, ...change } : r),
         cancel: (id, _cancelledAt, pmsStatus) =>
           update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, status: "CANCELLED", pms_status: pmsStatus } : r),
         // the record has no PMS reference: only the database keeps it
@@ -249,7 +262,12 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
               .sort((a, b) => a.at - b.at)),
         recordCompletionFrom: (_id, address, completion) => Ref.update(completions, (all) => [...all, { address, ...completion }]),
         countPromoCodeUses: (code) => countUses(code),
-        lockPromoCodeUses: (code) => countUses(code)
+        lockPromoCodeUses: (code) => countUses(code),
+        holdsBetween: (from, until) =>
+          Effect.map(Ref.get(store), (all) =>
+            [...all.values()]
+              .filter((r) => r.status === "GUEST_COMPLETED" && r.checkin < until && r.checkout > from)
+              .flatMap((r) => holdsOf(r.id, r.rooms, r.checkin, r.checkout)))
       }
     })
   )

@@ -21,9 +21,7 @@ const pending = (id: string): ReservationRecord => ({
   terms_version: null,
   guest_link_expires_at: "2026-12-02T10:00:00+01:00",
   created_at: "2026-12-01T10:00:00+01:00",
-  completed_at: null,
-  nights_taken_at: null,
-  nights_first_taken_at: null
+  completed_at: null
 })
 
 /** What the guest's completion writes; a reservation number is one reservation's. */
@@ -34,7 +32,6 @@ const completionNumbered = (number: string) => ({
   offer: completed.offer,
   line_totals: completed.line_totals,
   completed_at: "2026-12-01T10:05:00+01:00",
-  nights_taken_at: "2026-12-01T10:05:00+01:00",
   promo_code: null
 })
 const completion = completionNumbered("BR-COMPLETED")
@@ -65,7 +62,6 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
         guest: completion.guest,
         terms_version: completion.terms_version,
         completed_at: "2026-12-01T09:05:00.000Z",
-        nights_taken_at: "2026-12-01T09:05:00.000Z"
       })
       yield* repo.complete("r_completed" as ReservationId, { ...completion, number: "BR-OTHER" })
       yield* repo.markExpired("r_completed" as ReservationId)
@@ -128,7 +124,6 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
         line_totals: [12345 as Cents],
         promo_code: null,
         pms_status: "PENDING" as const,
-        nights_taken_at: "2026-12-04T10:00:00.000Z"
       }
       yield* repo.insert(pending(id))
       yield* repo.changeStay(id, change)
