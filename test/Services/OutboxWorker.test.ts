@@ -116,6 +116,12 @@ const jobsOf = (on: Instance, reservationId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<JobRow>`SELECT id, kind, state, attempts, last_error FROM outbox_jobs WHERE reservation_id = ${reservationId} ORDER BY seq`)
     .pipe(Effect.provide(on), Effect.orDie)
+/** The reservation's changes in the feed: their cursors, and whether the PMS acknowledged each (DESIGN §12.2). */
+const feedOf = (on: Instance, reservationId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ cursor: string; acked: boolean }>`
+      SELECT seq::text AS cursor, acked_at IS NOT NULL AS acked FROM reservation_changes WHERE reservation_id = ${reservationId} ORDER BY seq`)
+    .pipe(Effect.provide(on), Effect.orDie)
 const pmsOf = (on: Instance, reservationId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ pms_status: string; pms_reference: string | null }>`SELECT pms_status, pms_reference FROM reservations WHERE id = ${reservationId}`)
@@ -260,6 +266,11 @@ describe("the outbox, on PostgreSQL", () => {
       yield* eventually(Effect.map(jobsOf(on, id), (jobs) => jobs.length === 5 && jobs.every((j) => j.state === "done")))
       expect(yield* pmsOf(on, id)).toEqual({ pms_status: "SYNCED", pms_reference: "PMS-7" })
       expect(pms.requests.map((r) => r.method)).toEqual(["PUT", "DELETE"])
+      // both calls carry the cursor of the reservation's last change (its jobs were written here by hand, with no change
+      // of their own: the completion's) and acknowledge it
+      const changes = yield* feedOf(on, id)
+      expect(pms.requests.map((r) => r.headers["feed-cursor"])).toEqual([changes.at(-1)!.cursor, changes.at(-1)!.cursor])
+      expect(changes.every((c) => c.acked)).toBe(true)
       const subjects = yield* Effect.forEach(smtp.received, (m) => Effect.promise(() => simpleParser(m.raw)).pipe(Effect.map((p) => p.subject)))
       expect(subjects).toEqual([
         `Your reservation ${done.reservation_number} at Hôtel Belle Rive is confirmed`,
@@ -408,6 +419,10 @@ describe("the outbox, on PostgreSQL", () => {
       expect(new Set(pms.requests.map((r) => r.headers["idempotency-key"])).size).toBe(1)
       const push = (yield* jobsOf(on, done.reservation_id)).find((j) => j.kind === "pms_push")
       expect(push).toMatchObject({ state: "done", attempts: 3 })
+      // every attempt carried the change's cursor; only the 200 acknowledged it, so a figure may count it from then
+      const [change] = yield* feedOf(on, done.reservation_id)
+      expect(pms.requests.map((r) => r.headers["feed-cursor"])).toEqual([change!.cursor, change!.cursor, change!.cursor])
+      expect(change!.acked).toBe(true)
     }), 60_000)
 
   it.live("a PMS answering a redirect: the attempt failed and is retried, never sent to the redirect's target", () =>
@@ -436,6 +451,8 @@ describe("the outbox, on PostgreSQL", () => {
       const push = (yield* jobsOf(on, done.reservation_id)).find((j) => j.kind === "pms_push")
       expect(push).toMatchObject({ state: "failed", attempts: 3, last_error: expect.stringContaining("answered 500") })
       expect(pms.requests).toHaveLength(3)
+      // never acknowledged: no figure without a cursor ever counts it
+      expect((yield* feedOf(on, done.reservation_id)).map((c) => c.acked)).toEqual([false])
     }), 60_000)
 
   it.live("a PMS refusing the reservation (400): failed at once, not retried", () =>
