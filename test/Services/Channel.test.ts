@@ -291,6 +291,21 @@ layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestSer
       expect(yield* view("2027-03-15")).toMatchObject({ rooms_to_sell: 0, free: 0 })
     }))
 
+  it.effect("a booking whose PMS push was acknowledged counts in figures computed 5 minutes after the acknowledgement", () =>
+    Effect.gen(function*() {
+      yield* send([{ from: "2027-03-17", to: "2027-03-17", rooms_to_sell: 2 }])
+      const done = yield* complete(yield* pending("2027-03-17", "2027-03-18"))
+      const feed = yield* ReservationFeedRepo
+      // what Deliveries records when the PMS answers the push 2xx
+      yield* feed.acknowledge(done.reservation_id, yield* feedCursor, new Date(clock.now()))
+      clock.advance(60_000)
+      yield* send([{ from: "2027-03-17", to: "2027-03-17", rooms_to_sell: 1 }])
+      expect(yield* view("2027-03-17")).toMatchObject({ booked_here: 1, booked_here_since: 1, free: 0 })
+      clock.advance(240_000)
+      yield* send([{ from: "2027-03-17", to: "2027-03-17", rooms_to_sell: 1 }])
+      expect(yield* view("2027-03-17")).toMatchObject({ booked_here: 1, booked_here_since: 0, free: 1 })
+    }))
+
   it.effect("a cursor past the feed's last change is refused: no figure may claim a change that has not happened", () =>
     Effect.gen(function*() {
       const last = yield* feedCursor
