@@ -87,7 +87,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       expect(yield* counts).toEqual({ pending: 0, expired: 0, quotes: 0, keys: 0 })
     }))
 
-  it.effect("a channel message's id is kept 7 days: the same id answers the first answer until then, and applies anew after", () =>
+  it.effect("a channel message's id is kept 7 days: the same message answers the first answer, another is refused, until then; after, it applies anew", () =>
     Effect.gen(function*() {
       const channel = yield* Channel
       const message = (rooms_to_sell: number) => ({
@@ -95,10 +95,12 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
         as_of: new Date(clock.now()).toISOString(),
         updates: [{ room_type_id: "twin" as RoomTypeId, from: "2027-05-01" as LocalDate, to: "2027-05-02" as LocalDate, rooms_to_sell }]
       })
-      expect(yield* channel.applyMessage(message(3))).toEqual({ message_id: "cm-kept-a-week", applied: 2, stale: 0 })
+      const first = message(3)
+      expect(yield* channel.applyMessage(first)).toEqual({ message_id: "cm-kept-a-week", applied: 2, stale: 0 })
       clock.advance(6 * 24 * HOUR)
       expect((yield* sweep).deletedChannelMessages).toBe(0)
-      expect(yield* channel.applyMessage(message(2))).toEqual({ message_id: "cm-kept-a-week", applied: 2, stale: 0 })
+      expect(yield* channel.applyMessage(first)).toEqual({ message_id: "cm-kept-a-week", applied: 2, stale: 0 })
+      expect(yield* Effect.flip(channel.applyMessage(message(2)))).toMatchObject({ _tag: "MessageIdReused" })
       const view = (yield* channel.inventory({ from: "2027-05-01" as LocalDate, to: "2027-05-01" as LocalDate, room_type_id: "twin" as RoomTypeId }))
       expect(view.room_types[0]!.nights[0]!.rooms_to_sell).toBe(3)
       clock.advance(2 * 24 * HOUR)
