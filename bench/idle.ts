@@ -1,19 +1,19 @@
 /**
  * `npx tsx bench/idle.ts`: guests behind one address (DESIGN §13, amended 2026-11-28), in this
- * process on loopback. A keep-alive client of 127.0.0.1 makes `sockets` requests at once, so it
+ * process on loopback. A keep-alive client of 127.0.0.1 makes `idle` requests at once, so it
  * leaves as many idle connections; then 20 new guests of the same address, one after another, each
- * on a connection of its own: how long each waits for its answer (ms: min, median, max), and
- * whether the first client's next `sockets` requests all still succeed (its agent reopens what was
- * closed). Three cases: 64 idle connections under the default caps, 500 under a total cap of 500
- * (`MAX_CONNECTIONS`) and 500 under a cap per address of 500.
+ * on a connection of its own: the status lines they got, how long each waited for its answer (ms:
+ * min, median, max), and how many of the first client's next `idle` requests failed (its agent
+ * reopens what was closed). Three cases: 64 idle connections under the default caps, 500 under a
+ * total cap of 500 (`MAX_CONNECTIONS`), and 500 under a cap per address of 500.
  */
-import { Agent, type IncomingMessage, request, type ServerResponse } from "node:http"
 import { type AddressInfo, connect } from "node:net"
 import { createHttpServer, type ServerOptions } from "../src/Api/Transport/Server.js"
+import { answeringTogether, keepAliveClient } from "../test/support/keepAlive.js"
 
 const GUESTS = 20
 
-/** One request with `Connection: close` from `from`: the status line of its answer. */
+/** One request with `Connection: close` from `from`: the status line of its answer ("" when reset). */
 const newGuest = (port: number, from: string) =>
   new Promise<string>((resolve) => {
     let answer = ""
@@ -22,27 +22,12 @@ const newGuest = (port: number, from: string) =>
     socket.on("data", (chunk) => answer += chunk).on("error", () => {}).on("close", () => resolve(answer.split("\r\n")[0]!))
   })
 
-const measure = async (sockets: number, limits: Partial<ServerOptions>) => {
-  const server = createHttpServer(limits)
-  // the first `sockets` requests are answered together, so that each has a connection of its own
-  let toHold = sockets
-  const held: Array<() => void> = []
-  server.on("request", (req: IncomingMessage, res: ServerResponse) =>
-    req.resume().on("end", () => {
-      if (toHold === 0) return res.end("ok")
-      held.push(() => res.end("ok"))
-      if (--toHold === 0) held.forEach((answer) => answer())
-    }))
+const measure = async (idle: number, limits: Partial<ServerOptions>) => {
+  const server = answeringTogether(createHttpServer(limits), idle)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const { port } = server.address() as AddressInfo
-  const agent = new Agent({ keepAlive: true, localAddress: "127.0.0.1" })
-  const get = () =>
-    new Promise<number>((resolve, reject) =>
-      request({ host: "127.0.0.1", port, path: "/", agent }, (res) => res.resume().on("end", () => resolve(res.statusCode!)))
-        .on("error", reject)
-        .end()
-    )
-  await Promise.all(Array.from({ length: sockets }, get))
+  const client = keepAliveClient(port, "127.0.0.1")
+  await client.getAtOnce(idle)
   const ms: Array<number> = []
   const statuses = new Set<string>()
   for (let i = 0; i < GUESTS; i++) {
@@ -50,16 +35,16 @@ const measure = async (sockets: number, limits: Partial<ServerOptions>) => {
     statuses.add(await newGuest(port, "127.0.0.1"))
     ms.push(performance.now() - started)
   }
-  const again = await Promise.allSettled(Array.from({ length: sockets }, get))
+  const again = await Promise.allSettled(Array.from({ length: idle }, () => client.getAtOnce(1)))
   ms.sort((a, b) => a - b)
   console.log(JSON.stringify({
-    idle: sockets,
+    idle,
     limits,
     newGuests: [...statuses],
     ms: { min: ms[0]!.toFixed(2), median: ms[GUESTS / 2]!.toFixed(2), max: ms[GUESTS - 1]!.toFixed(2) },
     firstClientFailedAfter: again.filter((outcome) => outcome.status === "rejected").length
   }))
-  agent.destroy()
+  client.agent.destroy()
   server.closeAllConnections()
   server.close()
 }

@@ -1,12 +1,13 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, References } from "effect"
-import { Agent, type IncomingMessage, request, type Server, type ServerResponse } from "node:http"
+import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type AddressInfo, connect, type Socket } from "node:net"
 import type { CapCounts } from "../../src/Api/Transport/Connections.js"
 import { createHttpServer, defaultServerOptions, NodeServer, nodeServerLayer } from "../../src/Api/Transport/Server.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { RequestLog, type RequestEntry } from "../../src/Layers/Platform/Logging.js"
 import { eventually } from "../support/eventually.js"
+import { answeringTogether, keepAliveClient } from "../support/keepAlive.js"
 import { baseUrl, TestApp } from "../support/TestApp.js"
 
 /*
@@ -124,23 +125,6 @@ describe("connections held at once", () => {
   })
 })
 
-/**
- * A guest's keep-alive client at `from`, as Node's agent or a browser: connections stay open after
- * an answer for the next request, and one the server closed meanwhile is opened again.
- */
-const keepAliveClient = (port: number, from: string) => {
-  const agent = new Agent({ keepAlive: true, localAddress: from })
-  const get = () =>
-    new Promise<number>((resolve, reject) =>
-      request({ host: "127.0.0.1", port, path: "/", agent }, (response) => response.resume().on("end", () => resolve(response.statusCode!)))
-        .on("error", reject)
-        .end()
-    )
-  /** `count` requests at once: as many connections, left idle once answered. */
-  const getAtOnce = (count: number) => Promise.all(Array.from({ length: count }, get))
-  return { agent, get, getAtOnce }
-}
-
 /** Connections of `server` (the server's side), as it accepts them. */
 const acceptedBy = (server: Server) => {
   const sockets: Array<Socket> = []
@@ -172,16 +156,7 @@ describe("guests behind one address (DESIGN §13, amended 2026-11-28)", () => {
     { sockets: 500, limits: { maxConnections: 500, maxConnectionsPerAddress: 1_000 } }
   ])("$sockets idle keep-alive connections of one address never keep its next guest out; their client reconnects", async ({ limits, sockets }) => {
     const closed: Array<CapCounts> = []
-    const server = createHttpServer({ ...limits, reportIdleClosed: (counts) => void closed.push(counts) })
-    // the first `sockets` requests are answered together, so that each has a connection of its own
-    let toHold = sockets
-    const held: Array<() => void> = []
-    server.on("request", (request: IncomingMessage, response: ServerResponse) =>
-      request.resume().on("end", () => {
-        if (toHold === 0) return response.end("ok")
-        held.push(() => response.end("ok"))
-        if (--toHold === 0) held.forEach((answer) => answer())
-      }))
+    const server = answeringTogether(createHttpServer({ ...limits, reportIdleClosed: (counts) => void closed.push(counts) }), sockets)
     const port = await listening(server)
     const client = keepAliveClient(port, "127.0.0.1")
     try {
