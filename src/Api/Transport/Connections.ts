@@ -160,7 +160,7 @@ export const limitConnections = (
   })
 
   return {
-    /** Open connections (refused ones never are). */
+    /** The open connections (a refused one only until it is closed, in the same turn). */
     sockets: () => connections.keys(),
     /** `request` has arrived (Node has parsed its headers): its connection is busy until `response` is over. */
     started: (request: IncomingMessage, response: ServerResponse) => {
