@@ -67,7 +67,8 @@ export const DEFAULT_DATABASE_TIMEOUT_MS = 5000
 
 /**
  * The connections the server holds at once: in all, well under the process's file limit, and per
- * client address, enough for a household or an office behind one address (DESIGN §13).
+ * client address, enough busy ones for the guests behind one address to load pages at once; idle
+ * keep-alive connections make room for new ones (DESIGN §13, `limitConnections`).
  */
 export const defaultConnectionLimits = { maxConnections: 2_000, maxConnectionsPerAddress: 64 } as const
 
