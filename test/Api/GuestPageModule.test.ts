@@ -7,7 +7,6 @@ import { ChildrenAges } from "../../src/Domain/Quote.js"
 import { Phone } from "../../src/Domain/Reservation.js"
 import { readFileSync } from "node:fs"
 import { escapeHtml } from "../../src/Domain/GuestEmails.js"
-import { acceptedLanguage } from "../../src/Domain/Language.js"
 import { get } from "../support/flow.js"
 import { TestApp } from "../support/TestApp.js"
 
@@ -52,14 +51,6 @@ layer(TestApp(), { excludeTestServices: true })("the guest pages' words and limi
         expect(page.text).toContain(`data-wait-ms="${GUEST_PAGE_LIMITS.waitMs}"`)
       }
     }))
-})
-
-it("Accept-Language: the first language the pages speak by its q-value, English when none", () => {
-  expect(acceptedLanguage(undefined)).toBe("en")
-  expect(acceptedLanguage("fr-CA")).toBe("fr")
-  expect(acceptedLanguage("en;q=0.3, ru;q=0.8")).toBe("ru")
-  expect(acceptedLanguage("ru;q=0, fr")).toBe("fr")
-  expect(acceptedLanguage("*, de")).toBe("en")
 })
 
 it("the stylesheet's own notice (no script ran) appears after the scripts' wait, LIMITS.waitMs", () => {
