@@ -24,3 +24,19 @@ export type LocalizedText = typeof LocalizedText.Type
 
 /** The text in `language`, or in English when the hotel file has none in it. */
 export const localized = (text: LocalizedText, language: Language): string => text[language] ?? text.en
+
+/**
+ * The language a guest's browser asks for first (`Accept-Language`, by its q-values; `fr-CA` is
+ * French), among those the pages speak; English when it names none of them.
+ */
+export const acceptedLanguage = (header: string | undefined): Language => {
+  const ranked = (header ?? "").split(",").flatMap((part, index) => {
+    const [tag = "", ...parameters] = part.split(";").map((s) => s.trim().toLowerCase())
+    const q = parameters.find((p) => p.startsWith("q="))
+    const weight = q === undefined ? 1 : Number(q.slice(2))
+    const language = tag.split("-")[0]
+    return Schema.is(Language)(language) && weight > 0 ? [{ language, weight, index }] : []
+  })
+  ranked.sort((a, b) => b.weight - a.weight || a.index - b.index)
+  return ranked[0]?.language ?? "en"
+}
