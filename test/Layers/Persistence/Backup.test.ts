@@ -1,7 +1,8 @@
 import { NodeServices } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, type Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -138,4 +139,38 @@ describe("db:export and db:import", () => {
       }),
     60_000
   )
+})
+
+describe("db:import of rows the schema refuses", () => {
+  it.effect("says in one line, without a stack, which table and row, exits non-zero, and leaves nothing behind", () =>
+    Effect.gen(function*() {
+      const source = yield* testDatabaseUrl
+      const target = yield* testDatabaseUrl
+      const file = path.join(yield* temporaryFolder, "duplicate.backup.json")
+      const id = yield* Effect.gen(function*() {
+        const id = yield* pendingIntent("exported")
+        yield* exportTo(file)
+        return id
+      }).pipe(Effect.provide(serviceOn(source)))
+      // the same reservation twice: its key is taken by the first
+      const parsed = JSON.parse(fs.readFileSync(file, "utf8"))
+      parsed.tables.reservations.push(parsed.tables.reservations[0])
+      fs.writeFileSync(file, JSON.stringify(parsed))
+
+      const run = spawnSync(process.execPath, ["--import", "tsx", "src/bin/db-import.ts", file], {
+        env: { PATH: process.env.PATH, DATABASE_URL: Redacted.value(target), APP_SECRET: "test-secret-test-secret-test-secret", LOG_FORMAT: "json" },
+        encoding: "utf8"
+      })
+      expect(run.status).not.toBe(0)
+      const lines = run.stderr.trim().split("\n")
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toContain("table reservations")
+      expect(lines[0]).toContain(`Key (id)=(${id}) already exists`)
+      expect(run.stderr + run.stdout).not.toMatch(/\n\s+at /)
+      const [left] = yield* Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ tables: number }>`SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname = current_schema()`
+      ).pipe(Effect.provide(poolOn(target)))
+      expect(left!.tables).toBe(0)
+    }), 60_000)
 })
