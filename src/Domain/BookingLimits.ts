@@ -165,6 +165,26 @@ export const completionRefusal = (
   })
 }
 
+/** Intents per client address are counted per clock hour: one counter per address and hour, one statement an intent. */
+const INTENT_WINDOW_MS = HOUR_MS
+
+/** The start of the clock hour an intent made at `now` is counted in (epoch ms); hours that started before are over. */
+export const intentHourStart = (now: number): number => now - (now % INTENT_WINDOW_MS)
+
+/**
+ * INTENT_LIMIT_PER_HOUR: an intent the client address may not make, its hour's intents made: how
+ * long until the next hour, when it may again. Each pending intent is kept for weeks (its quote,
+ * the reservation, its token), so one address may make only a guest's share of them.
+ */
+export const intentRefusal = (limit: number, now: number): { readonly message: string; readonly retry_after_seconds: number } => {
+  const seconds = secondsUntilOut(intentHourStart(now), INTENT_WINDOW_MS, now)
+  return {
+    message: `this client address has made ${limit} reservation intents this hour, the most the hotel takes: ` +
+      `retry in ${seconds} s, or complete one of those already made`,
+    retry_after_seconds: seconds
+  }
+}
+
 /** The window emails per recipient are counted in. */
 export const RECIPIENT_WINDOW_MS = 86_400_000
 

@@ -6,6 +6,8 @@ import {
   countsCompletions,
   groupBooking,
   groupBookingMessage,
+  intentHourStart,
+  intentRefusal,
   roomNights
 } from "../Domain/BookingLimits.js"
 import {
@@ -114,9 +116,20 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
       return response
     })
 
+    /**
+     * INTENT_LIMIT_PER_HOUR: this intent counted for its client address, in its transaction (a
+     * refused or failed intent counts nothing, and an idempotent replay makes none), or refused.
+     */
+    const countIntent = (clientAddress: string, now: number) =>
+      config.intentLimitPerHour === 0 ? Effect.void : Effect.flatMap(
+        repo.countIntentFrom(clientAddress, new Date(intentHourStart(now)), config.intentLimitPerHour),
+        (counted) => counted ? Effect.void : Effect.fail(new RateLimited(intentRefusal(config.intentLimitPerHour, now)))
+      )
+
     const createIntent = Tracing.fn("Reservations.createIntent")(function*(
       request: IntentRequest,
       client: ClientInfo,
+      clientAddress: string,
       remember: (id: ReservationId) => Effect.Effect<void>
     ) {
       const { response: quote } = yield* quotes.findValid(request.quote_id)
@@ -177,7 +190,11 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         nights_taken_at: null,
         nights_first_taken_at: null
       }
-      yield* atomically(Effect.all([repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires)), remember(id)], { discard: true }))
+      yield* atomically(
+        Effect.all([countIntent(clientAddress, now), repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires)), remember(id)], {
+          discard: true
+        })
+      )
       yield* Tracing.annotate({ "reservation.id": id, "quote.id": quote.quote_id })
       return id
     })
@@ -323,14 +340,17 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
     })
 
     return {
-      /** POST /v1/reservation-intents: a pending reservation and its guest link, from a live quote. */
+      /**
+       * POST /v1/reservation-intents: a pending reservation and its guest link, from a live quote,
+       * counted for the client address (INTENT_LIMIT_PER_HOUR).
+       */
       createIntent: Tracing.fn("Reservations.createIntentIdempotently")(
-        function*(request: IntentRequest, client: ClientInfo, idempotencyKey: string | undefined) {
+        function*(request: IntentRequest, client: ClientInfo, idempotencyKey: string | undefined, clientAddress: string) {
           return yield* idempotency.run(
             "reservation-intents",
             idempotencyKey,
             request,
-            (remember) => createIntent(request, client, remember),
+            (remember) => createIntent(request, client, clientAddress, remember),
             (id) => intentResponse(id as ReservationId)
           )
         }

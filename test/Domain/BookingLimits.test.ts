@@ -5,6 +5,8 @@ import {
   completionRefusal,
   countsCompletions,
   groupBooking,
+  intentHourStart,
+  intentRefusal,
   recipientKey,
   roomNights,
   roomNightsLimitWait,
@@ -85,5 +87,17 @@ describe("business limits", () => {
     expect(completionRefusal({ ...limits, perHour: 0 }, demoHotel, recent, 2, now)).toEqual(Option.none())
     expect(countsCompletions({ perHour: 0, roomNightsPerDay: 0 })).toBe(false)
     expect(countsCompletions({ perHour: 0, roomNightsPerDay: 1 })).toBe(true)
+  })
+
+  it("intents are counted per clock hour: refused, an address waits until the next hour starts", () => {
+    const ten = Date.parse("2026-11-22T10:00:00Z")
+    expect(intentHourStart(ten)).toBe(ten)
+    expect(intentHourStart(ten + HOUR - 1)).toBe(ten)
+    expect(intentHourStart(ten + HOUR)).toBe(ten + HOUR)
+    expect(intentRefusal(60, ten).retry_after_seconds).toBe(3600)
+    expect(intentRefusal(60, ten + 20_000).retry_after_seconds).toBe(3580)
+    // never 0: a client told to retry at once would be refused again
+    expect(intentRefusal(60, ten + HOUR - 1).retry_after_seconds).toBe(1)
+    expect(intentRefusal(60, ten).message).toContain("60 reservation intents this hour")
   })
 })

@@ -48,7 +48,7 @@ const pending = (checkin: string, checkout: string, quantity = 1) =>
   Effect.gen(function*() {
     const q = yield* quote(checkin, checkout, quantity)
     const offer = q.package_offers.find((o) => o.rate_code === "FLEX")!
-    const { response } = yield* (yield* Reservations).createIntent({ quote_id: q.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
+    const { response } = yield* (yield* Reservations).createIntent({ quote_id: q.quote_id, package_code: offer.package_code, language: "en" }, client, undefined, "192.0.2.1")
     return { token: tokenOf(response.continue_url), total: offer.price.total }
   })
 const complete = (p: { readonly token: string; readonly total: Cents }) =>

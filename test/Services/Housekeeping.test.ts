@@ -62,7 +62,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
             checkout: "2027-03-02" as LocalDate,
             rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
           }, client)
-          yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" }, client, `key-${i}`)
+          yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" }, client, `key-${i}`, "192.0.2.1")
         }))
       expect(yield* sweep).toEqual({
         expiredIntents: 0,
@@ -70,6 +70,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
         deletedQuotes: 0,
         deletedIdempotencyKeys: 0,
         deletedCompletionAddresses: 0,
+        deletedIntentCounts: 0,
         deletedChannelMessages: 0
       })
       expect(yield* counts).toEqual({ pending: 12, expired: 0, quotes: 12, keys: 12 })
@@ -78,6 +79,8 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       const [a, b] = yield* Effect.all([sweep, sweep], { concurrency: 2 })
       expect(a.expiredIntents + b.expiredIntents).toBe(12)
       expect(a.deletedIdempotencyKeys + b.deletedIdempotencyKeys).toBe(12)
+      // the 12 intents were counted for their address in one hour, now over
+      expect(a.deletedIntentCounts + b.deletedIntentCounts).toBe(1)
       expect(a.deletedQuotes + b.deletedQuotes).toBe(0)
       expect(yield* counts).toEqual({ pending: 0, expired: 12, quotes: 12, keys: 0 })
 
@@ -121,7 +124,8 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
           const { response } = yield* reservations.createIntent(
             { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
             caller,
-            `retention-${i}`
+            `retention-${i}`,
+            "192.0.2.1"
           )
           return { id: response.reservation_id, token: tokenOf(response.continue_url), total: offer.price.total }
         }))
@@ -160,7 +164,8 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       const { response } = yield* reservations.createIntent(
         { quote_id: used.quote_id, package_code: used.package_offers[0]!.package_code, language: "en" },
         client,
-        undefined
+        undefined,
+        "192.0.2.1"
       )
       // completed: the reservation, and so its quote, is kept
       yield* reservations.complete(tokenOf(response.continue_url), {
@@ -214,7 +219,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
         rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
       }, client)
       const offer = quote.package_offers[0]!
-      const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
+      const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined, "192.0.2.1")
       yield* reservations.complete(tokenOf(response.continue_url), {
         first_name: "Ana",
         last_name: "Lopez",

@@ -100,7 +100,7 @@ const completeOne = (on: Instance, daysAhead: number, language: Language = "en",
       rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
     }, client)
     const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
-    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language }, client, undefined)
+    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language }, client, undefined, "192.0.2.1")
     const token = tokenOf(response.continue_url)
     return yield* reservations.complete(token, { ...guest, email, expected_total: (expectedTotal ?? offer.price.total) as typeof offer.price.total }, clientAddress)
   }).pipe(Effect.provide(on))

@@ -51,7 +51,8 @@ const pendingFlex = (promoCode: string | undefined) =>
     const { response } = yield* (yield* Reservations).createIntent(
       { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
       client,
-      undefined
+      undefined,
+      "192.0.2.1"
     )
     return { token: tokenOf(response.continue_url), total: offer.price.total, id: response.reservation_id }
   })

@@ -18,7 +18,8 @@ import { tokenOf } from "../support/flow.js"
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 /** Two instances of the service on one PostgreSQL, as two processes would be. */
 class Instances extends Context.Service<Instances>()("test/Instances", {
-  make: twoInstances({ hotelFile: path.resolve("data/hotel.json"), clock: clock.layer })
+  // the intents of many guests, made from the one test address within one hour: not limited
+  make: twoInstances({ hotelFile: path.resolve("data/hotel.json"), clock: clock.layer, config: { intentLimitPerHour: 0 } })
 }) {
   // the tests' own fibers call the instances' services, and read the clock from their context
   static readonly layer = Layer.effect(this, this.make).pipe(Layer.provideMerge(clock.layer))
@@ -38,7 +39,8 @@ const pendingFlexRoom = (roomTypeId: string, checkin: LocalDate, checkout: Local
     const { response } = yield* (yield* Reservations).createIntent(
       { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
       client,
-      undefined
+      undefined,
+      "192.0.2.1"
     )
     return { token: tokenOf(response.continue_url), total: offer.price.total }
   })

@@ -39,7 +39,7 @@ export const completed = (checkin: string, checkout: string, asks: ReadonlyArray
     }, client)
     const offer = quote.package_offers.find((o) => o.rate_code === rateCode)!
     const reservations = yield* Reservations
-    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
+    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined, "192.0.2.1")
     // each on an address of its own: the booking limit per address stays out of these tests
     const done = yield* reservations.complete(tokenOf(response.continue_url), { ...guest, expected_total: offer.price.total }, `192.0.2.${++addresses}`)
     const token = Option.getOrThrow(yield* (yield* Tokens).reveal(done.reservation_id, "manage"))

@@ -15,6 +15,7 @@ import {
   NotFound,
   QuoteExpired,
   QuoteNotReservable,
+  RateLimited,
   ServiceUnavailable,
   ValidationError
 } from "../../Domain/Errors.js"
@@ -136,6 +137,7 @@ const CreateReservationIntent = withHints(
       GroupBookingRequired,
       IdempotencyKeyReused,
       IdempotencyInProgress,
+      RateLimited,
       ValidationError
     ])
   }),

@@ -49,7 +49,8 @@ const pendingIntent = (key: string) => Effect.gen(function*() {
   const { response } = yield* (yield* Reservations).createIntent(
     { quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" },
     client,
-    key
+    key,
+    "192.0.2.1"
   )
   return response.reservation_id
 })
@@ -82,7 +83,7 @@ describe("db:export and db:import", () => {
         const text = fs.readFileSync(file, "utf8")
         const parsed = JSON.parse(text)
         expect(parsed.format).toBe(1)
-        expect(parsed.schema).toBe("0012_bounds")
+        expect(parsed.schema).toBe("0013_intent_limit")
         expect(Object.keys(parsed.tables).sort()).toEqual(Object.keys(before.contents).sort())
         expect(text).not.toContain("test-secret-test-secret")
         expect(before.contents.reservations!.rows).toBe(3)
@@ -129,7 +130,7 @@ describe("db:export and db:import", () => {
 
         // a file of an older schema (before the reservation feed) goes into that schema, then the rest migrates
         const older = path.join(path.dirname(file), "older.json")
-        const { reservation_changes: _, ...olderTables } = parsed.tables
+        const { intents_by_address: _intents, reservation_changes: _, ...olderTables } = parsed.tables
         fs.writeFileSync(older, JSON.stringify({ ...parsed, schema: "0010_channel", sequences: {}, tables: olderTables }))
         const loaded = yield* importFrom(older).pipe(Effect.provide(poolOn(third)))
         expect(loaded.tables.map((t) => t.table)).not.toContain("reservation_changes")

@@ -11,6 +11,7 @@ import m0009 from "./0009_promo_codes.js"
 import m0010 from "./0010_channel.js"
 import m0011 from "./0011_reservation_feed.js"
 import m0012 from "./0012_bounds.js"
+import m0013 from "./0013_intent_limit.js"
 
 /** Every migration by its id, in order; a new one is a new file and a new line here. */
 export const migrationFiles = {
@@ -25,7 +26,8 @@ export const migrationFiles = {
   "0009_promo_codes": m0009,
   "0010_channel": m0010,
   "0011_reservation_feed": m0011,
-  "0012_bounds": m0012
+  "0012_bounds": m0012,
+  "0013_intent_limit": m0013
 }
 
 export const migrations = Migrator.fromRecord(migrationFiles)
