@@ -131,9 +131,10 @@ export interface CompletionRefusal {
 }
 
 /**
- * Why a client address may not complete a reservation of `requested` room-nights now, given its
- * completions of the last 24 hours (oldest first): it made its hour's completions, or these
- * room-nights would take its day's beyond the limit (then the hotel, who can book it, is named).
+ * Why a client address may not complete a reservation of `requested` room-nights now, or change a
+ * stay to `requested` room-nights more than it held, given its bookings of the last 24 hours
+ * (oldest first: completions, and changes that added room-nights): it made its hour's bookings, or
+ * these room-nights would take its day's beyond the limit (then the hotel, who can book it, is named).
  */
 export const completionRefusal = (
   limits: CompletionLimits,
@@ -146,7 +147,8 @@ export const completionRefusal = (
   const inHour = completionLimitWait(limits.perHour, lastHour, now)
   if (Option.isSome(inHour)) {
     return Option.some({
-      message: `this client address has completed ${lastHour.length} reservations in the last hour, the most the hotel ` +
+      message: `this client address has booked ${lastHour.length} times in the last hour (completions, and stay changes ` +
+        `adding room-nights), the most the hotel ` +
         `takes (${limits.perHour}): retry in ${inHour.value} s, or contact the hotel`,
       retry_after_seconds: inHour.value
     })

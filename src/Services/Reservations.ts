@@ -1,9 +1,6 @@
 import { Clock, Context, Effect, Layer, Option, Result } from "effect"
 import { randomBytes } from "node:crypto"
 import {
-  completionAddressCutoff,
-  completionRefusal,
-  countsCompletions,
   groupBooking,
   groupBookingMessage,
   intentHourStart,
@@ -48,6 +45,7 @@ import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
 import { Transactions } from "../Layers/Persistence/Transactions.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { randomId } from "../Layers/Platform/RandomId.js"
+import { AddressLimits } from "./AddressLimits.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import { PromoCodes } from "./PromoCodes.js"
 import { Idempotency } from "./Idempotency.js"
@@ -62,9 +60,7 @@ const newReservationId = Effect.sync(() => randomId("r_") as ReservationId)
 export class Reservations extends Context.Service<Reservations>()("Reservations", {
   make: Effect.gen(function*() {
     const config = yield* AppConfig
-    // the completion limits come from the configuration alone: worked out once, not per completion
-    const limits = { perHour: config.bookingLimitPerHour, roomNightsPerDay: config.roomNightsPerAddressPerDay }
-    const limited = countsCompletions(limits)
+    const addressLimits = yield* AddressLimits
     const catalog = yield* HotelCatalog
     const quotes = yield* Quotes
     const tokens = yield* Tokens
@@ -292,7 +288,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
       return yield* atomically(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         // first, before any row lock: completions from one address are counted one at a time
-        const recent = limited ? yield* repo.lockCompletionsFrom(clientAddress, new Date(completionAddressCutoff(now))) : []
+        const recent = yield* addressLimits.lock(clientAddress, now)
         // Second, still before any row lock: a limited code's uses, counted one completion at a time
         // (the code was fixed with the intent, so the unlocked read tells it). Every completion takes its
         // locks in one order, address, code, reservation row, nights, and nothing else takes the code's
@@ -305,10 +301,13 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         if (reservation.status !== "PENDING_GUEST") {
           return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
         }
-        const nights = roomNights(reservation.rooms, reservation.checkin, reservation.checkout)
         // counted across instances, in the database
-        const refusal = completionRefusal(limits, hotel, recent, nights, now)
-        if (Option.isSome(refusal)) return yield* new RateLimited(refusal.value)
+        yield* addressLimits.take(hotel, recent, {
+          id: reservation.id,
+          address: clientAddress,
+          roomNights: roomNights(reservation.rooms, reservation.checkin, reservation.checkout),
+          at: now
+        })
         // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
         const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
         // the instant the rooms are taken: read once their rows are locked, not when the wait for
@@ -328,7 +327,6 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           promo_code: appliedPromoCode(hotel, offer)
         }
         yield* repo.complete(reservation.id, completion)
-        if (limited) yield* repo.recordCompletionFrom(reservation.id, clientAddress, { at: now, roomNights: nights })
         yield* tokens.issue(reservation.id, "manage", new Date(manageLinkExpiry(hotel, reservation.checkout)))
         yield* outbox.enqueue([
           { kind: "confirmation_email", reservation_id: reservation.id },
@@ -367,6 +365,6 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
   })
 }) {
   static readonly layer = Layer.effect(this, this.make).pipe(
-    Layer.provide([HotelCatalog.layer, Quotes.layer, Tokens.layer, Idempotency.layer, PromoCodes.layer, ReservationFeed.layer])
+    Layer.provide([HotelCatalog.layer, Quotes.layer, Tokens.layer, Idempotency.layer, PromoCodes.layer, ReservationFeed.layer, AddressLimits.layer])
   )
 }

@@ -68,7 +68,8 @@ describe("business limits", () => {
     const limits = { perHour: 2, roomNightsPerDay: 60 }
     const recent = [{ at: now - 20 * HOUR, roomNights: 28 }, { at: now - 30 * 60_000, roomNights: 28 }, { at: now - 10 * 60_000, roomNights: 2 }]
     expect(completionRefusal(limits, demoHotel, recent, 1, now)).toEqual(Option.some({
-      message: "this client address has completed 2 reservations in the last hour, the most the hotel takes (2): " +
+      message: "this client address has booked 2 times in the last hour (completions, and stay changes adding room-nights), " +
+        "the most the hotel takes (2): " +
         "retry in 1800 s, or contact the hotel",
       retry_after_seconds: 1800
     }))

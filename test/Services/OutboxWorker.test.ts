@@ -148,7 +148,7 @@ describe("the outbox, on PostgreSQL", () => {
       const id = done.reservation_id as ReservationId
       const token = Option.getOrThrow(yield* Context.get(on, Tokens).reveal(id, "manage"))
       const management = Context.get(on, ReservationManagement)
-      const update = (n: number) => management.act(token, { action: "update_guest", arrival_time: `1${n % 10}:00` })
+      const update = (n: number) => management.act(token, { action: "update_guest", arrival_time: `1${n % 10}:00` }, "192.0.2.1")
       const pending = Effect.map(jobsOf(on, id), (jobs) => jobs.filter((j) => j.state === "pending").map((j) => j.kind))
       yield* update(0)
       yield* update(1)
@@ -294,7 +294,7 @@ describe("the outbox, on PostgreSQL", () => {
           { room_type_id: "twin" as RoomTypeId, quantity: 1, adults: 1, children_ages: [] }
         ]
         const quoted = yield* management.quoteChange(token, { action: "quote_change", checkin, checkout, rooms })
-        const changed = yield* management.act(token, { action: "change_stay", checkin, checkout, rooms, expected_total: quoted.new_total })
+        const changed = yield* management.act(token, { action: "change_stay", checkin, checkout, rooms, expected_total: quoted.new_total }, "192.0.2.1")
         // the push of the change makes it PENDING again until the PMS confirms it
         expect(changed.pms_status).toBe("PENDING")
         yield* eventually(Effect.map(jobsOf(on, id), (jobs) => jobs.length === 4 && jobs.every((j) => j.state === "done")))

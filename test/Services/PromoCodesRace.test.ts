@@ -108,7 +108,7 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("a promo
       yield* Effect.provide(
         Effect.gen(function*() {
           const token = Option.getOrThrow(yield* (yield* Tokens).reveal(winner.id, "manage"))
-          yield* (yield* ReservationManagement).act(token, { action: "cancel" })
+          yield* (yield* ReservationManagement).act(token, { action: "cancel" }, "192.0.2.1")
         }),
         b
       )

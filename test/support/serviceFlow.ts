@@ -52,7 +52,7 @@ export const quoteChange = (token: string, checkin: string, checkout: string, as
 
 export const changeStay = (token: string, checkin: string, checkout: string, asks: ReadonlyArray<Ask>, expected: number) =>
   Effect.flatMap(ReservationManagement, (m) =>
-    m.act(token, { action: "change_stay", checkin: d(checkin), checkout: d(checkout), rooms: roomsOf(asks), expected_total: expected as Cents }))
+    m.act(token, { action: "change_stay", checkin: d(checkin), checkout: d(checkout), rooms: roomsOf(asks), expected_total: expected as Cents }, `192.0.2.${++addresses}`))
 
 /** Quotes the change, then makes it at the quoted total: the changed reservation's view. */
 export const change = (token: string, checkin: string, checkout: string, asks: ReadonlyArray<Ask>) =>

@@ -76,8 +76,8 @@ export class HousekeepingRepo extends Context.Service<HousekeepingRepo, {
             RETURNING key`),
         deleteCompletionAddressesBefore: (before, limit) =>
           batch("deleteCompletionAddressesBefore", sql`
-            DELETE FROM completions_by_address WHERE reservation_id IN (
-              SELECT reservation_id FROM completions_by_address WHERE completed_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            DELETE FROM completions_by_address WHERE ctid IN (
+              SELECT ctid FROM completions_by_address WHERE completed_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
             RETURNING reservation_id`),
         deleteIntentCountsBefore: (before, limit) =>
           batch("deleteIntentCountsBefore", sql`

@@ -72,7 +72,7 @@ describe("db:export and db:import", () => {
         const before = yield* Effect.gen(function*() {
           const kept = yield* completed("2027-01-10", "2027-01-13", [{ room_type_id: "double" }], "FLEX", "DIRECT12")
           const gone = yield* completed("2027-01-20", "2027-01-22", [{ room_type_id: "double" }])
-          yield* (yield* ReservationManagement).act(gone.token, { action: "cancel" })
+          yield* (yield* ReservationManagement).act(gone.token, { action: "cancel" }, "192.0.2.1")
           const pending = yield* pendingIntent("before-export")
           const exported = yield* exportTo(file)
           return { kept, pending, exported, contents: yield* contents }
@@ -83,7 +83,7 @@ describe("db:export and db:import", () => {
         const text = fs.readFileSync(file, "utf8")
         const parsed = JSON.parse(text)
         expect(parsed.format).toBe(1)
-        expect(parsed.schema).toBe("0013_intent_limit")
+        expect(parsed.schema).toBe("0014_stay_changes_counted")
         expect(Object.keys(parsed.tables).sort()).toEqual(Object.keys(before.contents).sort())
         expect(text).not.toContain("test-secret-test-secret")
         expect(before.contents.reservations!.rows).toBe(3)
