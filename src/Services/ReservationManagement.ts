@@ -173,7 +173,11 @@ export class ReservationManagement extends Context.Service<ReservationManagement
      * union of both, in the order completions and cancellations take them: it never deadlocks with
      * them, never overbooks, and never leaves the guest without rooms half-way.
      */
-    const changeStay = Tracing.fn("ReservationManagement.changeStay")(function*(id: ReservationId, request: ChangeStayAction, clientAddress: string) {
+    const changeStay = Tracing.fn("ReservationManagement.changeStay")(function*(
+      id: ReservationId,
+      request: ChangeStayAction,
+      clientAddress: string
+    ) {
       const hotel = yield* catalog.definition()
       yield* atomically(Effect.gen(function*() {
         // first, before any row lock, as a completion: what the address booked is counted one booking at a time
@@ -206,8 +210,10 @@ export class ReservationManagement extends Context.Service<ReservationManagement
         // stamped once its nights are locked, as a completion is; what it gives back, as first taken
         const firstTakenAt = new Date(nightsFirstTakenAt(reservation))
         const now = new Date(yield* Clock.currentTimeMillis)
-        // the room-nights it adds count against the address's limits as a completion's do; one that adds none takes nothing new
-        const added = roomNights(lines, stay.checkin, stay.checkout) - roomNights(reservation.rooms, reservation.checkin, reservation.checkout)
+        // the room-nights it adds count against the address's limits as a completion's do; one that
+        // adds none takes nothing the address had not booked already
+        const added = roomNights(lines, stay.checkin, stay.checkout) -
+          roomNights(reservation.rooms, reservation.checkin, reservation.checkout)
         if (added > 0) yield* addressLimits.take(hotel, recent, { id, address: clientAddress, roomNights: added, at: now.getTime() })
         for (const { checkin, checkout, rooms, roomTypeId } of nightsChanges(reservation, stay, lines)) {
           yield* rooms > 0

@@ -365,6 +365,14 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
   })
 }) {
   static readonly layer = Layer.effect(this, this.make).pipe(
-    Layer.provide([HotelCatalog.layer, Quotes.layer, Tokens.layer, Idempotency.layer, PromoCodes.layer, ReservationFeed.layer, AddressLimits.layer])
+    Layer.provide([
+      HotelCatalog.layer,
+      Quotes.layer,
+      Tokens.layer,
+      Idempotency.layer,
+      PromoCodes.layer,
+      ReservationFeed.layer,
+      AddressLimits.layer
+    ])
   )
 }

@@ -319,7 +319,11 @@ type RateLimit = Effect.Success<typeof makeRateLimit>
  * The protocol's HTTP answer, with the caller in its context and a session id given at
  * initialization, once the message's cost beyond the request's fits in the rate limit.
  */
-const withCaller = (protocol: HttpEffect, rateLimit: RateLimit, addressOf: (request: HttpServerRequest.HttpServerRequest) => string): HttpEffect =>
+const withCaller = (
+  protocol: HttpEffect,
+  rateLimit: RateLimit,
+  addressOf: (request: HttpServerRequest.HttpServerRequest) => string
+): HttpEffect =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     // an unreadable body is answered by the protocol, which reads it again (it is read once)
