@@ -39,6 +39,7 @@ import type { HotelDefinition } from "../Domain/Hotel.js"
 import { manageLinkExpiry } from "../Domain/Lifetimes.js"
 import { pmsStatusAfterChange } from "../Domain/Pms.js"
 import type { ReservationRecord } from "../Domain/Reservation.js"
+import { roomNights } from "../Domain/BookingLimits.js"
 import {
   changedRecord,
   changeLines,
@@ -62,6 +63,7 @@ import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { Documents } from "./Documents.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import { ReservationFeed } from "./ReservationFeed.js"
+import { AddressLimits } from "./AddressLimits.js"
 import { Tokens } from "./Tokens.js"
 
 const cancelled = (r: ReservationRecord) =>
@@ -82,6 +84,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
     const outbox = yield* OutboxRepo
     const feed = yield* ReservationFeed
     const feedRepo = yield* ReservationFeedRepo
+    const addressLimits = yield* AddressLimits
     const { atomically } = yield* Transactions
 
     const reservationOf = Tracing.fn("ReservationManagement.reservationOf")(function*(token: string) {
@@ -205,9 +208,15 @@ export class ReservationManagement extends Context.Service<ReservationManagement
      * union of both, in the order completions and cancellations take them: it never deadlocks with
      * them, never overbooks, and never leaves the guest without rooms half-way.
      */
-    const changeStay = Tracing.fn("ReservationManagement.changeStay")(function*(id: ReservationId, request: ChangeStayAction) {
+    const changeStay = Tracing.fn("ReservationManagement.changeStay")(function*(
+      id: ReservationId,
+      request: ChangeStayAction,
+      clientAddress: string
+    ) {
       const hotel = yield* catalog.definition()
       yield* atomically(Effect.gen(function*() {
+        // first, before any row lock, as a completion: what the address booked is counted one booking at a time
+        const recent = yield* addressLimits.lock(clientAddress, yield* Clock.currentTimeMillis)
         const reservation = yield* repo.findForUpdate(id).pipe(Effect.map(Option.getOrThrow))
         const { lines, stay } = yield* requestedStay(hotel, reservation, request)
         // the same change sent again: it was made, nothing more to take or to tell
@@ -232,6 +241,13 @@ export class ReservationManagement extends Context.Service<ReservationManagement
             currency: hotel.currency,
             rooms: priced.rooms.map(({ room_index, room_type_id }) => ({ room_index, room_type_id, reason: "price_changed" }))
           })
+        }
+        // the room-nights it adds count against the address's limits as a completion's do; one that
+        // adds none takes nothing the address had not booked already
+        const added = roomNights(lines, stay.checkin, stay.checkout) -
+          roomNights(reservation.rooms, reservation.checkin, reservation.checkout)
+        if (added > 0) {
+          yield* addressLimits.take(hotel, recent, { id, address: clientAddress, roomNights: added, at: yield* Clock.currentTimeMillis })
         }
         const back = yield* givenBackOn(reservation, locked)
         for (const { checkin, checkout, rooms, roomTypeId } of nightsChanges(reservation, stay, lines)) {
@@ -279,12 +295,16 @@ export class ReservationManagement extends Context.Service<ReservationManagement
         return yield* view(yield* reservationOf(token))
       }),
       /** POST /v1/reservation-manage: one action, then the reservation as it now is. */
-      act: Tracing.fn("ReservationManagement.act")(function*(token: string, request: Exclude<ManageRequest, QuoteChangeAction>) {
+      act: Tracing.fn("ReservationManagement.act")(function*(
+        token: string,
+        request: Exclude<ManageRequest, QuoteChangeAction>,
+        clientAddress: string
+      ) {
         const id = yield* reservationOf(token)
         yield* Tracing.annotate({ "reservation.id": id, "manage.action": request.action })
         switch (request.action) {
           case "change_stay":
-            yield* changeStay(id, request)
+            yield* changeStay(id, request, clientAddress)
             break
           case "update_guest":
             yield* updateGuest(id, request)
@@ -318,6 +338,6 @@ export class ReservationManagement extends Context.Service<ReservationManagement
   })
 }) {
   static readonly layer = Layer.effect(this, this.make).pipe(
-    Layer.provide([HotelCatalog.layer, Tokens.layer, Documents.layer, ReservationFeed.layer])
+    Layer.provide([HotelCatalog.layer, Tokens.layer, Documents.layer, ReservationFeed.layer, AddressLimits.layer])
   )
 }

@@ -56,7 +56,7 @@ const pending = (checkin: string, checkout: string, quantity = 1) =>
   Effect.gen(function*() {
     const q = yield* quote(checkin, checkout, quantity)
     const offer = q.package_offers.find((o) => o.rate_code === "FLEX")!
-    const { response } = yield* (yield* Reservations).createIntent({ quote_id: q.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
+    const { response } = yield* (yield* Reservations).createIntent({ quote_id: q.quote_id, package_code: offer.package_code, language: "en" }, client, undefined, "192.0.2.1")
     return { token: tokenOf(response.continue_url), total: offer.price.total }
   })
 const complete = (p: { readonly token: string; readonly total: Cents }) =>
@@ -67,7 +67,7 @@ const completed = (checkin: string, checkout: string, quantity = 1) =>
     const done = yield* complete(yield* pending(checkin, checkout, quantity))
     return Option.getOrThrow(yield* (yield* Tokens).reveal(done.reservation_id, "manage"))
   })
-const cancel = (manageToken: string) => Effect.flatMap(ReservationManagement, (m) => m.act(manageToken, { action: "cancel" }))
+const cancel = (manageToken: string) => Effect.flatMap(ReservationManagement, (m) => m.act(manageToken, { action: "cancel" }, "192.0.2.1"))
 
 const availability = (checkin: string, checkout: string) =>
   Effect.map(
@@ -240,7 +240,7 @@ layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestSer
       const to = { checkin: d("2027-03-01"), checkout: d("2027-03-03"), rooms: deluxeRooms() }
       const quoted = yield* management.quoteChange(token, { action: "quote_change", ...to })
       yield* send([{ from: "2027-03-02", to: "2027-03-02", stop_sell: true }])
-      const refused = yield* Effect.flip(management.act(token, { action: "change_stay", ...to, expected_total: quoted.new_total }))
+      const refused = yield* Effect.flip(management.act(token, { action: "change_stay", ...to, expected_total: quoted.new_total }, "192.0.2.1"))
       expect(refused).toMatchObject({ _tag: "AvailabilityChanged", rooms: [{ reason: "stop_sell" }] })
       // the quote of the change says it too
       expect(yield* Effect.flip(management.quoteChange(token, { action: "quote_change", ...to }))).toMatchObject({
@@ -391,13 +391,13 @@ layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestSer
       const management = yield* ReservationManagement
       const longer = { checkin: d("2027-04-12"), checkout: d("2027-04-15"), rooms: deluxeRooms() }
       const quoted = yield* management.quoteChange(token, { action: "quote_change", ...longer })
-      yield* management.act(token, { action: "change_stay", ...longer, expected_total: quoted.new_total })
+      yield* management.act(token, { action: "change_stay", ...longer, expected_total: quoted.new_total }, "192.0.2.1")
       expect(yield* view("2027-04-12")).toMatchObject({ booked_here: 1, rooms_to_sell: 0, booked_here_since: 0, free: 0 })
       expect(yield* view("2027-04-14")).toMatchObject({ booked_here: 1, booked_here_since: null, free: 4 })
       // and back to two nights: the third is given back, the two kept are untouched
       const shorter = { checkin: d("2027-04-12"), checkout: d("2027-04-14"), rooms: deluxeRooms() }
       const back = yield* management.quoteChange(token, { action: "quote_change", ...shorter })
-      yield* management.act(token, { action: "change_stay", ...shorter, expected_total: back.new_total })
+      yield* management.act(token, { action: "change_stay", ...shorter, expected_total: back.new_total }, "192.0.2.1")
       expect(yield* view("2027-04-13")).toMatchObject({ booked_here: 1, rooms_to_sell: 0, booked_here_since: 0, free: 0 })
       expect(yield* view("2027-04-14")).toMatchObject({ booked_here: 0, free: 5 })
     }))

@@ -43,7 +43,7 @@ const pendingRoom = (roomTypeId: string, checkin: LocalDate, checkout: LocalDate
       rooms: [{ room_type_id: roomTypeId as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
     }, client)
     const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
-    const { response } = yield* (yield* Reservations).createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
+    const { response } = yield* (yield* Reservations).createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined, "192.0.2.1")
     return { token: tokenOf(response.continue_url), total: offer.price.total }
   })
 

@@ -100,7 +100,7 @@ const completeOne = (on: Instance, daysAhead: number, language: Language = "en",
       rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
     }, client)
     const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
-    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language }, client, undefined)
+    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language }, client, undefined, "192.0.2.1")
     const token = tokenOf(response.continue_url)
     return yield* reservations.complete(token, { ...guest, email, expected_total: (expectedTotal ?? offer.price.total) as typeof offer.price.total }, clientAddress)
   }).pipe(Effect.provide(on))
@@ -154,7 +154,7 @@ describe("the outbox, on PostgreSQL", () => {
       const id = done.reservation_id as ReservationId
       const token = Option.getOrThrow(yield* Context.get(on, Tokens).reveal(id, "manage"))
       const management = Context.get(on, ReservationManagement)
-      const update = (n: number) => management.act(token, { action: "update_guest", arrival_time: `1${n % 10}:00` })
+      const update = (n: number) => management.act(token, { action: "update_guest", arrival_time: `1${n % 10}:00` }, "192.0.2.1")
       const pending = Effect.map(jobsOf(on, id), (jobs) => jobs.filter((j) => j.state === "pending").map((j) => j.kind))
       yield* update(0)
       yield* update(1)
@@ -305,7 +305,7 @@ describe("the outbox, on PostgreSQL", () => {
           { room_type_id: "twin" as RoomTypeId, quantity: 1, adults: 1, children_ages: [] }
         ]
         const quoted = yield* management.quoteChange(token, { action: "quote_change", checkin, checkout, rooms })
-        const changed = yield* management.act(token, { action: "change_stay", checkin, checkout, rooms, expected_total: quoted.new_total })
+        const changed = yield* management.act(token, { action: "change_stay", checkin, checkout, rooms, expected_total: quoted.new_total }, "192.0.2.1")
         // the push of the change makes it PENDING again until the PMS confirms it
         expect(changed.pms_status).toBe("PENDING")
         yield* eventually(Effect.map(jobsOf(on, id), (jobs) => jobs.length === 4 && jobs.every((j) => j.state === "done")))

@@ -64,6 +64,13 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
   readonly lockCompletionsFrom: (address: string, since: Date) => Effect.Effect<ReadonlyArray<CountedCompletion>>
   /** A completion from a client address, counted by `lockCompletionsFrom` from now on. */
   readonly recordCompletionFrom: (id: ReservationId, address: string, completion: CountedCompletion) => Effect.Effect<void>
+  /**
+   * Inside a transaction: one more intent from a client address in the hour starting at
+   * `hourStart`, if it has made fewer than `limit` in it; false, counting nothing, when it has. The
+   * count stays locked until the transaction ends (a concurrent intent from the address, on any
+   * instance, waits for it) and is undone with it.
+   */
+  readonly countIntentFrom: (address: string, hourStart: Date, limit: number) => Effect.Effect<boolean>
   /** The uses of a promo code: completed, not cancelled reservations that name it. */
   readonly countPromoCodeUses: (code: string) => Effect.Effect<number>
   /**
@@ -194,6 +201,17 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
             Effect.orDie,
             Tracing.withSpan("ReservationRepo.recordCompletionFrom")
           ),
+        countIntentFrom: (address, hourStart, limit) =>
+          sql<{ intents: number }>`
+            INSERT INTO intents_by_address AS counted (client_address, hour_start, intents)
+            VALUES (${address}, ${hourStart}, 1)
+            ON CONFLICT (client_address, hour_start) DO UPDATE SET intents = counted.intents + 1
+            WHERE counted.intents < ${limit}
+            RETURNING intents`.pipe(
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.countIntentFrom")
+          ),
         countPromoCodeUses: (code) => countUses(code).pipe(Tracing.withSpan("ReservationRepo.countPromoCodeUses")),
         lockPromoCodeUses: (code) =>
           sql`SELECT pg_advisory_xact_lock(${PROMO_CODE_LOCK_SPACE}, hashtext(${code}))`.pipe(
@@ -217,6 +235,7 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
       const store = yield* Ref.make(new Map<string, ReservationRecord>())
       // the in-memory transactions run one at a time: that is the lock
       const completions = yield* Ref.make<ReadonlyArray<CountedCompletion & { readonly address: string }>>([])
+      const intents = yield* Ref.make(new Map<string, number>())
       const find = (id: ReservationId) => Effect.map(Ref.get(store), (all) => Option.fromNullishOr(all.get(id)))
       const update = (id: ReservationId, change: (r: ReservationRecord) => ReservationRecord) =>
         Ref.update(store, (all) => {
@@ -261,6 +280,12 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
               .map(({ at, roomNights }) => ({ at, roomNights }))
               .sort((a, b) => a.at - b.at)),
         recordCompletionFrom: (_id, address, completion) => Ref.update(completions, (all) => [...all, { address, ...completion }]),
+        countIntentFrom: (address, hourStart, limit) =>
+          Ref.modify(intents, (all) => {
+            const key = `${address} ${hourStart.toISOString()}`
+            const made = all.get(key) ?? 0
+            return made < limit ? [true, new Map(all).set(key, made + 1)] as const : [false, all] as const
+          }),
         countPromoCodeUses: (code) => countUses(code),
         lockPromoCodeUses: (code) => countUses(code),
         holdsBetween: (from, until) =>

@@ -39,6 +39,21 @@ const completion = completionNumbered("BR-COMPLETED")
 const find = (id: string) => Effect.flatMap(ReservationRepo, (repo) => Effect.map(repo.find(id as ReservationId), Option.getOrThrow))
 
 contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: ReservationRepo.layer }, (it) => {
+  it.effect("intents are counted per client address and hour up to the limit; a full hour counts nothing more", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      const hour = new Date("2026-12-01T10:00:00Z")
+      const next = new Date("2026-12-01T11:00:00Z")
+      const counted = (address: string, at: Date) => repo.countIntentFrom(address, at, 2)
+      expect([yield* counted("192.0.2.1", hour), yield* counted("192.0.2.1", hour), yield* counted("192.0.2.1", hour)]).toEqual([true, true, false])
+      expect(yield* counted("192.0.2.1", hour)).toBe(false)
+      expect(yield* counted("192.0.2.2", hour)).toBe(true)
+      expect(yield* counted("192.0.2.1", next)).toBe(true)
+      // a limit raised meanwhile counts on from what was made
+      expect(yield* repo.countIntentFrom("192.0.2.1", hour, 3)).toBe(true)
+      expect(yield* repo.countIntentFrom("192.0.2.1", hour, 3)).toBe(false)
+    }))
+
   it.effect("a reservation is found as it was written, its instants in UTC; an unknown one is not", () =>
     Effect.gen(function*() {
       const repo = yield* ReservationRepo
