@@ -1,5 +1,6 @@
 /** Load runs with autocannon, and their tables, shared by the benches. */
 import autocannon from "autocannon"
+import { readFileSync } from "node:fs"
 import { percentile } from "./service.js"
 
 export const SECONDS = Number(process.env["BENCH_SECONDS"] ?? "10")
@@ -51,3 +52,11 @@ export const table = (header: Array<string>, rows: Array<Array<string>>) => {
   }
 }
 
+/** Linux counts a process's CPU time in ticks of 1/100 s (USER_HZ). */
+const MICROS_PER_TICK = 10_000
+
+/** User and system CPU time of a process so far, in µs (/proc/PID/stat, fields 14 and 15). */
+export const cpuMicros = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK
+}

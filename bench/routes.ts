@@ -6,21 +6,12 @@
  * with the limit off and on (at a limit no run reaches), `BENCH_PAIRS` alternating pairs.
  */
 import type { ChildProcess } from "node:child_process"
-import { readFileSync } from "node:fs"
 import type autocannon from "autocannon"
-import { measure, table } from "./load.js"
+import { cpuMicros, measure, table } from "./load.js"
 import { isoDate, runBench, startService } from "./service.js"
 
 const PAIRS = Number(process.env["BENCH_PAIRS"] ?? "3")
 const CONNECTIONS = 10
-/** Linux counts a process's CPU time in ticks of 1/100 s (USER_HZ). */
-const MICROS_PER_TICK = 10_000
-
-/** User and system CPU time of a process so far, in µs (/proc/PID/stat, fields 14 and 15). */
-const cpuMicros = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK
-}
 
 const json = (url: string, body: unknown): autocannon.Options => ({
   url,
