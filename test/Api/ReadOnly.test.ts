@@ -290,7 +290,10 @@ describe("health under a flood of probes", () => {
     const flood = Effect.forEach(Array.from({ length: 30 }), () => get("/v1/health"), { concurrency: "unbounded" })
     return Effect.gen(function*() {
       const answers = yield* flood
-      expect(answers.map(({ body, status }) => ({ body, status }))).toEqual(Array(30).fill({ status: 200, body: { status: "ok", database: "ok" } }))
+      // one answer for all (a loaded machine may make it "busy": the loop lagged during the ping, which is not what is counted here)
+      const [first] = answers
+      expect(first).toMatchObject({ status: 200, body: { status: "ok", database: expect.stringMatching(/^(ok|busy)$/) } })
+      expect(answers.map(({ body, status }) => ({ body, status }))).toEqual(Array(30).fill({ status: 200, body: first!.body }))
       expect(pings).toBe(1)
       probeClock.advance(999)
       yield* flood
