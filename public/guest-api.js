@@ -21,6 +21,25 @@ export const fetchHotel = () => fetchPublic("/v1/hotel")
 /** The room types with their names in `language` ({ rooms }), or null. */
 export const fetchRoomTypes = (language) => fetchPublic(`/v1/room-types?language=${encodeURIComponent(language)}`)
 
+/**
+ * A call of the API, JSON in (a POST when `body` is given) and out, never with credentials: its
+ * status, headers and body; a network failure is status 0.
+ */
+export const callJson = (path, { body, headers = {} } = {}) =>
+  fetch(path, {
+    cache: "no-store",
+    credentials: "omit",
+    ...(body === undefined ? {} : { method: "POST", body: JSON.stringify(body) }),
+    headers: { Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers }
+  })
+    .then(async (response) => ({
+      status: response.status,
+      ok: response.ok,
+      headers: response.headers,
+      body: await response.json().catch(() => null)
+    }))
+    .catch(() => ({ status: 0, ok: false, headers: new Headers(), body: null }))
+
 /** Calls of the API with the link's token. */
 export const apiWith = (token) => {
   const raw = (path, init = {}) =>
@@ -30,15 +49,6 @@ export const apiWith = (token) => {
       credentials: "omit",
       headers: { Accept: "application/json", "X-Reservation-Token": token, ...init.headers }
     })
-  /** JSON in and out; a network failure is status 0. */
-  const json = (path, body) =>
-    raw(path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
-      .then(async (response) => ({
-        status: response.status,
-        ok: response.ok,
-        headers: response.headers,
-        body: await response.json().catch(() => null)
-      }))
-      .catch(() => ({ status: 0, ok: false, headers: new Headers(), body: null }))
+  const json = (path, body) => callJson(path, { body, headers: { "X-Reservation-Token": token } })
   return { raw, json }
 }

@@ -2,9 +2,11 @@ import { COMPLETION_WINDOW_MS } from "../../Domain/BookingLimits.js"
 import { escapeHtml } from "../../Domain/GuestEmails.js"
 import { FORMATS } from "../../Domain/GuestFormats.js"
 import { GUEST_CATALOG, LOCALES, REFUSAL_TEXTS } from "../../Domain/GuestTexts.js"
+import type { Language } from "../../Domain/Language.js"
 import { RESEND_INTERVAL_MS } from "../../Domain/Management.js"
-import { MAX_ADULTS_PER_ROOM, MAX_CHILD_AGE, MAX_CHILDREN_PER_ROOM } from "../../Domain/Occupancy.js"
-import { MAX_ROOM_REQUESTS, MAX_ROOMS_PER_REQUEST } from "../../Domain/Quote.js"
+import { DEFAULT_ADULTS, MAX_ADULTS_PER_ROOM, MAX_CHILD_AGE, MAX_CHILDREN_PER_ROOM } from "../../Domain/Occupancy.js"
+import { MAX_CALENDAR_DATES, MAX_CALENDAR_NIGHTS } from "../../Domain/PriceCalendar.js"
+import { MAX_PROMO_CODE_LENGTH, MAX_ROOM_REQUESTS, MAX_ROOMS_PER_REQUEST } from "../../Domain/Quote.js"
 import { COUNTRY_PATTERN, PHONE_PATTERN } from "../../Domain/Reservation.js"
 
 /** A pattern attribute's form of an anchored pattern: the browser anchors it itself. */
@@ -26,6 +28,15 @@ export const GUEST_PAGE_LIMITS = {
   // each age: its digits, a comma and a space on each side
   childAgesMaxLength: MAX_CHILDREN_PER_ROOM * (String(MAX_CHILD_AGE).length + 4) + 2,
   adultsPerRoom: MAX_ADULTS_PER_ROOM,
+  defaultAdults: DEFAULT_ADULTS,
+  childrenPerRoom: MAX_CHILDREN_PER_ROOM,
+  maxChildAge: MAX_CHILD_AGE,
+  /** The longest stay the booking page asks for: the calendar's (the hotel's own may be shorter: the quote says so). */
+  maxNights: MAX_CALENDAR_NIGHTS,
+  calendarDates: MAX_CALENDAR_DATES,
+  promoMaxLength: MAX_PROMO_CODE_LENGTH,
+  /** The nearest bookable stays the booking page offers when nothing fits: enough to choose from, few enough to read on a phone. */
+  alternatives: 3,
   roomsPerRequest: MAX_ROOMS_PER_REQUEST,
   roomRequests: MAX_ROOM_REQUESTS,
   /** When a 429 says no retry_after: the whole interval. */
@@ -55,16 +66,16 @@ export const guestPageModule = (): string => {
 
 const SHELL_TEXT = /\{\{(\w+)\}\}/g
 
-/** The shells are filled in English (the page switches to the reservation's language). */
-const shellText = (key: string): unknown => (GUEST_CATALOG.en as Record<string, unknown>)[key]
+/** A shell's text in `language`: English unless a page is served in the guest's (the others switch to the reservation's). */
+const shellText = (key: string, language: Language = "en"): unknown => (GUEST_CATALOG[language] as Record<string, unknown>)[key]
 
 /** The `{{key}}`s of a page shell (`public/*.html`) that name no sentence of the catalog. */
 export const unknownShellTexts = (html: string): ReadonlyArray<string> =>
   [...html.matchAll(SHELL_TEXT)].filter(([, key]) => typeof shellText(key!) !== "string").map(([all]) => all)
 
-/** A page shell with its guest-visible words: each `{{key}}` is the catalog's English text, escaped. */
-export const fillShell = (html: string): string =>
-  html.replace(SHELL_TEXT, (all, key: string) => {
-    const text = shellText(key)
+/** A page shell with its guest-visible words: each `{{key}}` is the catalog's text in `language` (English unless told), escaped. */
+export const fillShell = (html: string, language: Language = "en"): string =>
+  html.replace(/<html lang="en">/, `<html lang="${language}">`).replace(SHELL_TEXT, (all, key: string) => {
+    const text = shellText(key, language)
     return typeof text === "string" ? escapeHtml(text) : all
   })

@@ -1,6 +1,8 @@
 import { Effect } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { readFile } from "node:fs/promises"
+import { chooseLanguage, Language } from "../../Domain/Language.js"
+import { AppConfig } from "../../Layers/Platform/AppConfig.js"
 import { fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
 
 /**
@@ -27,7 +29,13 @@ const ASSETS: ReadonlyArray<readonly [file: string, contentType: string]> = [
     "guest-form.js",
     "complete.js",
     "manage.js",
-    "manage-change.js"
+    "manage-change.js",
+    "book.js",
+    "book-search.js",
+    "book-offers.js",
+    "book-calendar.js",
+    "book-alternatives.js",
+    "book-alternatives-view.js"
   ].map((module) => [module, "text/javascript; charset=utf-8"] as const)
 ]
 
@@ -37,12 +45,20 @@ const PAGES: ReadonlyArray<readonly [path: `/${string}`, file: string]> = [
   ["/manage", "manage.html"]
 ]
 
+/**
+ * The booking page's CSP: the guest pages' own, except that the hotel's websites
+ * (`BOOKING_WIDGET_ORIGINS`) may frame it.
+ */
+export const bookPageCsp = (hotelSites: ReadonlyArray<string>) =>
+  GUEST_PAGE_CSP.replace("frame-ancestors 'none'", `frame-ancestors ${hotelSites.length === 0 ? "'none'" : hotelSites.join(" ")}`)
+
 /** The module the pages import for their words and limits, made once at start. */
 const GUEST_MODULE_PATH = "/assets/guest-i18n.js"
 
 /** The paths these pages and assets are served at. */
 export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
   ...PAGES.map(([path]) => path),
+  "/book",
   ...ASSETS.map(([file]) => `/assets/${file}`),
   GUEST_MODULE_PATH
 ]
@@ -51,19 +67,38 @@ export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
 const readPublic = (file: string) => Effect.promise(() => readFile(new URL(`../../../public/${file}`, import.meta.url)))
 
 /** A page shell with the catalog's words (English: the page switches to the reservation's language); a `{{key}}` of none stops the start. */
-const readShell = (file: string) =>
+const readShell = (file: string, language?: Language) =>
   Effect.gen(function*() {
     const html = new TextDecoder().decode(yield* readPublic(file))
     const unknown = unknownShellTexts(html)
     if (unknown.length > 0) return yield* Effect.die(new Error(`public/${file} names no text of the catalog: ${unknown.join(", ")}`))
-    return new TextEncoder().encode(fillShell(html))
+    return new TextEncoder().encode(fillShell(html, language))
   })
 
-const page = (body: Uint8Array, contentType: string, cacheControl: string) =>
+const page = (body: Uint8Array, contentType: string, cacheControl: string, csp = GUEST_PAGE_CSP) =>
   HttpServerResponse.uint8Array(body, {
     contentType,
-    headers: { "cache-control": cacheControl, "content-security-policy": GUEST_PAGE_CSP }
+    headers: { "cache-control": cacheControl, "content-security-policy": csp }
   })
+
+/**
+ * `/book` in the guest's language, from the page's own words in each language (made once): its
+ * `lang` parameter, else the browser's Accept-Language, else English. It varies by that header.
+ */
+const bookPage = Effect.gen(function*() {
+  const { bookingWidgetOrigins } = yield* AppConfig
+  const csp = bookPageCsp(bookingWidgetOrigins)
+  const shells = new Map<Language, Uint8Array>()
+  for (const language of Language.literals) shells.set(language, yield* readShell("book.html", language))
+  return HttpServerRequest.HttpServerRequest.useSync((request) => {
+    const asked = new URL(request.url, "http://book").searchParams.get("lang") ?? undefined
+    const language = chooseLanguage(asked, request.headers["accept-language"])
+    return HttpServerResponse.uint8Array(shells.get(language)!, {
+      contentType: "text/html; charset=utf-8",
+      headers: { "cache-control": "no-store", "content-security-policy": csp, vary: "Accept-Language" }
+    })
+  })
+})
 
 /**
  * `/complete` (the guest-completion page of `continue_url`, `/complete#token=…`) and `/manage` (the
@@ -80,6 +115,7 @@ export const GuestPagesLive = HttpRouter.use((router) =>
       const asset = page(yield* readPublic(file), contentType, "no-cache")
       yield* router.add("GET", `/assets/${file}`, asset)
     }
+    yield* router.add("GET", "/book", yield* bookPage)
     const module = page(new TextEncoder().encode(guestPageModule()), "text/javascript; charset=utf-8", "no-cache")
     yield* router.add("GET", GUEST_MODULE_PATH, module)
   })
