@@ -1,6 +1,5 @@
 /* When nothing fits: the nearest stays the calendar can book, of the same length where one exists,
    else of the shortest length the dates allow, each one a link that opens its offers. */
-import { callJson } from "./guest-api.js"
 import { el } from "./guest-dom.js"
 import { fmtDate, money } from "./guest-format.js"
 import { LIMITS } from "./guest-i18n.js"
@@ -9,31 +8,28 @@ import { nearestStays, searchRange, shortestAllowed } from "./book-alternatives.
 import { nightsBetween, searchParams } from "./book-search.js"
 
 /** The calendar of `nights`-night stays around the search's arrival, for its first room's guests. */
-const calendar = (search, nights, headers) => {
+const calendar = (search, nights, call) => {
   const { from, to } = searchRange(search.checkin, LIMITS.calendarDates)
   const room = search.rooms[0]
   const params = new URLSearchParams({ from, to, nights: String(nights), adults: String(room.adults), children_ages: room.children_ages.join(",") })
   if (search.room_type_id) params.set("room_type_id", search.room_type_id)
   if (search.promo) params.set("promo_code", search.promo)
-  return callJson(`/v1/calendar?${params}`, { headers })
+  return call(`/v1/calendar?${params}`)
 }
 
-/** Fills `slot` with the alternatives of `search`; a failed call is shown with a way to try it again. */
-export async function showAlternatives(slot, search, { headers, kept }) {
+/** Fills `slot` with the alternatives of `search`; `call` makes a call of the page (a failed one is said, with a Try again). */
+export async function showAlternatives(slot, search, { call, kept }) {
   const nights = nightsBetween(search.checkin, search.checkout)
-  let answer = await calendar(search, nights, headers)
+  let answer = await calendar(search, nights, call)
   let length = nights
   if (answer.ok && nearestStays(answer.body.days, search.checkin, LIMITS.alternatives).length === 0) {
     const longer = shortestAllowed(answer.body.days, nights)
     if (longer !== null) {
       length = longer
-      answer = await calendar(search, longer, headers)
+      answer = await calendar(search, longer, call)
     }
   }
-  if (!answer.ok) {
-    const retry = el("button", { type: "button", class: "secondary", id: "alternatives-retry", onclick: () => showAlternatives(slot, search, { headers, kept }) }, t("retry"))
-    return slot.replaceChildren(el("p", null, t("bookLoadError")), el("p", null, retry))
-  }
+  if (!answer.ok) return slot.replaceChildren(el("p", null, t("failed")))
   const stays = nearestStays(answer.body.days, search.checkin, LIMITS.alternatives)
   if (stays.length === 0) return slot.replaceChildren(el("p", { id: "no-alternatives" }, t("noAlternatives")))
   const link = (day) => {

@@ -4,7 +4,6 @@
    (each cell's text). Arrow keys move by day and week, Page Up/Down by month, Home/End to the
    week's ends, Enter or Space choose, Escape closes. Loaded when first opened: until then the date
    inputs are the browser's own. */
-import { callJson } from "./guest-api.js"
 import { el } from "./guest-dom.js"
 import { fmtDate, money } from "./guest-format.js"
 import { hasText, locale, t } from "./guest-text.js"
@@ -66,7 +65,7 @@ function close(focusButton) {
   if (focusButton) button.focus()
 }
 
-/** The month's days from the API, fetched once per month; a failure is shown with a way to try again. */
+/** The month's days from the API, fetched once per month (a failed call is said by the page, with a Try again). */
 function load(month) {
   const { search, nights, options, months } = state
   const room = search.rooms[0]
@@ -79,7 +78,7 @@ function load(month) {
   })
   if (search.room_type_id) params.set("room_type_id", search.room_type_id)
   if (search.promo) params.set("promo_code", search.promo)
-  const pending = callJson(`/v1/calendar?${params}`, { headers: options.headers }).then((answer) => {
+  const pending = options.call(`/v1/calendar?${params}`).then((answer) => {
     if (!answer.ok) months.delete(month)
     else months.set(month, answer.body)
     if (state && monthOf(state.focused) === month) render(true)

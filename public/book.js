@@ -2,7 +2,7 @@
    POST /v1/quotes for every room type that fits, and the choice of one, which makes the intent and
    goes on to its continue_url (/complete). A deep link opens straight on the offers. Nothing is
    stored: the search lives in the address bar. */
-import { clear, focusSoon, messageSlot, say, setStatus, startPage, useLanguage } from "./guest.js"
+import { answered, clear, focusSoon, messageSlot, say, setStatus, startPage, useLanguage } from "./guest.js"
 import { callJson, fetchRoomTypes } from "./guest-api.js"
 import { el } from "./guest-dom.js"
 import { checkForm } from "./guest-form.js"
@@ -25,10 +25,18 @@ const kept = { lang: query.get("lang"), source: query.get("source") }
 const $search = document.getElementById("search")
 const $content = document.getElementById("content")
 
+/**
+ * A call of the API with the page's X-Hotel-Client, once it is not a passing failure: meanwhile
+ * `slot` (the page's own by default) says what failed, with a Try again that makes only that call
+ * again (guest.js `answered`).
+ */
+const call = (path, body, slot, headers = {}) =>
+  answered((signal) => callJson(path, { body, headers: { ...CLIENT, ...headers }, signal }), slot)
+
 let roomTypes = null
 /** The room types with their names in the page's language, fetched once; null when they cannot be had. */
 const loadRoomTypes = () =>
-  roomTypes ? Promise.resolve(roomTypes) : fetchRoomTypes(language()).then((body) => (roomTypes = body && body.rooms))
+  roomTypes ? Promise.resolve(roomTypes) : answered((signal) => fetchRoomTypes(language(), signal)).then((res) => (roomTypes = res.ok && res.body ? res.body.rooms : null))
 
 // ---- the search form ----
 const formMessage = messageSlot("search-message")
@@ -137,7 +145,7 @@ async function openCalendar(button) {
   const { toggleCalendar } = await import("./book-calendar.js")
   toggleCalendar(button, calendarSlot, {
     search: () => formSearch(current),
-    headers: CLIENT,
+    call,
     choose: (date, nights) => {
       checkin.value = date
       checkout.value = addDays(date, nights)
@@ -146,14 +154,6 @@ async function openCalendar(button) {
   })
 }
 
-// ---- failures: shown with a way to try again that repeats only the call that failed ----
-const failure = (messageKey, retry) =>
-  el(
-    "section",
-    { class: "notice notice-error", id: "failure" },
-    el("p", { tabindex: -1, "data-focus": true }, t(messageKey)),
-    el("p", null, el("button", { type: "button", class: "secondary", id: "retry", onclick: retry }, t("retry")))
-  )
 const showContent = (...nodes) => {
   $content.replaceChildren(...nodes.flat().filter(Boolean))
   const target = $content.querySelector("[data-focus]")
@@ -183,11 +183,11 @@ async function runSearch(search, notice) {
   setStatus(t("searching"))
   showContent()
   const types = await loadRoomTypes()
-  if (!types) return failed(search)
+  if (!types) return setStatus(t("failed"))
   // the asked room type first, then the hotel's order
   const ordered = [...types].sort((a, b) => Number(b.id === search.room_type_id) - Number(a.id === search.room_type_id))
-  const answers = await Promise.all(ordered.map((type) => callJson("/v1/quotes", { body: quoteBody(search, type.id), headers: CLIENT })))
-  if (answers.some((answer) => answer.status === 0 || answer.status >= 500 || answer.status === 429)) return failed(search)
+  // each room type's quote on its own: a failed one is tried again alone
+  const answers = await Promise.all(ordered.map((type) => call("/v1/quotes", quoteBody(search, type.id))))
   const quoted = ordered.map((type, i) => ({ type, answer: answers[i] })).filter(({ answer }) => answer.ok)
   // a room type that the party does not fit answers occupancy_exceeded: it is not offered
   const refused = answers.find((answer) => !answer.ok && answer.body && answer.body.error && answer.body.error.code !== "occupancy_exceeded")
@@ -198,10 +198,6 @@ async function runSearch(search, notice) {
   }
   const groups = quoted.map(({ type, answer }) => ({ type, quote: answer.body }))
   showResults(search, groups, notice)
-}
-const failed = (search) => {
-  setStatus("")
-  showContent(failure("bookLoadError", () => runSearch(search)))
 }
 
 function showResults(search, groups, notice) {
@@ -226,7 +222,7 @@ function showResults(search, groups, notice) {
       )
     )
     import("./book-alternatives-view.js").then(({ showAlternatives }) =>
-      showAlternatives(document.getElementById("alternatives"), search, { headers: CLIENT, kept }))
+      showAlternatives(document.getElementById("alternatives"), search, { call, kept }))
     return
   }
   const count = available.reduce((n, { quote }) => n + quote.package_offers.length, 0)
@@ -248,19 +244,15 @@ async function choose(search, quote, offer, button) {
   setStatus(t("choosing"))
   // one key per choice: a retry of this choice cannot make a second intent
   button.dataset.key = button.dataset.key || crypto.randomUUID()
-  const answer = await callJson("/v1/reservation-intents", {
-    body: { quote_id: quote.quote_id, package_code: offer.package_code, language: language() },
-    headers: { ...CLIENT, "Idempotency-Key": button.dataset.key }
-  })
+  const slot = button.closest("li").querySelector(".message") || button.closest("li").appendChild(messageSlot(`${button.closest("li").id}-message`))
+  const body = { quote_id: quote.quote_id, package_code: offer.package_code, language: language() }
+  const answer = await call("/v1/reservation-intents", body, slot, { "Idempotency-Key": button.dataset.key })
   if (answer.ok && answer.body && answer.body.continue_url) return location.assign(answer.body.continue_url)
   for (const b of buttons) b.disabled = false
   setStatus("")
   // the price or the rooms changed, or the quote expired: the offers as they are now, same search
   if (answer.status === 409 || answer.status === 404 || answer.status === 410) return runSearch(search, "offersChanged")
-  const retry = () => choose(search, quote, offer, button)
-  const slot = messageSlot("choose-message")
-  button.closest("li").append(slot)
-  say(slot, "error", t("failed"), el("button", { type: "button", class: "secondary", onclick: retry }, t("retry")))
+  say(slot, "error", t("failed"))
 }
 
 // ---- start: the deep link's search, straight on its offers when it is whole ----

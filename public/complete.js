@@ -1,5 +1,5 @@
 /* Guest completion page (/complete#token=…): shows the reservation and sends the guest's details. */
-import { focusSoon, messageSlot, notice, say, setStatus, show, showInvalid, showLoadError, startPage, useLanguage } from "./guest.js"
+import { answered, focusSoon, messageSlot, notice, ownLimit, say, setStatus, show, showInvalid, showLoadError, startPage, useLanguage } from "./guest.js"
 import { apiWith, takeToken } from "./guest-api.js"
 import { el } from "./guest-dom.js"
 import { checkForm, controlsOf, fieldControl, serverFieldError } from "./guest-form.js"
@@ -14,7 +14,7 @@ const api = apiWith(token)
 
 async function load() {
   setStatus(t("loading"))
-  const [, res] = await Promise.all([hotelLoaded, api.json("/v1/reservation-public")])
+  const [, res] = await Promise.all([hotelLoaded, answered((signal) => api.json("/v1/reservation-public", undefined, signal))])
   if (res.status === 401 || res.status === 404) return showInvalid("invalidComplete")
   if (!res.ok || !res.body) return showLoadError(load)
   const r = res.body
@@ -77,7 +77,8 @@ function guestForm(r) {
     const problem = checkForm(form)
     if (problem) return tell("error", problem)
     busy(true)
-    const res = await api.json("/v1/reservation-complete", payload())
+    // the limit of completions says its own wait (429); what the guest typed is read again on a retry
+    const res = await answered((signal) => api.json("/v1/reservation-complete", payload(), signal), message, ownLimit)
     busy(false)
     const error = (res.body && res.body.error) || {}
     if (res.ok && res.body) {

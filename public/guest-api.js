@@ -10,45 +10,56 @@ export const takeToken = () => {
   return token
 }
 
-/** A public read of the API (no token), or null when it cannot be had. */
-const fetchPublic = (path) =>
-  fetch(path, { cache: "no-store", credentials: "omit", headers: { Accept: "application/json" } })
-    .then((response) => (response.ok ? response.json() : null))
-    .catch(() => null)
+/** What a call answers when no answer came (the network failed, or the call was abandoned): status 0. */
+export const NO_ANSWER = { status: 0, ok: false, headers: new Headers(), body: null }
 
-/** The hotel's public facts, or null. */
-export const fetchHotel = () => fetchPublic("/v1/hotel")
-/** The room types with their names in `language` ({ rooms }), or null. */
-export const fetchRoomTypes = (language) => fetchPublic(`/v1/room-types?language=${encodeURIComponent(language)}`)
+/** An answer with its JSON body (null when it has none). */
+const read = async (response) => ({
+  status: response.status,
+  ok: response.ok,
+  headers: response.headers,
+  body: await response.json().catch(() => null)
+})
+
+/** A public read of the API (no token); `signal` abandons it. */
+const fetchPublic = (path, signal) =>
+  fetch(path, { cache: "no-store", credentials: "omit", headers: { Accept: "application/json" }, signal })
+    .then(read)
+    .catch(() => NO_ANSWER)
+
+/** The hotel's public facts. */
+export const fetchHotel = (signal) => fetchPublic("/v1/hotel", signal)
+/** The room types with their names in `language` ({ rooms }). */
+export const fetchRoomTypes = (language, signal) => fetchPublic(`/v1/room-types?language=${encodeURIComponent(language)}`, signal)
 
 /**
- * A call of the API, JSON in (a POST when `body` is given) and out, never with credentials: its
- * status, headers and body; a network failure is status 0.
+ * A call of the API, JSON in (a POST when `body` is given) and out, never with credentials, with
+ * `headers` of its own; `signal` abandons it.
  */
-export const callJson = (path, { body, headers = {} } = {}) =>
+export const callJson = (path, { body, headers = {}, signal } = {}) =>
   fetch(path, {
     cache: "no-store",
     credentials: "omit",
+    signal,
     ...(body === undefined ? {} : { method: "POST", body: JSON.stringify(body) }),
     headers: { Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers }
   })
-    .then(async (response) => ({
-      status: response.status,
-      ok: response.ok,
-      headers: response.headers,
-      body: await response.json().catch(() => null)
-    }))
-    .catch(() => ({ status: 0, ok: false, headers: new Headers(), body: null }))
+    .then(read)
+    .catch(() => NO_ANSWER)
 
-/** Calls of the API with the link's token. */
+/** Calls of the API with the link's token; each takes the `signal` that abandons it. */
 export const apiWith = (token) => {
+  /** The Response, or NO_ANSWER. */
   const raw = (path, init = {}) =>
     fetch(path, {
       ...init,
       cache: "no-store",
       credentials: "omit",
       headers: { Accept: "application/json", "X-Reservation-Token": token, ...init.headers }
-    })
-  const json = (path, body) => callJson(path, { body, headers: { "X-Reservation-Token": token } })
+    }).catch(() => NO_ANSWER)
+  /** JSON in (a POST with `body`, else a GET) and out. */
+  const json = (path, body, signal) =>
+    raw(path, body === undefined ? { signal } : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal })
+      .then((response) => (response === NO_ANSWER ? NO_ANSWER : read(response)))
   return { raw, json }
 }

@@ -3,9 +3,8 @@
    plural forms chosen as the service chooses them (src/Domain/GuestTexts.ts `say`). */
 import { LOCALES, REFUSALS, STRINGS } from "./guest-i18n.js"
 
-const browserLanguage = () =>
-  (navigator.languages || [navigator.language || "en"]).map((l) => l.slice(0, 2).toLowerCase()).find((l) => l in STRINGS) || "en"
-let lang = browserLanguage()
+// the shell's, which the service chose from the browser's Accept-Language
+let lang = document.documentElement.lang in STRINGS ? document.documentElement.lang : "en"
 
 /** Shows `language` from now on, when the pages have its words; answers the language shown. */
 export const setLanguage = (language) => {

@@ -1,7 +1,7 @@
 /* The manage page's stay change: new dates and rooms, their price and the difference from the
    current total (quote_change, which changes nothing), then the change itself (change_stay) at the
    total the guest saw. A refusal (new price, a sold-out night, too late) says what to do next. */
-import { clear, focusSoon, messageSlot, say, setStatus } from "./guest.js"
+import { answered, clear, focusSoon, messageSlot, say, setStatus } from "./guest.js"
 import { el } from "./guest-dom.js"
 import { checkForm, serverFieldError } from "./guest-form.js"
 import { fmtDateTime, money } from "./guest-format.js"
@@ -235,7 +235,7 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
     if (JSON.stringify(change) === JSON.stringify(current)) return say(message, "warn", t("changeNothing"))
     clear(message)
     busy(true)
-    const res = await api.json("/v1/reservation-manage", { action: "quote_change", ...change })
+    const res = await answered((signal) => api.json("/v1/reservation-manage", { action: "quote_change", ...change }, signal), message)
     busy(false)
     if (res.ok && res.body) return showQuote(change, res.body)
     refused(res, change)
@@ -268,7 +268,7 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
 
   async function send(change, expectedTotal) {
     busy(true)
-    const res = await api.json("/v1/reservation-manage", { action: "change_stay", ...change, expected_total: expectedTotal })
+    const res = await answered((signal) => api.json("/v1/reservation-manage", { action: "change_stay", ...change, expected_total: expectedTotal }, signal), message)
     busy(false)
     if (res.ok && res.body) {
       return render(res.body, () => {
@@ -336,7 +336,7 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
 
   /** Too late, or no longer possible: the reservation as it now is, and why. */
   async function notAllowed(reason) {
-    const now = await api.json("/v1/reservation-manage")
+    const now = await answered((signal) => api.json("/v1/reservation-manage", undefined, signal), message)
     if (!now.ok || !now.body) return say(message, "error", cannotChangeText(r, reason))
     render(now.body, () => {
       // a cancelled reservation has no change card: the status line says it

@@ -1,7 +1,7 @@
 /* Manage page (/manage#token=…, the confirmation email's link): the reservation as it is now, a
    change of its dates or rooms (manage-change.js), the guest's details, the confirmation PDF and
    email, the cancellation. */
-import { clear, messageSlot, notice, say, setStatus, show, showInvalid, showLoadError, startPage, useLanguage } from "./guest.js"
+import { answered, clear, messageSlot, notice, ownLimit, say, setStatus, show, showInvalid, showLoadError, startPage, useLanguage } from "./guest.js"
 import { apiWith, fetchRoomTypes, takeToken } from "./guest-api.js"
 import { el } from "./guest-dom.js"
 import { checkForm, fieldControl, serverFieldError } from "./guest-form.js"
@@ -22,12 +22,12 @@ let roomTypes = null
 
 async function load() {
   setStatus(t("loading"))
-  const [, res] = await Promise.all([hotelLoaded, api.json("/v1/reservation-manage")])
+  const [, res] = await Promise.all([hotelLoaded, answered((signal) => api.json("/v1/reservation-manage", undefined, signal))])
   if (res.status === 401 || res.status === 404) return showInvalid("invalidManage")
   if (!res.ok || !res.body) return showLoadError(load)
   if ((res.body.allowed_actions || []).includes("change_stay")) {
-    const types = await fetchRoomTypes(res.body.language)
-    roomTypes = types && types.rooms
+    const types = await answered((signal) => fetchRoomTypes(res.body.language, signal))
+    roomTypes = types.ok && types.body ? types.body.rooms : null
   }
   render(res.body)
 }
@@ -135,7 +135,7 @@ function editForm(r) {
     clear(message)
     submit.disabled = true
     setStatus(t("sending"))
-    const res = await api.json("/v1/reservation-manage", { action: "update_guest", ...update })
+    const res = await answered((signal) => api.json("/v1/reservation-manage", { action: "update_guest", ...update }, signal), message)
     submit.disabled = false
     setStatus("")
     if (res.ok && res.body) return render(res.body, () => say(document.getElementById("edit-message"), "ok", t("saved")))
@@ -150,7 +150,7 @@ async function failed(res, message) {
   const code = res.body && res.body.error && res.body.error.code
   if (res.status === 401) return showInvalid("invalidManage")
   if (res.status === 409 && code === "already_cancelled") {
-    const now = await api.json("/v1/reservation-manage")
+    const now = await answered((signal) => api.json("/v1/reservation-manage", undefined, signal), message)
     if (now.ok && now.body) return render(now.body, () => setStatus(t("alreadyCancelled")))
   }
   say(message, "error", t("failed"))
@@ -165,17 +165,9 @@ function documentsCard(r, actions) {
     clear(message)
     download.disabled = true
     say(message, "none", t("downloading"))
-    let res = null
-    try {
-      res = await api.raw("/v1/reservation-document", { headers: { Accept: "application/pdf" } })
-    } catch {
-      res = null
-    }
+    const res = await answered((signal) => api.raw("/v1/reservation-document", { headers: { Accept: "application/pdf" }, signal }), message)
     download.disabled = false
-    if (!res || !res.ok) {
-      const body = res ? await res.json().catch(() => null) : null
-      return failed({ status: res ? res.status : 0, body }, message)
-    }
+    if (!res.ok) return failed({ status: res.status, body: await res.json().catch(() => null) }, message)
     // the API needs the token header, so a plain link cannot fetch it: save it from a blob URL
     const blob = await res.blob()
     const named = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") || "")
@@ -191,7 +183,8 @@ function documentsCard(r, actions) {
   resend.addEventListener("click", async () => {
     clear(message)
     resend.disabled = true
-    const res = await api.json("/v1/reservation-manage", { action: "resend_confirmation" })
+    // the resend's own interval says its wait (429)
+    const res = await answered((signal) => api.json("/v1/reservation-manage", { action: "resend_confirmation" }, signal), message, ownLimit)
     resend.disabled = false
     if (res.ok && res.body) {
       return render(res.body, () => say(document.getElementById("documents-message"), "ok", t("resent", { email: r.guest.email })))
@@ -254,13 +247,13 @@ function cancellationCard(r, actions) {
   yes.addEventListener("click", async () => {
     yes.disabled = no.disabled = true
     setStatus(t("sending"))
-    const res = await api.json("/v1/reservation-manage", { action: "cancel" })
+    const res = await answered((signal) => api.json("/v1/reservation-manage", { action: "cancel" }, signal), message)
     yes.disabled = no.disabled = false
     setStatus("")
     if (res.ok && res.body) return render(res.body, () => setStatus(t("cancelledNow")))
     if (res.status === 409 && res.body && res.body.error.code === "cancellation_not_allowed") {
       // the deadline passed while the page was open: show the reservation as it now is
-      const now = await api.json("/v1/reservation-manage")
+      const now = await answered((signal) => api.json("/v1/reservation-manage", undefined, signal), message)
       if (now.ok && now.body) return render(now.body, () => document.getElementById("cannot-cancel")?.focus())
     }
     failed(res, message)

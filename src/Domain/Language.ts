@@ -25,18 +25,22 @@ export type LocalizedText = typeof LocalizedText.Type
 /** The text in `language`, or in English when the hotel file has none in it. */
 export const localized = (text: LocalizedText, language: Language): string => text[language] ?? text.en
 
-const LANGUAGES: ReadonlyArray<string> = Language.literals
-
 /**
- * A guest page's language: `asked` (its `lang` parameter) when it is one of ours, else the first of
- * the browser's `Accept-Language` that is (by its q order, `fr-CA` counting as `fr`), else English.
+ * The language a guest's browser asks for first (`Accept-Language`, by its q-values; `fr-CA` is
+ * French), among those the pages speak; English when it names none of them.
  */
-export const chooseLanguage = (asked: string | undefined, acceptLanguage: string | undefined): Language => {
-  if (asked !== undefined && LANGUAGES.includes(asked)) return asked as Language
-  const ranked = (acceptLanguage ?? "").split(",").map((part, index) => {
-    const [tag = "", ...params] = part.trim().split(";")
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((value) => value !== undefined)
-    return { language: tag.trim().slice(0, 2).toLowerCase(), q: q === undefined ? 1 : Number(q), index }
-  }).filter(({ q }) => q > 0).sort((a, b) => b.q - a.q || a.index - b.index)
-  return (ranked.find(({ language }) => LANGUAGES.includes(language))?.language ?? "en") as Language
+export const acceptedLanguage = (header: string | undefined): Language => {
+  const ranked = (header ?? "").split(",").flatMap((part, index) => {
+    const [tag = "", ...parameters] = part.split(";").map((s) => s.trim().toLowerCase())
+    const q = parameters.find((p) => p.startsWith("q="))
+    const weight = q === undefined ? 1 : Number(q.slice(2))
+    const language = tag.split("-")[0]
+    return Schema.is(Language)(language) && weight > 0 ? [{ language, weight, index }] : []
+  })
+  ranked.sort((a, b) => b.weight - a.weight || a.index - b.index)
+  return ranked[0]?.language ?? "en"
 }
+
+/** A guest page's language: `asked` (its `lang` parameter) when it is one of ours, else the browser's (`acceptedLanguage`). */
+export const chooseLanguage = (asked: string | undefined, acceptLanguage: string | undefined): Language =>
+  Schema.is(Language)(asked) ? asked : acceptedLanguage(acceptLanguage)

@@ -17,11 +17,10 @@ const ALLOWED: Record<string, Record<string, string>> = {
     "60000": "how long the PDF's blob URL lives after its download started: not a guest's limit"
   },
   "manage-change.js": { "100": "cents in a euro: the API's amounts are decimals, compared in cents" },
+  "guest.js": { "500": "the first status of HTTP's server errors (5xx), which a retry may cure: the protocol's, not a limit" },
   "guest-dom.js": { "2": "the length of the \"on\" of an event attribute's name" },
-  "guest-text.js": { "2": "the length of a language code in a browser's locale (\"fr-CA\")" },
   "guest-form.js": { "4": "the rows a special-requests box shows: its height, not its limit (max_length is the API's)" },
   "guest-format.js": { "2000-01-01T": "a day to hang a time of day on, to format the time alone" },
-  "book.js": { "500": "where HTTP's server errors start: a failure to retry, not a refusal" },
   "book-search.js": { "86400000": "milliseconds in a day: date arithmetic on UTC days" },
   "book-alternatives.js": { "2": "half: as many dates before the asked arrival as after" },
   "book-calendar.js": {

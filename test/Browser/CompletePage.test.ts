@@ -74,7 +74,8 @@ layerWithChromium(TestApp())("guest-completion page", (it) => {
       expect(page.headers["content-type"]).toBe("text/html; charset=utf-8")
       expect(page.headers["cache-control"]).toBe("no-store")
       expect(page.headers["content-security-policy"]).toBe(GUEST_PAGE_CSP)
-      expect(page.text).toContain(`src="/assets/complete.js"`)
+      // loaded by the boot script, which says so when it cannot be
+      expect(page.text).toContain(`<script src="/assets/guest-boot.js" data-page="/assets/complete.js"`)
       const script = yield* request(HttpClientRequest.get("/assets/complete.js"))
       expect(script.status).toBe(200)
       expect(script.headers["content-type"]).toBe("text/javascript; charset=utf-8")

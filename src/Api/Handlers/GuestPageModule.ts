@@ -41,7 +41,13 @@ export const GUEST_PAGE_LIMITS = {
   roomRequests: MAX_ROOM_REQUESTS,
   /** When a 429 says no retry_after: the whole interval. */
   resendIntervalSeconds: RESEND_INTERVAL_MS / 1000,
-  completionWindowSeconds: COMPLETION_WINDOW_MS / 1000
+  completionWindowSeconds: COMPLETION_WINDOW_MS / 1000,
+  /**
+   * How long a page waits for one of its files or an answer of the API before it tells the guest,
+   * with a Try again (DESIGN §13, amended): a phone on a slow network has the pages' files and a
+   * reservation well within it, and a guest left longer on "Loading…" gives up.
+   */
+  waitMs: 5_000
 } as const
 
 /**
@@ -66,16 +72,29 @@ export const guestPageModule = (): string => {
 
 const SHELL_TEXT = /\{\{(\w+)\}\}/g
 
-/** A shell's text in `language`: English unless a page is served in the guest's (the others switch to the reservation's). */
-const shellText = (key: string, language: Language = "en"): unknown => (GUEST_CATALOG[language] as Record<string, unknown>)[key]
+/**
+ * What a shell's `{{key}}` stands for in `language`: the catalog's sentence, a limit of the pages
+ * (`{{waitMs}}`, read by guest-boot.js before the modules that hold the limits can have loaded), or
+ * `{{language}}` itself (the `lang` of `<html>`).
+ */
+const shellText = (key: string, language: Language): string | undefined => {
+  if (key === "language") return language
+  const text = (GUEST_CATALOG[language] as Record<string, unknown>)[key]
+  if (typeof text === "string") return text
+  const limit = (GUEST_PAGE_LIMITS as Record<string, unknown>)[key]
+  return typeof limit === "number" ? String(limit) : undefined
+}
 
-/** The `{{key}}`s of a page shell (`public/*.html`) that name no sentence of the catalog. */
+/** The `{{key}}`s of a page shell (`public/*.html`) that name no sentence of the catalog nor limit. */
 export const unknownShellTexts = (html: string): ReadonlyArray<string> =>
-  [...html.matchAll(SHELL_TEXT)].filter(([, key]) => typeof shellText(key!) !== "string").map(([all]) => all)
+  [...html.matchAll(SHELL_TEXT)].filter(([, key]) => shellText(key!, "en") === undefined).map(([all]) => all)
 
-/** A page shell with its guest-visible words: each `{{key}}` is the catalog's text in `language` (English unless told), escaped. */
-export const fillShell = (html: string, language: Language = "en"): string =>
-  html.replace(/<html lang="en">/, `<html lang="${language}">`).replace(SHELL_TEXT, (all, key: string) => {
+/**
+ * A page shell in `language` (the browser's, from `Accept-Language`): its words until the page knows
+ * the reservation's language, and the only words a guest reads when the page's scripts cannot load.
+ */
+export const fillShell = (html: string, language: Language): string =>
+  html.replace(SHELL_TEXT, (all, key: string) => {
     const text = shellText(key, language)
-    return typeof text === "string" ? escapeHtml(text) : all
+    return text === undefined ? all : escapeHtml(text)
   })

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { readFile } from "node:fs/promises"
-import { chooseLanguage, Language } from "../../Domain/Language.js"
+import { acceptedLanguage, chooseLanguage, Language } from "../../Domain/Language.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
 import { fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
 
@@ -20,6 +20,7 @@ export const GUEST_PAGE_CSP = "default-src 'self'; style-src 'self'; script-src 
 const ASSETS: ReadonlyArray<readonly [file: string, contentType: string]> = [
   ["guest.css", "text/css; charset=utf-8"],
   ...[
+    "guest-boot.js",
     "guest.js",
     "guest-text.js",
     "guest-format.js",
@@ -66,19 +67,23 @@ export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
 /** Read once, when the layer is built: a missing file stops the start (a defect naming the path). */
 const readPublic = (file: string) => Effect.promise(() => readFile(new URL(`../../../public/${file}`, import.meta.url)))
 
-/** A page shell with the catalog's words (English: the page switches to the reservation's language); a `{{key}}` of none stops the start. */
-const readShell = (file: string, language?: Language) =>
+/**
+ * A page shell with the catalog's words in each language (the page switches to the reservation's
+ * language once it has it); a `{{key}}` of none stops the start.
+ */
+const readShell = (file: string) =>
   Effect.gen(function*() {
     const html = new TextDecoder().decode(yield* readPublic(file))
     const unknown = unknownShellTexts(html)
     if (unknown.length > 0) return yield* Effect.die(new Error(`public/${file} names no text of the catalog: ${unknown.join(", ")}`))
-    return new TextEncoder().encode(fillShell(html, language))
+    const filled = new Map(Language.literals.map((language) => [language, new TextEncoder().encode(fillShell(html, language))]))
+    return (language: Language) => filled.get(language)!
   })
 
-const page = (body: Uint8Array, contentType: string, cacheControl: string, csp = GUEST_PAGE_CSP) =>
+const page = (body: Uint8Array, contentType: string, headers: Record<string, string>) =>
   HttpServerResponse.uint8Array(body, {
     contentType,
-    headers: { "cache-control": cacheControl, "content-security-policy": csp }
+    headers: { ...headers, "content-security-policy": GUEST_PAGE_CSP }
   })
 
 /**
@@ -88,12 +93,11 @@ const page = (body: Uint8Array, contentType: string, cacheControl: string, csp =
 const bookPage = Effect.gen(function*() {
   const { bookingWidgetOrigins } = yield* AppConfig
   const csp = bookPageCsp(bookingWidgetOrigins)
-  const shells = new Map<Language, Uint8Array>()
-  for (const language of Language.literals) shells.set(language, yield* readShell("book.html", language))
+  const shell = yield* readShell("book.html")
   return HttpServerRequest.HttpServerRequest.useSync((request) => {
     const asked = new URL(request.url, "http://book").searchParams.get("lang") ?? undefined
     const language = chooseLanguage(asked, request.headers["accept-language"])
-    return HttpServerResponse.uint8Array(shells.get(language)!, {
+    return HttpServerResponse.uint8Array(shell(language), {
       contentType: "text/html; charset=utf-8",
       headers: { "cache-control": "no-store", "content-security-policy": csp, vary: "Accept-Language" }
     })
@@ -108,15 +112,21 @@ const bookPage = Effect.gen(function*() {
 export const GuestPagesLive = HttpRouter.use((router) =>
   Effect.gen(function*() {
     for (const [path, file] of PAGES) {
-      const html = page(yield* readShell(file), "text/html; charset=utf-8", "no-store")
+      const shell = yield* readShell(file)
+      // in the browser's language: the words a guest reads before, or without, the page's scripts
+      const html = HttpServerRequest.HttpServerRequest.useSync((request) =>
+        page(shell(acceptedLanguage(request.headers["accept-language"])), "text/html; charset=utf-8", {
+          "cache-control": "no-store",
+          vary: "Accept-Language"
+        }))
       yield* router.add("GET", path, html)
     }
     for (const [file, contentType] of ASSETS) {
-      const asset = page(yield* readPublic(file), contentType, "no-cache")
+      const asset = page(yield* readPublic(file), contentType, { "cache-control": "no-cache" })
       yield* router.add("GET", `/assets/${file}`, asset)
     }
     yield* router.add("GET", "/book", yield* bookPage)
-    const module = page(new TextEncoder().encode(guestPageModule()), "text/javascript; charset=utf-8", "no-cache")
+    const module = page(new TextEncoder().encode(guestPageModule()), "text/javascript; charset=utf-8", { "cache-control": "no-cache" })
     yield* router.add("GET", GUEST_MODULE_PATH, module)
   })
 )
