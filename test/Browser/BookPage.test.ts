@@ -1,5 +1,5 @@
 import { expect } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpClientRequest } from "effect/http"
 import type { Page } from "playwright-core"
 import { bookPageCsp } from "../../src/Api/Handlers/GuestPages.js"
@@ -7,7 +7,7 @@ import { GUEST_CATALOG } from "../../src/Domain/GuestTexts.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
 import { axeViolations, baseUrl, layerWithChromium, onPage, PHONE, recordAxe } from "../support/browser.js"
-import { daysFromToday } from "../support/clock.js"
+import { daysFromToday, makeTestClock } from "../support/clock.js"
 import { hotelSets } from "../support/flow.js"
 import { englishLeftovers } from "../support/wording.js"
 import { request, TestApp } from "../support/TestApp.js"
@@ -240,5 +240,97 @@ layerWithChromium(TestApp())("booking page", (it) => {
       expect(shown.checkin).toBe(daysFromToday(201))
       expect(shown.checkout).toBe(daysFromToday(203))
       expect(shown.sideways).toBe(false)
+    }))
+
+  it.effect("a sold-out stay: the reasons per room type in words, and the nearest stays as links that book", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const soldOut = daysFromToday(300)
+      yield* hotelSets({ from: soldOut, to: soldOut, rooms_to_sell: 0 })
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        await onTestServerFor(page, base)
+        await page.goto(deepLink(base, { checkin: soldOut, nights: "2", lang: "fr" }))
+        await page.locator("#nothing-fits h2:focus").waitFor()
+        await page.locator("#alternatives a").first().waitFor()
+        const reasons = await page.locator("#reasons li").allTextContents()
+        const links = await page.locator("#alternatives a").evaluateAll((els) => els.map((e) => e.getAttribute("href")))
+        const texts = await page.locator("#alternatives a").allTextContents()
+        const axe = await axeViolations(page)
+        recordAxe("book-nothing-fits", axe)
+        await page.locator("#alternatives a").first().click()
+        await page.locator(".offer").first().waitFor()
+        await page.locator("button.choose").first().click()
+        await page.waitForURL(/\/complete/)
+        return { reasons, links, texts, axe, number: await complete(page, "fr") }
+      })
+      expect(shown.reasons).toHaveLength(3)
+      for (const reason of shown.reasons) expect(reason).toContain(GUEST_CATALOG.fr.changeReason_sold_out)
+      expect(shown.links[0]).toContain(`checkin=${daysFromToday(301)}&checkout=${daysFromToday(303)}`)
+      expect(shown.links[0]).toContain("lang=fr")
+      expect(shown.texts[0]).toContain("2 nuits")
+      expect(shown.links).toHaveLength(3)
+      expect(shown.axe).toEqual([])
+      expect(shown.number).toMatch(/^BR-[A-Z0-9]{6}$/)
+    }))
+
+  it.effect("a failed call is said with a Try again that makes only that call again", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { checkin, checkout } = stay()
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        let failing = true
+        let quotes = 0
+        await page.route("**/v1/quotes", (route) => {
+          quotes++
+          return failing && route.request().postData()?.includes("\"twin\"") ? route.abort() : route.continue()
+        })
+        await page.goto(deepLink(base, { checkin, checkout }))
+        await page.locator("#call-failure button").waitFor()
+        const said = await page.locator("#call-failure").innerText()
+        const axe = await axeViolations(page)
+        recordAxe("book-error", axe)
+        const before = quotes
+        failing = false
+        await page.locator("#call-failure button").click()
+        await page.locator(".offer").first().waitFor()
+        return { said, axe, again: quotes - before, groups: await page.locator(".room-group").count() }
+      })
+      expect(shown.said).toContain(GUEST_CATALOG.en.callFailed)
+      expect(shown.axe).toEqual([])
+      expect(shown.again).toBe(1)
+      expect(shown.groups).toBe(3)
+    }))
+})
+
+const clock = makeTestClock(new Date().toISOString())
+
+layerWithChromium(TestApp().pipe(Layer.provide(clock.layer)))("booking page, when the offer has changed", (it) => {
+  it.effect("a 409 at the intent (the quote lapsed) shows the offers as they are now and keeps the search; one of them books", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { checkin, checkout } = stay(2)
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        await onTestServerFor(page, base)
+        const intents: Array<number> = []
+        page.on("response", (r) => r.url().endsWith("/v1/reservation-intents") && intents.push(r.status()))
+        await page.goto(deepLink(base, { checkin, checkout, adults: "1", children: "4", promo: "DIRECT12" }))
+        await page.locator(".offer").first().waitFor()
+        // the guest lingers past the quote's lifetime
+        clock.advance(60 * 60 * 1000)
+        await page.locator("#offer-double-FLEX button.choose").click()
+        await page.locator("#offers-changed").waitFor()
+        const kept = {
+          checkin: await page.locator("#checkin").inputValue(),
+          children: await page.locator("#children-0").inputValue(),
+          promo: await page.locator("#promo").inputValue(),
+          focused: await page.evaluate<string>("document.activeElement.id")
+        }
+        await page.locator("#offer-double-FLEX button.choose").click()
+        await page.waitForURL(/\/complete/)
+        return { kept, intents, number: await complete(page, "en") }
+      })
+      expect(shown.intents).toEqual([409, 200])
+      expect(shown.kept).toEqual({ checkin, children: "4", promo: "DIRECT12", focused: "offers-title" })
+      expect(shown.number).toMatch(/^BR-[A-Z0-9]{6}$/)
     }))
 })
