@@ -3,7 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { readFile } from "node:fs/promises"
 import { acceptedLanguage, chooseLanguage, Language } from "../../Domain/Language.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
-import { fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
+import { bookingWidgetModule, fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
 
 /**
  * The guest pages load nothing from elsewhere and run no inline script or style; an injected
@@ -53,6 +53,10 @@ const PAGES: ReadonlyArray<readonly [path: `/${string}`, file: string]> = [
 export const bookPageCsp = (hotelSites: ReadonlyArray<string>) =>
   GUEST_PAGE_CSP.replace("frame-ancestors 'none'", `frame-ancestors ${hotelSites.length === 0 ? "'none'" : hotelSites.join(" ")}`)
 
+/** The widget of the hotel's websites and the module it imports: served to those sites' pages (CORS). */
+const WIDGET_PATH = "/assets/booking-widget.js"
+const WIDGET_DATA_PATH = "/assets/booking-widget-data.js"
+
 /** The module the pages import for their words and limits, made once at start. */
 const GUEST_MODULE_PATH = "/assets/guest-i18n.js"
 
@@ -61,7 +65,9 @@ export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
   ...PAGES.map(([path]) => path),
   "/book",
   ...ASSETS.map(([file]) => `/assets/${file}`),
-  GUEST_MODULE_PATH
+  GUEST_MODULE_PATH,
+  WIDGET_PATH,
+  WIDGET_DATA_PATH
 ]
 
 /** Read once, when the layer is built: a missing file stops the start (a defect naming the path). */
@@ -84,6 +90,25 @@ const page = (body: Uint8Array, contentType: string, headers: Record<string, str
   HttpServerResponse.uint8Array(body, {
     contentType,
     headers: { ...headers, "content-security-policy": GUEST_PAGE_CSP }
+  })
+
+/**
+ * A widget file, for the pages of `hotelSites` (`BOOKING_WIDGET_ORIGINS`): a module script from
+ * another origin loads only with CORS. No credentials are asked for or allowed.
+ */
+const widgetAsset = (body: Uint8Array, hotelSites: ReadonlyArray<string>) =>
+  HttpServerRequest.HttpServerRequest.useSync((request) => {
+    const origin = request.headers["origin"]
+    const allowed = hotelSites.includes("*") ? "*" : origin !== undefined && hotelSites.includes(origin) ? origin : undefined
+    return HttpServerResponse.uint8Array(body, {
+      contentType: "text/javascript; charset=utf-8",
+      headers: {
+        "cache-control": "no-cache",
+        "content-security-policy": GUEST_PAGE_CSP,
+        vary: "Origin",
+        ...(allowed === undefined ? {} : { "access-control-allow-origin": allowed })
+      }
+    })
   })
 
 /**
@@ -126,6 +151,10 @@ export const GuestPagesLive = HttpRouter.use((router) =>
       yield* router.add("GET", `/assets/${file}`, asset)
     }
     yield* router.add("GET", "/book", yield* bookPage)
+    const { bookingWidgetOrigins } = yield* AppConfig
+    const style = new TextDecoder().decode(yield* readPublic("booking-widget.css"))
+    yield* router.add("GET", WIDGET_PATH, widgetAsset(yield* readPublic("booking-widget.js"), bookingWidgetOrigins))
+    yield* router.add("GET", WIDGET_DATA_PATH, widgetAsset(new TextEncoder().encode(bookingWidgetModule(style)), bookingWidgetOrigins))
     const module = page(new TextEncoder().encode(guestPageModule()), "text/javascript; charset=utf-8", { "cache-control": "no-cache" })
     yield* router.add("GET", GUEST_MODULE_PATH, module)
   })
