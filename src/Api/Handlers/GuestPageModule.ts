@@ -53,12 +53,15 @@ export const GUEST_PAGE_LIMITS = {
 /**
  * `/assets/guest-i18n.js`, made once at start: the guest pages' words (the catalog of every
  * language), how they write dates, times and money, the words of each refusal code, and the limits
- * above. The pages import it as they would a file of their own; it holds data only.
+ * above. The pages import it as they would a file of their own; it holds data only. With a
+ * `language`, that language's words alone: `/assets/<language>/guest-i18n.js`.
  */
-export const guestPageModule = (): string => {
+export const guestPageModule = (language?: Language): string => {
+  // a page served in one language (the booking page) loads that language's words only
+  const only = <A>(byLanguage: Record<Language, A>) => language === undefined ? byLanguage : { [language]: byLanguage[language] }
   const exports: Record<string, unknown> = {
-    STRINGS: GUEST_CATALOG,
-    LOCALES,
+    STRINGS: only(GUEST_CATALOG),
+    LOCALES: only(LOCALES),
     FORMATS,
     REFUSALS: REFUSAL_TEXTS,
     LIMITS: GUEST_PAGE_LIMITS

@@ -3,6 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { readFile } from "node:fs/promises"
 import { acceptedLanguage, chooseLanguage, Language } from "../../Domain/Language.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
+import { heavyDocument } from "./HeavyDocument.js"
 import { bookingWidgetModule, fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
 
 /**
@@ -60,12 +61,22 @@ const WIDGET_DATA_PATH = "/assets/booking-widget-data.js"
 /** The module the pages import for their words and limits, made once at start. */
 const GUEST_MODULE_PATH = "/assets/guest-i18n.js"
 
+/**
+ * The booking page is served in one language, so its modules come from `/assets/<language>/`,
+ * where `guest-i18n.js` holds that language's words alone (a third of the catalog's bytes: the
+ * page's budget is 35 KB of compressed JavaScript and CSS). The other modules are the same files.
+ */
+const ONE_LANGUAGE_SCRIPTS = ASSETS.filter(([file]) => file.endsWith(".js"))
+const oneLanguagePath = (language: Language, file: string) => `/assets/${language}/${file}` as const
+
 /** The paths these pages and assets are served at. */
 export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
   ...PAGES.map(([path]) => path),
   "/book",
   ...ASSETS.map(([file]) => `/assets/${file}`),
   GUEST_MODULE_PATH,
+  ...Language.literals.flatMap((language) =>
+    [...ONE_LANGUAGE_SCRIPTS.map(([file]) => file), "guest-i18n.js"].map((file) => oneLanguagePath(language, file))),
   WIDGET_PATH,
   WIDGET_DATA_PATH
 ]
@@ -146,16 +157,24 @@ export const GuestPagesLive = HttpRouter.use((router) =>
         }))
       yield* router.add("GET", path, html)
     }
+    // the pages' files, compressed once (the booking page's budget is in compressed bytes); a
+    // browser asks again each time (no-cache), and a 304 answers when it has them
+    const own = { "cache-control": "no-cache", "content-security-policy": GUEST_PAGE_CSP }
     for (const [file, contentType] of ASSETS) {
-      const asset = page(yield* readPublic(file), contentType, { "cache-control": "no-cache" })
+      const asset = yield* heavyDocument(contentType, yield* readPublic(file), own)
       yield* router.add("GET", `/assets/${file}`, asset)
+      if (file.endsWith(".js")) for (const language of Language.literals) yield* router.add("GET", oneLanguagePath(language, file), asset)
+    }
+    for (const language of Language.literals) {
+      const words = yield* heavyDocument("text/javascript; charset=utf-8", new TextEncoder().encode(guestPageModule(language)), own)
+      yield* router.add("GET", oneLanguagePath(language, "guest-i18n.js"), words)
     }
     yield* router.add("GET", "/book", yield* bookPage)
     const { bookingWidgetOrigins } = yield* AppConfig
     const style = new TextDecoder().decode(yield* readPublic("booking-widget.css"))
     yield* router.add("GET", WIDGET_PATH, widgetAsset(yield* readPublic("booking-widget.js"), bookingWidgetOrigins))
     yield* router.add("GET", WIDGET_DATA_PATH, widgetAsset(new TextEncoder().encode(bookingWidgetModule(style)), bookingWidgetOrigins))
-    const module = page(new TextEncoder().encode(guestPageModule()), "text/javascript; charset=utf-8", { "cache-control": "no-cache" })
+    const module = yield* heavyDocument("text/javascript; charset=utf-8", new TextEncoder().encode(guestPageModule()), own)
     yield* router.add("GET", GUEST_MODULE_PATH, module)
   })
 )
