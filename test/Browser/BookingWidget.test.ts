@@ -38,6 +38,9 @@ layerWithChromium(TestApp({ config: { bookingWidgetOrigins: [siteOrigin] } }))("
       expect(imports).toEqual(["booking-widget-data.js"])
       const gzipped = gzipSync(mine.text).length + gzipSync(data.text).length
       expect(gzipped).toBeLessThanOrEqual(WIDGET_BUDGET_BYTES)
+      // the hotel's sites may frame the booking page, and no other
+      const book = yield* request(HttpClientRequest.get("/book"))
+      expect(book.headers["content-security-policy"]).toContain(`frame-ancestors ${siteOrigin};`)
     }))
 
   it.effect("on a page of another origin: asks nothing until the guest searches, then opens /book with the deep link", () =>
