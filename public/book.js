@@ -3,7 +3,7 @@
    goes on to its continue_url (/complete). A deep link opens straight on the offers. Nothing is
    stored: the search lives in the address bar. */
 import { answered, clear, focusSoon, messageSlot, say, setStatus, startPage, useLanguage } from "./guest.js"
-import { callJson, fetchRoomTypes } from "./guest-api.js"
+import { callJson } from "./guest-api.js"
 import { el } from "./guest-dom.js"
 import { checkForm } from "./guest-form.js"
 import { fmtDate } from "./guest-format.js"
@@ -33,10 +33,8 @@ const $content = document.getElementById("content")
 const call = (path, body, slot, headers = {}) =>
   answered((signal) => callJson(path, { body, headers: { ...CLIENT, ...headers }, signal }), slot)
 
-let roomTypes = null
-/** The room types with their names in the page's language, fetched once; null when they cannot be had. */
-const loadRoomTypes = () =>
-  roomTypes ? Promise.resolve(roomTypes) : answered((signal) => fetchRoomTypes(language(), signal)).then((res) => (roomTypes = res.ok && res.body ? res.body.rooms : null))
+/** The hotel's room types in the page's language ({ id, name, description }), as the service wrote them into the page. */
+const ROOM_TYPES = JSON.parse(document.getElementById("main").dataset.roomTypes || "[]")
 
 // ---- the search form ----
 const formMessage = messageSlot("search-message")
@@ -182,10 +180,8 @@ const searchRefusal = (error) => {
 async function runSearch(search, notice) {
   setStatus(t("searching"))
   showContent()
-  const types = await loadRoomTypes()
-  if (!types) return setStatus(t("failed"))
   // the asked room type first, then the hotel's order
-  const ordered = [...types].sort((a, b) => Number(b.id === search.room_type_id) - Number(a.id === search.room_type_id))
+  const ordered = [...ROOM_TYPES].sort((a, b) => Number(b.id === search.room_type_id) - Number(a.id === search.room_type_id))
   // each room type's quote on its own: a failed one is tried again alone
   const answers = await Promise.all(ordered.map((type) => call("/v1/quotes", quoteBody(search, type.id))))
   const quoted = ordered.map((type, i) => ({ type, answer: answers[i] })).filter(({ answer }) => answer.ok)

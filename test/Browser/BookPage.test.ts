@@ -85,6 +85,8 @@ layerWithChromium(TestApp())("booking page", (it) => {
           page.on("request", (r) => requests.push(r.url()))
           await page.goto(deepLink(base, { checkin, checkout, adults: "2", rooms: "1", lang: language }))
           await page.locator(".offer").first().waitFor()
+          // one API round trip: the page carries the room types, and quotes them all at once
+          const calls = requests.filter((url) => url.includes("/v1/")).map((url) => new URL(url).pathname)
           const offers = await page.locator(".offer").count()
           const groups = await page.locator(".room-group h2").allTextContents()
           const status = await page.locator("#status").textContent()
@@ -96,8 +98,9 @@ layerWithChromium(TestApp())("booking page", (it) => {
           await page.locator("#offer-double-FLEX button.choose").click()
           await page.waitForURL(/\/complete/)
           const number = await complete(page, language)
-          return { offers, groups, status, axe, sideways, words, total, number, requests, cookies: await page.context().cookies() }
+          return { calls, offers, groups, status, axe, sideways, words, total, number, requests, cookies: await page.context().cookies() }
         })
+        expect([...shown.calls].sort()).toEqual(["/v1/hotel", "/v1/quotes", "/v1/quotes", "/v1/quotes"])
         expect(shown.groups.length).toBe(3)
         expect(shown.offers).toBeGreaterThanOrEqual(6)
         expect(shown.status).toMatch(/\d/)

@@ -2,7 +2,10 @@ import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { readFile } from "node:fs/promises"
 import { acceptedLanguage, chooseLanguage, Language } from "../../Domain/Language.js"
+import { escapeHtml } from "../../Domain/GuestEmails.js"
+import type { RoomTypes } from "../../Domain/Hotel.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
+import { HotelCatalog, memoized } from "../../Services/HotelCatalog.js"
 import { heavyDocument } from "./HeavyDocument.js"
 import { bookingWidgetModule, fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
 
@@ -122,18 +125,35 @@ const widgetAsset = (body: Uint8Array, hotelSites: ReadonlyArray<string>) =>
     })
   })
 
+/** Where the booking page's shell takes the hotel's room types (`data-room-types` of its `<main>`). */
+const ROOM_TYPES_SLOT = `data-room-types=""`
+
 /**
- * `/book` in the guest's language, from the page's own words in each language (made once): its
- * `lang` parameter, else the browser's Accept-Language, else English. It varies by that header.
+ * `/book` in the guest's language: its `lang` parameter, else the browser's Accept-Language, else
+ * English. The page carries the hotel's room types (id, name and description in that language) so
+ * that a deep link's quotes start at once: its offers are one API round trip away. Made once per
+ * hotel definition and language.
  */
 const bookPage = Effect.gen(function*() {
   const { bookingWidgetOrigins } = yield* AppConfig
+  const catalog = yield* HotelCatalog
   const csp = bookPageCsp(bookingWidgetOrigins)
   const shell = yield* readShell("book.html")
-  return HttpServerRequest.HttpServerRequest.useSync((request) => {
+  const pages = new Map(Language.literals.map((language) => {
+    const html = new TextDecoder().decode(shell(language))
+    if (!html.includes(ROOM_TYPES_SLOT)) throw new Error(`public/book.html has no ${ROOM_TYPES_SLOT}`)
+    const withTypes = memoized((types: typeof RoomTypes.Type) => {
+      const listed = types.rooms.map(({ id, name, description }) => ({ id, name, description }))
+      return new TextEncoder().encode(html.replace(ROOM_TYPES_SLOT, `data-room-types="${escapeHtml(JSON.stringify(listed))}"`))
+    })
+    return [language, withTypes] as const
+  }))
+  return Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
     const asked = new URL(request.url, "http://book").searchParams.get("lang") ?? undefined
     const language = chooseLanguage(asked, request.headers["accept-language"])
-    return HttpServerResponse.uint8Array(shell(language), {
+    const body = pages.get(language)!(yield* catalog.roomTypes(language))
+    return HttpServerResponse.uint8Array(body, {
       contentType: "text/html; charset=utf-8",
       headers: { "cache-control": "no-store", "content-security-policy": csp, vary: "Accept-Language" }
     })
