@@ -5,6 +5,8 @@
    inline script. Its words are the shell's (#page-failure-words, filled from the catalog in the
    browser's language), as the modules' words may be what failed. */
 (() => {
+  // the stylesheet's own notice, for when no script runs at all: this one does
+  document.getElementById("page-stalled")?.remove()
   const script = document.currentScript
   const region = document.getElementById("page-failure")
   const status = document.getElementById("status")

@@ -8,6 +8,9 @@ import { countryName } from "./guest-format.js"
 import { LIMITS } from "./guest-i18n.js"
 import { setLanguage, t } from "./guest-text.js"
 
+// the stylesheet's own notice, for when no script runs at all: the page's does (guest-boot.js may not have)
+document.getElementById("page-stalled")?.remove()
+
 let titleKey = "titleComplete"
 let hotel = null
 

@@ -5,6 +5,8 @@ import { FORMATS } from "../../src/Domain/GuestFormats.js"
 import { GUEST_CATALOG, REFUSAL_TEXTS } from "../../src/Domain/GuestTexts.js"
 import { ChildrenAges } from "../../src/Domain/Quote.js"
 import { Phone } from "../../src/Domain/Reservation.js"
+import { readFileSync } from "node:fs"
+import { escapeHtml } from "../../src/Domain/GuestEmails.js"
 import { get } from "../support/flow.js"
 import { TestApp } from "../support/TestApp.js"
 
@@ -34,6 +36,26 @@ layer(TestApp(), { excludeTestServices: true })("the guest pages' words and limi
         expect(page.text).toContain(GUEST_CATALOG.en.loading)
       }
     }))
+
+  it.effect("a shell speaks the browser's language (Accept-Language), its words for when the scripts fail included", () =>
+    Effect.gen(function*() {
+      for (const [header, language] of [["fr-FR,fr;q=0.9,en;q=0.8", "fr"], ["de-DE, ru;q=0.5, fr;q=0.4", "ru"], ["de", "en"]] as const) {
+        const page = yield* get("/manage", { "accept-language": header })
+        const words = GUEST_CATALOG[language]
+        expect(page.headers["vary"]).toContain("Accept-Language")
+        expect(page.text).toContain(`<html lang="${language}">`)
+        for (const key of ["titleManage", "loading", "pageFailed", "pageSlow", "pageStalled", "retry"] as const) {
+          expect(page.text, `${language} ${key}`).toContain(escapeHtml(words[key]))
+        }
+        // the boot script's wait is the pages' own limit
+        expect(page.text).toContain(`data-wait-ms="${GUEST_PAGE_LIMITS.waitMs}"`)
+      }
+    }))
+})
+
+it("the stylesheet's own notice (no script ran) appears after the scripts' wait, LIMITS.waitMs", () => {
+  const css = readFileSync(new URL("../../public/guest.css", import.meta.url), "utf8")
+  expect(css).toMatch(new RegExp(`\\.stalled \\{[^}]*animation: stalled 0s ${GUEST_PAGE_LIMITS.waitMs / 1000}s`))
 })
 
 it("the form's phone pattern takes what the API takes, and refuses what it refuses", () => {

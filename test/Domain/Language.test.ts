@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
-import { localized, LocalizedText } from "../../src/Domain/Language.js"
+import { acceptedLanguage, localized, LocalizedText } from "../../src/Domain/Language.js"
 
 const decode = Schema.decodeUnknownResult(LocalizedText)
 
@@ -19,5 +19,16 @@ describe("localized texts", () => {
     expect(Result.isFailure(decode({ en: "", fr: "Chambre Twin" }))).toBe(true)
     expect(Result.isFailure(decode({ en: "Twin Room", fr: "" }))).toBe(true)
     expect(Result.isFailure(decode("Twin Room"))).toBe(true)
+  })
+})
+
+describe("the browser's language (Accept-Language)", () => {
+  it("is the first the pages speak by its q-value, in the header's order on a tie; English when none", () => {
+    expect(acceptedLanguage(undefined)).toBe("en")
+    expect(acceptedLanguage("fr-CA")).toBe("fr")
+    expect(acceptedLanguage("en;q=0.3, ru;q=0.8")).toBe("ru")
+    expect(acceptedLanguage("RU, fr")).toBe("ru")
+    expect(acceptedLanguage("ru;q=0, fr")).toBe("fr")
+    expect(acceptedLanguage("*, de")).toBe("en")
   })
 })

@@ -12,7 +12,7 @@ import { OutboxWorker } from "../../src/Services/OutboxWorker.js"
 import { Pms } from "../../src/Services/Pms.js"
 import { TestDatabase } from "./database.js"
 import { type Received, smtpServer } from "./smtp.js"
-import { TestServer, UNLIMITED } from "./TestApp.js"
+import { testServer, UNLIMITED } from "./TestApp.js"
 
 /** What the in-process SMTP server of `MailingTestApp` has received. */
 export class Inbox extends Context.Service<Inbox, ReadonlyArray<Received>>()("test/Inbox") {}
@@ -32,7 +32,10 @@ export const mailingConfig = (config: Partial<typeof AppConfig.Service> = {}) =>
  * The whole HTTP API as it runs in production, on a database of its own, with the outbox worker
  * delivering every email to an in-process SMTP server (`Inbox`): what a guest receives is real mail.
  */
-export const mailingTestApp = (config: Partial<typeof AppConfig.Service> = {}) => Layer.unwrap(Effect.gen(function*() {
+export const mailingTestApp = (
+  config: Partial<typeof AppConfig.Service> = {},
+  server: Parameters<typeof testServer>[0] = {}
+) => Layer.unwrap(Effect.gen(function*() {
   const smtp = yield* smtpServer()
   const delivery = Layer.mergeAll(Mailer.smtp({ url: Redacted.make(smtp.url), from: mailFrom }), Pms.disabled)
   // spans (to config.otlpEndpoint, if set) as in production: none at all without a collector
@@ -46,7 +49,7 @@ export const mailingTestApp = (config: Partial<typeof AppConfig.Service> = {}) =
   )
   return HttpLive.pipe(
     Layer.provideMerge(services),
-    Layer.provideMerge(TestServer),
+    Layer.provideMerge(testServer(server)),
     Layer.provideMerge(Layer.succeed(Inbox, smtp.received))
   )
 }))

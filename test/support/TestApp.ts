@@ -61,11 +61,13 @@ export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
 export const ServicesInMemory = (options: InMemoryOptions = {}) =>
   Services.pipe(Layer.provideMerge(InMemoryInfrastructure(options)))
 
-/** The production Node server on a free port, with a client pointed at it. */
-export const TestServer = HttpServer.layerTestClient.pipe(
-  Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: false })),
-  Layer.provideMerge(nodeServerLayer({ port: 0 }))
-)
+/** The production Node server on a free port (with `options`, else its defaults), with a client pointed at it. */
+export const testServer = (options: Parameters<typeof nodeServerLayer>[1] = {}) =>
+  HttpServer.layerTestClient.pipe(
+    Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: false })),
+    Layer.provideMerge(nodeServerLayer({ port: 0 }, options))
+  )
+export const TestServer = testServer()
 
 /** The whole HTTP API served in-process on in-memory services, with a client pointed at it. */
 export const TestApp = (options: InMemoryOptions = {}) =>

@@ -113,6 +113,8 @@ export const en = {
   /** When a guest page's own script or style did not arrive: it says so before its modules could. */
   pageFailed: "Part of this page could not be loaded. Please check your connection and try again.",
   pageSlow: "This page is taking longer than usual to load. You can wait, or try again.",
+  /** Shown by the stylesheet alone when no script of the page ran: the guest can only reload. */
+  pageStalled: "This page could not be loaded completely. Please check your connection and reload the page.",
   callFailed: "The hotel’s service could not be reached. Please check your connection and try again.",
   callSlow: "The hotel’s service is taking longer than usual to answer. You can wait, or try again.",
   callBusy: { one: "The hotel’s service is busy just now. Please try again in {n} second.", other: "The hotel’s service is busy just now. Please try again in {n} seconds." },

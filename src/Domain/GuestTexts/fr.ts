@@ -102,6 +102,7 @@ export const fr: Catalog = {
   retry: "Réessayer",
   pageFailed: "Une partie de cette page n’a pas pu être chargée. Vérifiez votre connexion et réessayez.",
   pageSlow: "Le chargement de cette page prend plus de temps que d’habitude. Vous pouvez patienter ou réessayer.",
+  pageStalled: "Cette page n’a pas pu être chargée entièrement. Vérifiez votre connexion et rechargez la page.",
   callFailed: "Le service de l’hôtel est injoignable. Vérifiez votre connexion et réessayez.",
   callSlow: "Le service de l’hôtel met plus de temps que d’habitude à répondre. Vous pouvez patienter ou réessayer.",
   callBusy: { one: "Le service de l’hôtel est très sollicité en ce moment. Réessayez dans {n} seconde.", other: "Le service de l’hôtel est très sollicité en ce moment. Réessayez dans {n} secondes." },
