@@ -303,6 +303,47 @@ layerWithChromium(TestApp())("booking page", (it) => {
       expect(shown.again).toBe(1)
       expect(shown.groups).toBe(3)
     }))
+
+  it.effect("a script of /book refused is said in the page's language; Try again loads it and the deep link's offers follow", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { checkin, checkout } = stay()
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        let refusing = true
+        await page.route("**/assets/ru/book-offers.js", (route) => (refusing ? route.abort() : route.continue()))
+        await page.goto(deepLink(base, { checkin, checkout, lang: "ru" }))
+        await page.locator("#page-failure button").waitFor()
+        const said = await page.locator("#page-failure").innerText()
+        const axe = await axeViolations(page)
+        refusing = false
+        await page.locator("#page-failure button").click()
+        await page.locator(".offer").first().waitFor()
+        return { said, axe, groups: await page.locator(".room-group").count() }
+      })
+      expect(shown.said).toContain(GUEST_CATALOG.ru.pageFailed)
+      expect(shown.axe).toEqual([])
+      expect(shown.groups).toBe(3)
+    }))
+
+  it.effect("an unknown promo code is said on the form, in words, and the search is kept", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { checkin, checkout } = stay()
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        await page.goto(deepLink(base, { checkin, checkout, promo: "NOSUCHCODE", lang: "fr" }))
+        await page.locator("#search-message p").waitFor()
+        return {
+          said: await page.locator("#search-message").innerText(),
+          invalid: await page.$$eval("[aria-invalid=true]", (els) => els.map((e) => e.id)),
+          checkin: await page.locator("#checkin").inputValue(),
+          axe: await axeViolations(page)
+        }
+      })
+      expect(shown.said).toBe(GUEST_CATALOG.fr.invalidPromo_unknown)
+      expect(shown.invalid).toEqual(["promo"])
+      expect(shown.checkin).toBe(checkin)
+      expect(shown.axe).toEqual([])
+    }))
 })
 
 const clock = makeTestClock(new Date().toISOString())
