@@ -81,13 +81,16 @@ function load(month) {
   const pending = options.call(`/v1/calendar?${params}`).then((answer) => {
     if (!answer.ok) months.delete(month)
     else months.set(month, answer.body)
-    if (state && monthOf(state.focused) === month) render(true)
+    // the focus stays where the guest left it: in the grid only when it was there
+    if (state && monthOf(state.focused) === month) render(Boolean(document.activeElement && document.activeElement.closest("#calendar-grid")))
   })
   months.set(month, pending)
 }
 
+/** Draws the focused date's month; `focus` puts the focus on that date, else it stays on the control that had it. */
 function render(focus) {
   const { focused, months, nights } = state
+  const kept = document.activeElement && state.slot.contains(document.activeElement) ? document.activeElement.id : null
   const month = monthOf(focused)
   if (!months.has(month)) load(month)
   const answer = months.get(month)
@@ -152,6 +155,7 @@ function render(focus) {
   )
   state.slot.replaceChildren(calendar)
   if (focus) calendar.querySelector(`[data-date="${focused}"]`).focus()
+  else if (kept) document.getElementById(kept)?.focus()
 }
 
 const move = (iso, focus = true) => {

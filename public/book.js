@@ -9,7 +9,7 @@ import { checkForm } from "./guest-form.js"
 import { fmtDate } from "./guest-format.js"
 import { LIMITS } from "./guest-i18n.js"
 import { hasText, language, t } from "./guest-text.js"
-import { addDays, nightsBetween, parseSearch, roomRequests, searchParams } from "./book-search.js"
+import { addDays, nightsBetween, parseAges, parseSearch, roomRequests, searchParams } from "./book-search.js"
 import { offerGroups, unavailableReasons } from "./book-offers.js"
 
 // the server chose the page's language (lang, else Accept-Language): its words follow it
@@ -79,7 +79,8 @@ const showRoomLines = (rooms) => roomLines.replaceChildren(...rooms.map((room, i
 const formSearch = (previous) => {
   const rooms = [...roomLines.querySelectorAll("fieldset")].map((line) => ({
     adults: Number(line.querySelector("select").value),
-    children_ages: line.querySelector("input").value.split(",").map((a) => a.trim()).filter((a) => a !== "").map(Number)
+    // checked against the same pattern before a search is made
+    children_ages: parseAges(line.querySelector("input").value, LIMITS) || []
   }))
   return { ...previous, checkin: checkin.value, checkout: checkout.value, rooms, promo: promo.value.trim(), ready: true }
 }

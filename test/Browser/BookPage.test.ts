@@ -245,6 +245,33 @@ layerWithChromium(TestApp())("booking page", (it) => {
       expect(shown.sideways).toBe(false)
     }))
 
+  it.effect("the calendar's month buttons keep the focus, Page Up and Escape work, and reduced motion is honoured", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const shown = yield* onPage({ viewport: PHONE, reducedMotion: "reduce" }, async (page) => {
+        await page.goto(deepLink(base, { checkin: daysFromToday(120), nights: "3" }))
+        await page.locator("#calendar-open").click()
+        await page.locator("#calendar-grid td.day.open, #calendar-grid td.day.closed").first().waitFor()
+        const first = await page.locator("#calendar-month").textContent()
+        await page.locator("#calendar-next").focus()
+        await page.keyboard.press("Enter")
+        await page.locator("#calendar-grid td.day.open, #calendar-grid td.day.closed").first().waitFor()
+        const afterNext = { month: await page.locator("#calendar-month").textContent(), focus: await page.evaluate<string>("document.activeElement.id") }
+        await page.locator("#calendar-grid td[tabindex='0']").focus()
+        await page.keyboard.press("PageUp")
+        const back = await page.locator("#calendar-month").textContent()
+        const transitions = await page.evaluate<string>("getComputedStyle(document.querySelector('#calendar-grid td')).transitionDuration")
+        await page.keyboard.press("Escape")
+        return { first, afterNext, back, transitions, focus: await page.evaluate<string>("document.activeElement.id"), open: await page.locator("#calendar").count() }
+      })
+      expect(shown.afterNext.month).not.toBe(shown.first)
+      expect(shown.afterNext.focus).toBe("calendar-next")
+      expect(shown.back).toBe(shown.first)
+      expect(shown.transitions).toBe("0s")
+      expect(shown.focus).toBe("calendar-open")
+      expect(shown.open).toBe(0)
+    }))
+
   it.effect("a sold-out stay: the reasons per room type in words, and the nearest stays as links that book", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
