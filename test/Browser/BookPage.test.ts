@@ -1,10 +1,11 @@
 import { expect } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { HttpClientRequest } from "effect/http"
 import type { Page } from "playwright-core"
 import { bookPageCsp } from "../../src/Api/Handlers/GuestPages.js"
 import { GUEST_CATALOG } from "../../src/Domain/GuestTexts.js"
-import type { RoomTypeId } from "../../src/Domain/Ids.js"
+import type { ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
+import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import type { Language } from "../../src/Domain/Language.js"
 import { axeViolations, baseUrl, layerWithChromium, onPage, PHONE, recordAxe } from "../support/browser.js"
 import { daysFromToday, makeTestClock } from "../support/clock.js"
@@ -83,6 +84,13 @@ layerWithChromium(TestApp())("booking page", (it) => {
           await onTestServerFor(page, base)
           const requests: Array<string> = []
           page.on("request", (r) => requests.push(r.url()))
+          // the intent's answer, read on its way to the page (the page leaves at once for continue_url)
+          const intents: Array<string> = []
+          await page.route("**/v1/reservation-intents", async (route) => {
+            const response = await route.fetch()
+            intents.push((await response.json() as { reservation_id: string }).reservation_id)
+            await route.fulfill({ response })
+          })
           await page.goto(deepLink(base, { checkin, checkout, adults: "2", rooms: "1", lang: language }))
           await page.locator(".offer").first().waitFor()
           // one API round trip: the page carries the room types, and quotes them all at once
@@ -98,7 +106,7 @@ layerWithChromium(TestApp())("booking page", (it) => {
           await page.locator("#offer-double-FLEX button.choose").click()
           await page.waitForURL(/\/complete/)
           const number = await complete(page, language)
-          return { calls, offers, groups, status, axe, sideways, words, total, number, requests, cookies: await page.context().cookies() }
+          return { calls, offers, groups, status, axe, sideways, words, total, number, requests, cookies: await page.context().cookies(), reservation: intents[0] }
         })
         expect([...shown.calls].sort()).toEqual(["/v1/hotel", "/v1/quotes", "/v1/quotes", "/v1/quotes"])
         expect(shown.groups.length).toBe(3)
@@ -108,6 +116,9 @@ layerWithChromium(TestApp())("booking page", (it) => {
         expect(shown.sideways).toBe(false)
         if (language !== "en") expect(englishLeftovers(shown.words, language, ["king-size"])).toEqual([]) // the hotel's own Russian text says it so
         expect(shown.number).toMatch(/^BR-[A-Z0-9]{6}$/)
+        // the usage report counts it as a direct booking from the booking page
+        const stored = yield* (yield* ReservationRepo).find(shown.reservation as ReservationId)
+        expect(Option.map(stored, (r) => [r.client.client, r.language])).toEqual(Option.some(["booking-page", language]))
         expect(shown.cookies).toEqual([])
         // nothing from elsewhere: the service's own origin, and the hotel's link that the test server stands for
         expect(shown.requests.filter((url) => !url.startsWith(base) && !url.startsWith("http://hotel.test/"))).toEqual([])
