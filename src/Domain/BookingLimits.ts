@@ -131,9 +131,10 @@ export interface CompletionRefusal {
 }
 
 /**
- * Why a client address may not complete a reservation of `requested` room-nights now, given its
- * completions of the last 24 hours (oldest first): it made its hour's completions, or these
- * room-nights would take its day's beyond the limit (then the hotel, who can book it, is named).
+ * Why a client address may not complete a reservation of `requested` room-nights now, or change a
+ * stay to `requested` room-nights more than it held, given its bookings of the last 24 hours
+ * (oldest first: completions, and changes that added room-nights): it made its hour's bookings, or
+ * these room-nights would take its day's beyond the limit (then the hotel, who can book it, is named).
  */
 export const completionRefusal = (
   limits: CompletionLimits,
@@ -146,7 +147,8 @@ export const completionRefusal = (
   const inHour = completionLimitWait(limits.perHour, lastHour, now)
   if (Option.isSome(inHour)) {
     return Option.some({
-      message: `this client address has completed ${lastHour.length} reservations in the last hour, the most the hotel ` +
+      message: `this client address has booked ${lastHour.length} times in the last hour (completions, and stay changes ` +
+        `adding room-nights), the most the hotel ` +
         `takes (${limits.perHour}): retry in ${inHour.value} s, or contact the hotel`,
       retry_after_seconds: inHour.value
     })
@@ -163,6 +165,26 @@ export const completionRefusal = (
       contact
     }
   })
+}
+
+/** Intents per client address are counted per clock hour: one counter per address and hour, one statement an intent. */
+const INTENT_WINDOW_MS = HOUR_MS
+
+/** The start of the clock hour an intent made at `now` is counted in (epoch ms); hours that started before are over. */
+export const intentHourStart = (now: number): number => now - (now % INTENT_WINDOW_MS)
+
+/**
+ * INTENT_LIMIT_PER_HOUR: an intent the client address may not make, its hour's intents made: how
+ * long until the next hour, when it may again. Each pending intent is kept for weeks (its quote,
+ * the reservation, its token), so one address may make only a guest's share of them.
+ */
+export const intentRefusal = (limit: number, now: number): { readonly message: string; readonly retry_after_seconds: number } => {
+  const seconds = secondsUntilOut(intentHourStart(now), INTENT_WINDOW_MS, now)
+  return {
+    message: `this client address has made ${limit} reservation intents this hour, the most the hotel takes: ` +
+      `retry in ${seconds} s, or complete one of those already made`,
+    retry_after_seconds: seconds
+  }
 }
 
 /** The window emails per recipient are counted in. */

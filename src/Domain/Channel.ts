@@ -2,8 +2,8 @@ import { Schema } from "effect"
 import { rule, wireExamples } from "./Documentation.js"
 import type { MessageIssue as MessageIssueSchema } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"
-import { RoomTypeId } from "./Ids.js"
-import { addDays, daysBetween, formatInstant, fromEpochDay, LocalDate, nightsOf, toEpochDay } from "./LocalDate.js"
+import { FeedCursor, ReservationId, RoomTypeId } from "./Ids.js"
+import { addDays, daysBetween, formatInstant, fromEpochDay, isCalendarDate, LocalDate, nightsOf, toEpochDay } from "./LocalDate.js"
 import { Amount, type Cents, Currency, describedAmount } from "./Money.js"
 import { Text } from "./Text.js"
 
@@ -41,6 +41,17 @@ export const CHANNEL_FIELDS = [
 ] as const
 export type ChannelField = typeof CHANNEL_FIELDS[number]
 
+/** The earliest `as_of`: a figure from before 2000 is a clock gone wrong, not a figure. */
+export const EARLIEST_AS_OF = "2000-01-01T00:00:00Z"
+
+/** Whether the fields of an instant's text name a real one: a real date, a time of day, an offset of at most 14 hours. */
+const isRealInstant = (text: string): boolean => {
+  const offset = text.endsWith("Z") ? "+00:00" : text.slice(-6)
+  return isCalendarDate(text.slice(0, 10)) && Number(text.slice(11, 13)) <= 23 && Number(text.slice(14, 16)) <= 59 &&
+    Number(text.slice(17, 19)) <= 59 && Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)) <= 14 * 60 &&
+    Number(offset.slice(4, 6)) <= 59
+}
+
 /** An instant with its offset, milliseconds allowed: `2027-03-12T09:30:00.250+01:00` or `…Z`. */
 export const AsOf = Schema.String.pipe(
   Schema.check(
@@ -49,11 +60,13 @@ export const AsOf = Schema.String.pipe(
     Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/, {
       message: "must be a date-time with its offset, e.g. 2027-03-12T09:30:00+01:00"
     }).abort(),
-    rule((text: string) => !Number.isNaN(Date.parse(text)), "must be a real date-time")
+    rule(isRealInstant, "must be a real date-time (a real date, hours 00-23, an offset of at most 14 hours)").abort(),
+    rule((text: string) => Date.parse(text) >= Date.parse(EARLIEST_AS_OF), `must not be before ${EARLIEST_AS_OF}`)
   ),
   Schema.annotate({
     identifier: "AsOf",
-    description: "The instant the hotel's system computed the figures (date-time with offset, milliseconds allowed)",
+    description: "The instant the hotel's system computed the figures (date-time with offset, milliseconds allowed, " +
+      "not before 2000, at most 5 minutes ahead): it orders the figures, newest wins per field",
     format: "date-time",
     examples: ["2027-03-01T09:30:00+01:00"]
   })
@@ -110,6 +123,12 @@ export const AriMessage = Schema.Struct({
     description: "Makes the message idempotent: the same id again answers the first answer and changes nothing"
   }),
   as_of: AsOf,
+  reservations_through: Schema.optionalKey(FeedCursor).annotateKey({
+    description: "The cursor of GET /internal/v1/reservations up to which the figures count this service's reservation " +
+      "changes (a system that pulls the feed: the last cursor it processed). Changes after it are held back from " +
+      "rooms_to_sell, exactly. Absent: a change counts as known only once its PMS push was acknowledged 5 minutes " +
+      "before min(as_of, arrival), or a message's cursor covered it"
+  }),
   updates: Schema.Array(AriUpdate).check(Schema.isMaxLength(MAX_UPDATES, { message: `must hold at most ${MAX_UPDATES} updates; send the rest in another message` })).annotate({
     description: `At most ${MAX_UPDATES}; applied in order; [] is a heartbeat`
   })
@@ -117,6 +136,7 @@ export const AriMessage = Schema.Struct({
   wireExamples(schema, [{
     message_id: "cm-2027-03-01-0001",
     as_of: "2027-03-01T09:30:00+01:00",
+    reservations_through: "1824",
     updates: [
       { room_type_id: "deluxe" as RoomTypeId, from: "2027-03-12" as LocalDate, to: "2027-03-14" as LocalDate, rooms_to_sell: 2 },
       { from: "2027-07-14" as LocalDate, to: "2027-07-14" as LocalDate, min_stay: 3, closed_to_departure: true },
@@ -165,17 +185,138 @@ export const noCells: ChannelCells = {
 }
 
 /**
+ * What the hotel's figure counts of this service's reservation changes (DESIGN §12.2, amended
+ * 2026-11-28): the changes up to the feed cursor `through`, and those whose PMS push was
+ * acknowledged at or before `ackedBy` (epoch ms). A change neither covers is unknown to the hotel:
+ * the rooms it took are held back from the figure until a later message counts them.
+ */
+export interface Knowledge {
+  readonly through: bigint | null
+  readonly ackedBy: number | null
+}
+
+/** A reservation change as the feed keeps it: its cursor, and when the hotel acknowledged its PMS push. */
+export interface KnowableChange {
+  readonly seq: bigint
+  readonly acked_at: number | null
+}
+
+/** Whether a figure of this knowledge counts the change. */
+export const knows = (knowledge: Knowledge, change: KnowableChange): boolean =>
+  (knowledge.through !== null && change.seq <= knowledge.through) ||
+  (knowledge.ackedBy !== null && change.acked_at !== null && change.acked_at <= knowledge.ackedBy)
+
+/**
+ * What a message's figures count. With `reservations_through`, exactly the changes up to it. Without,
+ * the changes that an earlier message's cursor covered (`watermark`: the hotel's system that counted
+ * them once still counts them), and those whose push was acknowledged before the figure was
+ * computed. When it was computed is known only from the hotel's clock, trusted to be at most
+ * `MAX_AS_OF_AHEAD_MS` ahead (further is refused): a push counts when acknowledged that long before
+ * min(as_of, arrival), so a clock ahead, or a message slow to arrive, never makes a booking known early.
+ */
+export const knowledgeOf = (message: AriMessage, arrivedAt: number, watermark: bigint | null): Knowledge =>
+  message.reservations_through === undefined
+    ? { through: watermark, ackedBy: Math.min(Date.parse(message.as_of), arrivedAt) - MAX_AS_OF_AHEAD_MS }
+    : { through: BigInt(message.reservations_through), ackedBy: null }
+
+/** Rooms of one type a reservation holds on each night from `checkin` up to `checkout`. */
+export interface Hold {
+  readonly reservation_id: ReservationId
+  readonly room_type_id: RoomTypeId
+  readonly rooms: number
+  readonly checkin: LocalDate
+  readonly checkout: LocalDate
+}
+
+/** Rooms wanted per room type: a reservation takes (and gives back) the same rooms on every night. */
+export const roomsByType = (rooms: ReadonlyArray<{ readonly room_type_id: RoomTypeId; readonly quantity: number }>): Map<RoomTypeId, number> => {
+  const wanted = new Map<RoomTypeId, number>()
+  for (const line of rooms) wanted.set(line.room_type_id, (wanted.get(line.room_type_id) ?? 0) + line.quantity)
+  return wanted
+}
+
+/** The rooms per type a reservation's lines hold on every night of its stay. */
+export const holdsOf = (
+  reservationId: ReservationId,
+  lines: ReadonlyArray<{ readonly room_type_id: RoomTypeId; readonly quantity: number }>,
+  checkin: LocalDate,
+  checkout: LocalDate
+): ReadonlyArray<Hold> =>
+  [...roomsByType(lines)].map(([room_type_id, rooms]) => ({ reservation_id: reservationId, room_type_id, rooms, checkin, checkout }))
+
+/**
+ * What a figure may count of one reservation: the rooms of the last change it surely has (by its
+ * cursor or an acknowledged push), or those of any later change, which it may have heard of too (a
+ * push it took after the figure's cursor, an acknowledgement that was lost). Oldest first; no
+ * state at all: the figure has heard of none of its changes.
+ */
+export type CountedStates = ReadonlyArray<ReadonlyArray<Hold>>
+
+/**
+ * The fewest rooms of a type a figure may count for a reservation on a night: whichever of its
+ * states the hotel has, it counts at least these. Counting fewer than it does only holds back a
+ * room more until the next message; counting more would sell one twice.
+ */
+export const countedOn = (states: CountedStates | undefined, roomTypeId: RoomTypeId, night: LocalDate): number => {
+  if (states === undefined || states.length === 0) return 0
+  let fewest = Infinity
+  for (const state of states) fewest = Math.min(fewest, roomsHeldOn(state, roomTypeId, night))
+  return fewest
+}
+
+/**
+ * The rooms a figure cannot count, per room type and night (its `booked_since`): what each
+ * reservation holds now beyond what the figure may count it holding. A reservation the figure
+ * counts with more rooms than it holds now (a cancellation or a shorter stay it has not heard of)
+ * gives nothing back: the figure still counts those rooms as sold.
+ */
+export const unknownRooms = (
+  current: ReadonlyArray<Hold>,
+  counted: ReadonlyMap<ReservationId, CountedStates>
+): (roomTypeId: RoomTypeId, night: LocalDate) => number => {
+  const unknown = new Map<string, number>()
+  for (const hold of current) {
+    const states = counted.get(hold.reservation_id)
+    for (const night of nightsOf(hold.checkin, hold.checkout)) {
+      const extra = hold.rooms - countedOn(states, hold.room_type_id, night)
+      if (extra <= 0) continue
+      const key = `${hold.room_type_id}\u0000${night}`
+      unknown.set(key, (unknown.get(key) ?? 0) + extra)
+    }
+  }
+  return (roomTypeId, night) => unknown.get(`${roomTypeId}\u0000${night}`) ?? 0
+}
+
+/**
+ * The rooms of `booked_since` a reservation gives back when it releases `rooms` of the `held` it
+ * holds on a night, while the figure may count it holding `counted` there: only those the figure
+ * cannot count.
+ */
+export const givenBack = (held: number, counted: number, rooms: number): number => Math.max(0, Math.min(rooms, held - counted))
+
+/** The rooms of a type that `holds` hold on a night. */
+export const roomsHeldOn = (holds: ReadonlyArray<Hold>, roomTypeId: RoomTypeId, night: LocalDate): number => {
+  let rooms = 0
+  for (const hold of holds) if (hold.room_type_id === roomTypeId && hold.checkin <= night && night < hold.checkout) rooms += hold.rooms
+  return rooms
+}
+
+/** Names a knowledge, so that the nights whose figures share one read what they know once. */
+export const knowledgeKey = (knowledge: Knowledge): string => `${knowledge.through}/${knowledge.ackedBy}`
+
+/**
  * One room type's night as selling needs it: this service's own bookings and what the hotel's
- * systems said of it. `booked_since` counts the rooms of `booked` taken after `rooms_to_sell`'s
- * `as_of`, which the hotel's figure cannot count yet.
+ * systems said of it. `booked_since` counts the rooms of `booked` that the figure of `rooms_to_sell`
+ * does not count, as `knowledge` says (null: no figure).
  */
 export interface NightState {
   readonly booked: number
   readonly booked_since: number
   readonly cells: ChannelCells
+  readonly knowledge: Knowledge | null
 }
 
-export const emptyNight: NightState = { booked: 0, booked_since: 0, cells: noCells }
+export const emptyNight: NightState = { booked: 0, booked_since: 0, cells: noCells, knowledge: null }
 
 /** A night of a room type, as the repositories read and lock them. */
 export interface StoredNight extends NightState {
@@ -201,7 +342,7 @@ export const nightLookup = (rows: ReadonlyArray<StoredNight>): NightLookup => {
 /**
  * The rooms of a type that may still be sold on a night: what the hotel file's count leaves, and,
  * once the hotel's systems sent a figure, what that figure leaves after the rooms this service
- * took since it was computed. Never below 0: a night the hotel oversold elsewhere has none.
+ * took that it does not count. Never below 0: a night the hotel oversold elsewhere has none.
  */
 export const freeRooms = (rooms: number, night: NightState): number => {
   const byCount = rooms - night.booked
@@ -222,33 +363,20 @@ export const freeDuringStay = (
   return Math.max(0, free)
 }
 
-/** A night after a reservation took `rooms` more: a night with a figure from the hotel counts them as taken since. */
+/** A night after a reservation took `rooms` more: a night with a figure counts them as unknown to it (taken since). */
 export const taken = (night: NightState, rooms: number): NightState => ({
   ...night,
   booked: night.booked + rooms,
-  booked_since: night.booked_since + (night.cells.rooms_to_sell.as_of === null ? 0 : rooms)
+  booked_since: night.booked_since + (night.knowledge === null ? 0 : rooms)
 })
 
-/**
- * Whether rooms taken at `takenAt` are rooms the hotel's figure of `asOf` cannot count: taken at
- * its very instant, they may have been taken after it was computed, so they count as taken since
- * (a room counted twice waits for the next message; a room counted by neither is sold twice).
- */
-export const countsAsTakenSince = (takenAt: number, asOf: number): boolean => takenAt >= asOf
-
-/**
- * A night after a reservation that took `rooms` at `takenAt` gave them back. Taken before the
- * hotel's figure, they stay counted in it until its next message, so `booked_since` keeps them;
- * it never counts more than is booked.
- */
-export const released = (night: NightState, rooms: number, takenAt: number): NightState => {
-  const asOf = night.cells.rooms_to_sell.as_of
+/** A night after a reservation gave back `rooms`, of which `back` the figure did not count (`givenBack`). */
+export const released = (night: NightState, rooms: number, back: number): NightState => {
   const booked = night.booked - rooms
-  const since = asOf !== null && countsAsTakenSince(takenAt, asOf) ? night.booked_since - Math.min(rooms, night.booked_since) : night.booked_since
-  return { ...night, booked, booked_since: Math.min(booked, since) }
+  return { ...night, booked, booked_since: Math.max(0, Math.min(booked, night.booked_since - back)) }
 }
 
-/** Whether the hotel's figure is below what this service booked since it was computed: sold elsewhere too. */
+/** Whether the hotel's figure is below the rooms this service took that it does not count: sold elsewhere too. */
 export const isOversold = (night: NightState): boolean => {
   const toSell = night.cells.rooms_to_sell.value
   return toSell !== null && toSell < night.booked_since
@@ -326,6 +454,15 @@ export const readUntil = (checkout: LocalDate): LocalDate => addDays(checkout, 1
 const fieldsOf = (update: AriUpdate): ReadonlyArray<number> =>
   CHANNEL_FIELDS.flatMap((field, f) => Object.hasOwn(update, field) ? [f] : [])
 
+/**
+ * The dates the channel interface speaks of, in hotel time: from yesterday (a night still being
+ * sold after midnight) to the end of the booking window. A date outside is refused, never read.
+ */
+export const channelWindow = (hotel: HotelDefinition, today: LocalDate): { readonly first: LocalDate; readonly last: LocalDate } => ({
+  first: addDays(today, -1),
+  last: addDays(today, hotel.booking.max_days_ahead)
+})
+
 /** The issues of a message that the schema cannot see: they depend on the hotel and on today. */
 export const messageIssues = (
   hotel: HotelDefinition,
@@ -337,8 +474,7 @@ export const messageIssues = (
   if (Date.parse(message.as_of) > now + MAX_AS_OF_AHEAD_MS) {
     issues.push({ path: "as_of", message: "is more than 5 minutes in the future: check the sending system's clock" })
   }
-  const first = addDays(today, -1)
-  const last = addDays(today, hotel.booking.max_days_ahead)
+  const { first, last } = channelWindow(hotel, today)
   message.updates.forEach((update, i) => {
     const at = (field: string, text: string) => issues.push({ path: `updates[${i}].${field}`, message: text })
     const room = update.room_type_id === undefined ? undefined : hotel.room_types.find((r) => r.id === update.room_type_id)
@@ -502,7 +638,14 @@ export const InventoryNight = Schema.Struct({
   booked_here: Schema.Int.annotate({ description: "Rooms this service's completed reservations hold" }),
   rooms_to_sell: Schema.NullOr(Schema.Int).annotate({ description: "The hotel's figure; null: none (the file's count applies)" }),
   rooms_to_sell_as_of: Schema.NullOr(Schema.String).annotate({ description: "When the hotel's system computed it" }),
-  booked_here_since: Schema.NullOr(Schema.Int).annotate({ description: "Of booked_here, the rooms taken after rooms_to_sell_as_of" }),
+  rooms_to_sell_reservations_through: Schema.NullOr(FeedCursor).annotate({
+    description: "The feed cursor up to which the figure counts this service's reservation changes (its message's " +
+      "reservations_through, or an earlier message's); null: none"
+  }),
+  booked_here_since: Schema.NullOr(Schema.Int).annotate({
+    description: "Of booked_here, the rooms the figure does not count: taken by changes after its cursor whose PMS push " +
+      "was not acknowledged before it was computed"
+  }),
   free: Schema.Int.annotate({ description: "min(rooms - booked_here, rooms_to_sell - booked_here_since), never below 0" }),
   oversold: Schema.Boolean.annotate({ description: "rooms_to_sell is below booked_here_since: sold elsewhere too" }),
   stop_sell: Schema.Boolean,
@@ -552,6 +695,7 @@ export const inventoryNight = (
     booked_here: state.booked,
     rooms_to_sell: cells.rooms_to_sell.value,
     rooms_to_sell_as_of: asOf === null ? null : formatAsOf(asOf, hotel.timezone),
+    rooms_to_sell_reservations_through: state.knowledge?.through?.toString() ?? null,
     booked_here_since: cells.rooms_to_sell.value === null ? null : state.booked_since,
     free: freeRooms(rooms, state),
     oversold: isOversold(state),

@@ -159,3 +159,9 @@ export class InvalidMessage extends Schema.TaggedError<InvalidMessage>()("Invali
   message: Schema.String,
   issues: Schema.Array(MessageIssue)
 }) {}
+
+/** A channel message's `message_id` was already used by a message with another body (422 `message_id_reused`). */
+export class MessageIdReused extends Schema.TaggedError<MessageIdReused>()("MessageIdReused", {
+  message: Schema.String,
+  message_id: Schema.String
+}) {}

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { rule } from "./Documentation.js"
 
 // each identifier its own brand: `Schema.brand` takes one literal name, as each call below gives it
 const brandedString = (pattern: RegExp, maxLength: number) =>
@@ -44,3 +45,17 @@ export type PackageCode = typeof PackageCode.Type
 
 export const ReservationId = token("ReservationId", "Identifier of a reservation", "r_01JD6ZM0C4B8X2V9Q7H3K5N1TA")
 export type ReservationId = typeof ReservationId.Type
+
+/** The largest cursor: positions are PostgreSQL bigints. */
+const MAX_CURSOR = 9_223_372_036_854_775_807n
+
+/** An opaque position in the feed: strictly increasing in commit order. */
+export const FeedCursor = Schema.String.check(
+  Schema.isPattern(/^[0-9]{1,19}$/u).abort(),
+  Schema.isMaxLength(19).abort(),
+  rule((cursor: string) => BigInt(cursor) <= MAX_CURSOR, "not a cursor of this feed")
+).annotate({
+  identifier: "FeedCursor",
+  description: "Opaque position in the feed; keep the last one processed and ask after it"
+})
+export type FeedCursor = typeof FeedCursor.Type

@@ -4,7 +4,7 @@ import { rule } from "./Documentation.js"
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
 /** Whether a `YYYY-MM-DD` string names a real day; arithmetic, as every date in every request and answer passes here. */
-const isCalendarDate = (s: string): boolean => {
+export const isCalendarDate = (s: string): boolean => {
   const year = Number(s.slice(0, 4))
   const month = Number(s.slice(5, 7))
   const day = Number(s.slice(8, 10))

@@ -1,6 +1,6 @@
 import { Result } from "effect"
 import { freeCancellationUntil } from "./CancellationPolicy.js"
-import { freeDuringStay, type NightLookup, restrictionBound, restrictionMessage, stayRestriction } from "./Channel.js"
+import { freeDuringStay, type NightLookup, restrictionBound, restrictionMessage, roomsByType, stayRestriction } from "./Channel.js"
 import { withDemandSurcharge } from "./DemandPricing.js"
 import { ValidationError } from "./Errors.js"
 import type { HotelDefinition, PromoCodeDefinition, RatePlanDefinition, RoomTypeDefinition } from "./Hotel.js"
@@ -19,13 +19,6 @@ export interface RoomLine {
   readonly adults: number
   readonly children_ages: ReadonlyArray<number>
   readonly rate_code: RateCode | null
-}
-
-/** Rooms wanted per room type: a reservation takes (and gives back) the same rooms on every night. */
-export const roomsByType = (rooms: ReadonlyArray<RoomLine>): Map<RoomTypeId, number> => {
-  const wanted = new Map<RoomTypeId, number>()
-  for (const line of rooms) wanted.set(line.room_type_id, (wanted.get(line.room_type_id) ?? 0) + line.quantity)
-  return wanted
 }
 
 export interface PricingInput {

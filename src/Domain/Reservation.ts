@@ -293,13 +293,6 @@ export const ReservationRecord = Schema.Struct({
   promo_code: Schema.NullOr(Schema.String),
   guest_link_expires_at: Schema.String,
   created_at: Schema.String,
-  completed_at: Schema.NullOr(Schema.String),
-  /** When it last took nights: its completion, or its last stay change (a channel message counts its rooms as taken since from it). */
-  nights_taken_at: Schema.NullOr(Schema.String),
-  /** When it first took nights: its completion (a release gives back rooms counted as taken since by it). */
-  nights_first_taken_at: Schema.NullOr(Schema.String)
+  completed_at: Schema.NullOr(Schema.String)
 })
 export type ReservationRecord = typeof ReservationRecord.Type
-
-/** When a completed reservation first took nights (migration 0010 says why it keeps two instants). */
-export const nightsFirstTakenAt = (r: ReservationRecord): string => r.nights_first_taken_at ?? r.completed_at ?? r.created_at

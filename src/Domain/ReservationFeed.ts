@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { urlCount } from "./Availability.js"
-import { rule, withDefault } from "./Documentation.js"
+import { withDefault } from "./Documentation.js"
+import { FeedCursor } from "./Ids.js"
 import { PmsReservation } from "./Pms.js"
 
 /** The most changes one page of the feed answers, and how many without `limit`. */
@@ -11,19 +12,6 @@ export const DEFAULT_FEED_LIMIT = 100
 export const FeedChange = Schema.Literals(["completed", "guest_updated", "stay_changed", "cancelled"])
 export type FeedChange = typeof FeedChange.Type
 
-/** The largest cursor: positions are PostgreSQL bigints. */
-const MAX_CURSOR = 9_223_372_036_854_775_807n
-
-/** An opaque position in the feed: strictly increasing in commit order. */
-export const FeedCursor = Schema.String.check(
-  Schema.isPattern(/^[0-9]{1,19}$/u).abort(),
-  Schema.isMaxLength(19).abort(),
-  rule((cursor: string) => BigInt(cursor) <= MAX_CURSOR, "not a cursor of this feed")
-).annotate({
-  identifier: "FeedCursor",
-  description: "Opaque position in the feed; keep the last one processed and ask after it"
-})
-export type FeedCursor = typeof FeedCursor.Type
 
 /** `GET /internal/v1/reservations`'s query. */
 export const FeedQuery = Schema.Struct({

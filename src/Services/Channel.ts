@@ -3,25 +3,31 @@ import {
   type AriAnswer,
   type AriMessage,
   applyMessage,
+  channelWindow,
   type InventoryQuery,
   inventoryNight,
   type InventoryView,
   isOversold,
+  knowledgeOf,
   MAX_VIEW_DATES,
   messageIssues,
   messageRanges,
   type MessageIssue,
   nightLookup,
-  readUntil
+  readUntil,
+  type TouchedNight,
+  unknownRooms
 } from "../Domain/Channel.js"
-import { InvalidMessage, listIssues, ValidationError } from "../Domain/Errors.js"
-import type { RoomTypeId } from "../Domain/Ids.js"
-import { addDays, daysBetween, type LocalDate, nightsOf } from "../Domain/LocalDate.js"
+import { InvalidMessage, listIssues, MessageIdReused, ValidationError } from "../Domain/Errors.js"
+import { addDays, daysBetween, nightsOf } from "../Domain/LocalDate.js"
 import { fileBaseRate } from "../Domain/Pricing.js"
 import { ChannelMessageRepo } from "../Layers/Persistence/ChannelMessageRepo.js"
-import { type HeldRooms, InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
+import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
+import { ReservationFeedRepo } from "../Layers/Persistence/ReservationFeedRepo.js"
+import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
 import { Transactions } from "../Layers/Persistence/Transactions.js"
 import { HotelCatalog } from "./HotelCatalog.js"
+import { bodyHash } from "./Idempotency.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
 const invalid = (issues: ReadonlyArray<MessageIssue>) =>
@@ -33,19 +39,33 @@ const invalid = (issues: ReadonlyArray<MessageIssue>) =>
 /** The oversold nights a WARN names; the inventory view shows them all. */
 const MAX_LOGGED_NIGHTS = 20
 
-/** Rooms taken since, per room type and night. */
-const heldLookup = (rows: ReadonlyArray<HeldRooms>) => {
-  const counts = new Map(rows.map((row) => [`${row.room_type_id}\u0000${row.night}`, row.rooms]))
-  return (roomTypeId: RoomTypeId, night: LocalDate) => counts.get(`${roomTypeId}\u0000${night}`) ?? 0
-}
-
 /** The hotel's own systems as a sales channel's source: rooms to sell, restrictions and rates (DESIGN §12). */
 export class Channel extends Context.Service<Channel>()("Channel", {
   make: Effect.gen(function*() {
     const catalog = yield* HotelCatalog
     const inventory = yield* InventoryRepo
     const messages = yield* ChannelMessageRepo
+    const reservations = yield* ReservationRepo
+    const feed = yield* ReservationFeedRepo
     const { atomically } = yield* Transactions
+
+    /**
+     * What the nights whose `rooms_to_sell` a message wrote hold back from its figure: the rooms of
+     * this service's reservations that the changes it counts do not show (DESIGN §12.2).
+     */
+    const recount = Effect.fnUntraced(function*(message: AriMessage, arrivedAt: number, nights: ReadonlyArray<TouchedNight>) {
+      if (nights.length === 0) return () => undefined
+      const knowledge = knowledgeOf(
+        message,
+        arrivedAt,
+        message.reservations_through === undefined ? yield* messages.watermark(new Date(message.as_of)) : null
+      )
+      const from = nights.reduce((min, n) => n.night < min ? n.night : min, nights[0]!.night)
+      const until = addDays(nights.reduce((max, n) => n.night > max ? n.night : max, nights[0]!.night), 1)
+      const current = yield* reservations.holdsBetween(from, until)
+      const unknown = unknownRooms(current, yield* feed.countedStates(knowledge, [...new Set(current.map((hold) => hold.reservation_id))]))
+      return (night: TouchedNight) => ({ knowledge, booked_since: unknown(night.room_type_id, night.night) })
+    })
 
     return {
       /**
@@ -59,37 +79,52 @@ export class Channel extends Context.Service<Channel>()("Channel", {
         const now = yield* Clock.currentTimeMillis
         const issues = messageIssues(hotel, yield* catalog.today(hotel), now, message)
         if (issues.length > 0) return yield* invalid(issues)
+        const through = message.reservations_through === undefined ? null : BigInt(message.reservations_through)
+        const body = bodyHash(message)
         const result = yield* atomically(Effect.gen(function*() {
-          const known = yield* messages.claim(message.message_id, new Date(now))
-          if (Option.isSome(known)) return { answer: known.value, oversold: [] }
+          const known = yield* messages.claim({
+            message_id: message.message_id,
+            body_hash: body,
+            as_of: new Date(message.as_of),
+            reservations_through: through,
+            received_at: new Date(now)
+          })
+          if (Option.isSome(known)) {
+            // applied before bodies were kept (no hash): answered as the same message
+            if (known.value.body_hash !== null && known.value.body_hash !== body) {
+              return yield* new MessageIdReused({
+                message: `message_id "${message.message_id}" was already used by a message with another body: nothing ` +
+                  "was applied; a new message takes a new message_id",
+                message_id: message.message_id
+              })
+            }
+            return { answer: known.value.answer, oversold: [] }
+          }
           const states = nightLookup(yield* inventory.lockRangesAlone(messageRanges(hotel, message)))
+          // behind the exclusive lock no reservation change is under way: the feed's last cursor is final
+          const last = through === null ? 0n : yield* feed.lastCursor
+          if (through !== null && through > last) {
+            return yield* invalid([{
+              path: "reservations_through",
+              message: `${through} is past the feed's last change (${last}): send a cursor GET /internal/v1/reservations answered`
+            }])
+          }
           const outcome = applyMessage(hotel, states, message)
           if (outcome.issues.length > 0) return yield* invalid(outcome.issues)
-          // a new figure counts from its as_of the rooms this service took since: the figure cannot know them
-          const recounted = outcome.nights.filter((night) => night.roomsToSellWritten)
-          const since = recounted.length === 0 ? () => 0 : heldLookup(
-            yield* inventory.takenSince(
-              new Date(message.as_of),
-              recounted.reduce((min, n) => n.night < min ? n.night : min, recounted[0]!.night),
-              addDays(recounted.reduce((max, n) => n.night > max ? n.night : max, recounted[0]!.night), 1)
-            )
-          )
+          const recounted = yield* recount(message, now, outcome.nights.filter((night) => night.roomsToSellWritten))
           const written = outcome.nights.map((night) => ({
             room_type_id: night.room_type_id,
             night: night.night,
             cells: night.cells,
-            booked_since: night.roomsToSellWritten ? since(night.room_type_id, night.night) : undefined
+            recount: night.roomsToSellWritten ? recounted(night) : undefined
           }))
           yield* inventory.writeChannel(written)
           const answer: AriAnswer = { message_id: message.message_id, applied: outcome.applied, stale: outcome.stale }
           yield* messages.answer(answer)
-          const oversold = written.filter((night) =>
-            isOversold({
-              booked: states(night.room_type_id, night.night).booked,
-              booked_since: night.booked_since ?? states(night.room_type_id, night.night).booked_since,
-              cells: night.cells
-            })
-          )
+          const oversold = written.filter((night) => {
+            const state = states(night.room_type_id, night.night)
+            return isOversold({ ...state, ...night.recount, cells: night.cells })
+          })
           return { answer, oversold }
         }))
         const { answer, oversold } = result
@@ -97,7 +132,7 @@ export class Channel extends Context.Service<Channel>()("Channel", {
           // nothing is cancelled: the hotel sold elsewhere what was booked here; the inventory view shows
           // every night, the log the first ones (one line, however many nights a message touched)
           const named = oversold.slice(0, MAX_LOGGED_NIGHTS).map((night) => `${night.room_type_id} ${night.night}`).join(", ")
-          yield* Effect.logWarning("channel: the hotel's rooms_to_sell is below what this service booked since its as_of").pipe(
+          yield* Effect.logWarning("channel: the hotel's rooms_to_sell is below the rooms this service took that it does not count").pipe(
             Effect.annotateLogs({
               "channel.message_id": message.message_id,
               "channel.oversold": oversold.length > MAX_LOGGED_NIGHTS ? `${named} and ${oversold.length - MAX_LOGGED_NIGHTS} more` : named
@@ -113,6 +148,16 @@ export class Channel extends Context.Service<Channel>()("Channel", {
       /** `GET /internal/v1/inventory`: per room type and night, what this service believes it may sell, and why. */
       inventory: Tracing.fn("Channel.inventory")(function*(query: InventoryQuery) {
         const hotel = yield* catalog.definition()
+        // a date outside the window is refused before it reaches the database (0000-01-01 is none of PostgreSQL's)
+        const { first, last } = channelWindow(hotel, yield* catalog.today(hotel))
+        if (query.from < first || query.to > last) {
+          return yield* new ValidationError({
+            code: "invalid_dates",
+            message: query.from < first
+              ? `from: must not be before ${first} (yesterday in hotel time)`
+              : `to: must not be after ${last} (the booking window, ${hotel.booking.max_days_ahead} days ahead)`
+          })
+        }
         const dates = daysBetween(query.from, query.to) + 1
         if (dates < 1) return yield* new ValidationError({ code: "invalid_dates", message: "to: must not be before from" })
         if (dates > MAX_VIEW_DATES) {

@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Schema } from "effect"
 import { RECIPIENT_WINDOW_MS, recipientKey, withinRecipientLimit } from "../Domain/BookingLimits.js"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import {
@@ -15,6 +15,7 @@ import { pmsReservation } from "../Domain/Pms.js"
 import type { PmsStatus } from "../Domain/Reservation.js"
 import { reservationView } from "../Domain/ReservationViews.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
+import { ReservationFeedRepo } from "../Layers/Persistence/ReservationFeedRepo.js"
 import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { Transactions } from "../Layers/Persistence/Transactions.js"
@@ -38,6 +39,8 @@ export const isRetryable = (failure: DeliveryFailure): boolean => failure._tag !
 interface PmsChange {
   readonly status: PmsStatus
   readonly reference: Option.Option<string>
+  /** The cursor of the reservation's last change the PMS now has (DESIGN §12.2: a channel figure may count it from then). */
+  readonly acknowledged: Option.Option<bigint>
 }
 
 /**
@@ -55,6 +58,7 @@ export class Deliveries extends Context.Service<Deliveries>()("Deliveries", {
     const pms = yield* Pms
     const reservations = yield* ReservationRepo
     const outbox = yield* OutboxRepo
+    const feed = yield* ReservationFeedRepo
     const { atomically } = yield* Transactions
 
     const undeliverable = (job: ClaimedJob, why: string) =>
@@ -88,9 +92,16 @@ export class Deliveries extends Context.Service<Deliveries>()("Deliveries", {
           later ? Effect.void : reservations.setPmsStatus(job.reservation_id, change.status, change.reference))
       )
 
-    /** Done, with what the delivery changed; nothing is recorded if another worker has taken the job since. */
+    /**
+     * Done, with what the delivery changed; nothing is recorded if another worker has taken the job
+     * since, but what the PMS acknowledged it has, whoever sent it.
+     */
     const finish = (job: ClaimedJob, change: Option.Option<PmsChange>) =>
       atomically(Effect.gen(function*() {
+        const acknowledged = Option.flatMap(change, (c) => c.acknowledged)
+        if (Option.isSome(acknowledged)) {
+          yield* feed.acknowledge(job.reservation_id, acknowledged.value, new Date(yield* Clock.currentTimeMillis))
+        }
         if (!(yield* outbox.finish(job))) return
         if (Option.isSome(change)) yield* recordPms(job, change.value)
       }))
@@ -116,7 +127,7 @@ export class Deliveries extends Context.Service<Deliveries>()("Deliveries", {
         return false
       }))
 
-    const send = Effect.fnUntraced(function*(job: ClaimedJob, { hotel, manageUrl, record, view }: Loaded) {
+    const send = Effect.fnUntraced(function*(job: ClaimedJob, { hotel, manageUrl, record, view }: Loaded, feedCursor: Option.Option<bigint>) {
       switch (job.kind) {
         case "confirmation_email":
         case "stay_change_email": {
@@ -136,27 +147,32 @@ export class Deliveries extends Context.Service<Deliveries>()("Deliveries", {
         }
         case "pms_push": {
           // the change being pushed was written with its job
-          const outcome = yield* pms.push(pmsReservation(hotel, view, record, new Date(job.created_at)), job.id)
+          const outcome = yield* pms.push(pmsReservation(hotel, view, record, new Date(job.created_at)), job.id, feedCursor)
           return yield* finish(
             job,
-            outcome._tag === "Synced" ? Option.some({ status: "SYNCED", reference: Option.some(outcome.reference) }) : Option.none()
+            outcome._tag === "Synced"
+              ? Option.some({ status: "SYNCED", reference: Option.some(outcome.reference), acknowledged: feedCursor })
+              : Option.none()
           )
         }
         case "pms_cancel": {
-          const outcome = yield* pms.cancel(view.reservation_number, job.id)
+          const outcome = yield* pms.cancel(view.reservation_number, job.id, feedCursor)
           return yield* finish(
             job,
-            outcome._tag === "Cancelled" ? Option.some({ status: "SYNCED", reference: outcome.reference }) : Option.none()
+            outcome._tag === "Cancelled" ? Option.some({ status: "SYNCED", reference: outcome.reference, acknowledged: feedCursor }) : Option.none()
           )
         }
       }
     })
 
     const deliver = Effect.fnUntraced(function*(job: ClaimedJob) {
+      // a PMS call's cursor is read before the record it sends: the record is that change or a later
+      // one, so the PMS is never said to have a change it was not sent
+      const feedCursor = jobChannel[job.kind] === "pms" ? yield* feed.lastCursorOf(job.reservation_id) : Option.none()
       const loaded = yield* load(job)
       const limited = jobChannel[job.kind] === "email" && config.mailLimitPerRecipientPerDay > 0
       if (limited && !(yield* admitEmail(job, loaded.view.guest.email))) return "held back"
-      yield* send(job, loaded)
+      yield* send(job, loaded, feedCursor)
       return "delivered"
     })
 
@@ -183,7 +199,7 @@ export class Deliveries extends Context.Service<Deliveries>()("Deliveries", {
       giveUp: Tracing.fn("Deliveries.giveUp")(function*(job: ClaimedJob, error: string) {
         yield* atomically(Effect.gen(function*() {
           if (!(yield* outbox.fail(job, error))) return
-          if (jobChannel[job.kind] === "pms") yield* recordPms(job, { status: "FAILED", reference: Option.none() })
+          if (jobChannel[job.kind] === "pms") yield* recordPms(job, { status: "FAILED", reference: Option.none(), acknowledged: Option.none() })
         }))
       })
     }

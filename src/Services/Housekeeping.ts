@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Schedule } from "effect"
-import { completionAddressCutoff } from "../Domain/BookingLimits.js"
+import { completionAddressCutoff, intentHourStart } from "../Domain/BookingLimits.js"
 import { channelMessageIdCutoff, expiredReservationPurgeCutoff, quotePurgeCutoff, unusedQuotePurgeCutoff } from "../Domain/Lifetimes.js"
 import { HousekeepingRepo } from "../Layers/Persistence/HousekeepingRepo.js"
 import { DatabaseOutage } from "./DatabaseOutage.js"
@@ -49,6 +49,8 @@ export class Housekeeping extends Context.Service<Housekeeping>()("Housekeeping"
           deletedCompletionAddresses: yield* drain(
             repo.deleteCompletionAddressesBefore(new Date(completionAddressCutoff(now.getTime())), BATCH)
           ),
+          // the hours before this one are over: no intent is counted in them again
+          deletedIntentCounts: yield* drain(repo.deleteIntentCountsBefore(new Date(intentHourStart(now.getTime())), BATCH)),
           deletedChannelMessages: yield* drain(repo.deleteChannelMessagesBefore(new Date(channelMessageIdCutoff(now.getTime())), BATCH))
         }
       })

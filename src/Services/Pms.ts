@@ -28,13 +28,14 @@ const isRedirect = (status: number) => status >= 300 && status < 400
 /**
  * The hotel's property management system. Calls are idempotent by reservation number; `changeId`
  * (the outbox job's id) names the change being delivered, so retries of it carry the same
- * `Idempotency-Key`.
+ * `Idempotency-Key`; `feedCursor` is the cursor of the reservation's last change that the call
+ * carries (`Feed-Cursor`), the position of that change in `GET /internal/v1/reservations`.
  */
 export class Pms extends Context.Service<Pms, {
   /** Creates or replaces the reservation in the PMS. */
-  readonly push: (reservation: PmsReservation, changeId: string) => Effect.Effect<PmsPushOutcome, PmsError>
+  readonly push: (reservation: PmsReservation, changeId: string, feedCursor: Option.Option<bigint>) => Effect.Effect<PmsPushOutcome, PmsError>
   /** Cancels it; one the PMS does not know (404) counts as cancelled. */
-  readonly cancel: (reservationNumber: string, changeId: string) => Effect.Effect<PmsCancelOutcome, PmsError>
+  readonly cancel: (reservationNumber: string, changeId: string, feedCursor: Option.Option<bigint>) => Effect.Effect<PmsCancelOutcome, PmsError>
 }>()("Pms") {
   /**
    * JSON over HTTP: `PUT` and `DELETE {baseUrl}/reservations/{number}` (README, "PMS contract"),
@@ -50,11 +51,15 @@ export class Pms extends Context.Service<Pms, {
           onSome: (secret) => HttpClientRequest.bearerToken(secret)
         })
         const resource = (number: string) => `${baseUrl.replace(/\/+$/, "")}/reservations/${encodeURIComponent(number)}`
-        const request = (method: "PUT" | "DELETE", number: string, changeId: string) =>
+        const request = (method: "PUT" | "DELETE", number: string, changeId: string, feedCursor: Option.Option<bigint>) =>
           HttpClientRequest.make(method)(resource(number)).pipe(
             HttpClientRequest.acceptJson,
             // the PUT is idempotent anyway; the key lets the PMS tell a retried delivery from a new change
             HttpClientRequest.setHeader("Idempotency-Key", `${number}-${changeId}`),
+            Option.match(feedCursor, {
+              onNone: () => identity,
+              onSome: (cursor) => HttpClientRequest.setHeader("Feed-Cursor", cursor.toString())
+            }),
             authorized
           )
 
@@ -101,21 +106,21 @@ export class Pms extends Context.Service<Pms, {
             ))
 
         return {
-          push: Tracing.fn("Pms.push", { kind: "client" })(function*(reservation: PmsReservation, changeId: string) {
+          push: Tracing.fn("Pms.push", { kind: "client" })(function*(reservation: PmsReservation, changeId: string, feedCursor: Option.Option<bigint>) {
             const number = reservation.reservation_number
             yield* Tracing.annotate({ "reservation.number": number })
             const what = `PUT reservation ${number}`
-            const send = yield* withReservation(request("PUT", number, changeId), reservation)
+            const send = yield* withReservation(request("PUT", number, changeId, feedCursor), reservation)
               .pipe(Effect.orDie)
             return yield* exchange(what, send, (response) =>
               response.status >= 200 && response.status < 300
                 ? Effect.map(reference(what, response), (reference) => PmsOutcome.Synced({ reference }))
                 : refused(what, response))
           }),
-          cancel: Tracing.fn("Pms.cancel", { kind: "client" })(function*(number: string, changeId: string) {
+          cancel: Tracing.fn("Pms.cancel", { kind: "client" })(function*(number: string, changeId: string, feedCursor: Option.Option<bigint>) {
             yield* Tracing.annotate({ "reservation.number": number })
             const what = `DELETE reservation ${number}`
-            return yield* exchange(what, request("DELETE", number, changeId), (response) =>
+            return yield* exchange(what, request("DELETE", number, changeId, feedCursor), (response) =>
               response.status === 404 || (response.status >= 200 && response.status < 300)
                 // a DELETE may answer 204, or its reference; 404: already gone, which is what was asked
                 ? Effect.map(Effect.option(reference(what, response)), (reference) => PmsOutcome.Cancelled({ reference }))

@@ -23,16 +23,17 @@ const WINDOW_MS = 60_000
 export class RateLimiter extends Context.Service<RateLimiter, {
   /**
    * A request of `cost` units for every key, allowed if each has that much room; a refused request
-   * costs 1 (a client that keeps asking stays refused). `None` when limiting is off.
+   * costs `refusalCost`, 1 unless said (a client that keeps asking stays refused). `None` when
+   * limiting is off.
    */
-  readonly take: Option.Option<(keys: ReadonlyArray<string>, cost: number) => Effect.Effect<RateDecision>>
+  readonly take: Option.Option<(keys: ReadonlyArray<string>, cost: number, refusalCost?: number) => Effect.Effect<RateDecision>>
 }>()("RateLimiter") {
   static readonly perMinute = (limit: number) =>
     Layer.sync(RateLimiter, () => {
       const counts = new Map<string, number>()
       let windowStart = 0
       return {
-        take: Option.some((keys: ReadonlyArray<string>, cost: number) =>
+        take: Option.some((keys: ReadonlyArray<string>, cost: number, refusalCost = 1) =>
           Effect.map(Clock.currentTimeMillis, (now) => {
             const start = now - (now % WINDOW_MS)
             if (start !== windowStart) {
@@ -41,7 +42,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
             }
             const used = Math.max(...keys.map((key) => counts.get(key) ?? 0))
             const allowed = used + cost <= limit
-            const spent = allowed ? cost : 1
+            const spent = allowed ? cost : refusalCost
             for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + spent)
             return {
               allowed,

@@ -9,8 +9,7 @@ import {
 } from "../Domain/Errors.js"
 import { cancellationRefusal } from "../Domain/CancellationPolicy.js"
 import { confirmationPdfFilename } from "../Domain/GuestEmails.js"
-import type { ReservationId } from "../Domain/Ids.js"
-import { roomsByType } from "../Domain/Pricing.js"
+import type { ReservationId, RoomTypeId } from "../Domain/Ids.js"
 import {
   applyGuestUpdate,
   type GuestUpdate,
@@ -22,12 +21,25 @@ import {
   manageView,
   RESEND_INTERVAL_MS
 } from "../Domain/Management.js"
-import { readUntil } from "../Domain/Channel.js"
+import {
+  countedOn,
+  type CountedStates,
+  givenBack,
+  holdsOf,
+  type Knowledge,
+  knowledgeKey,
+  nightLookup,
+  readUntil,
+  roomsByType,
+  roomsHeldOn,
+  type StoredNight
+} from "../Domain/Channel.js"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import type { HotelDefinition } from "../Domain/Hotel.js"
 import { manageLinkExpiry } from "../Domain/Lifetimes.js"
 import { pmsStatusAfterChange } from "../Domain/Pms.js"
-import { nightsFirstTakenAt, type ReservationRecord } from "../Domain/Reservation.js"
+import type { ReservationRecord } from "../Domain/Reservation.js"
+import { roomNights } from "../Domain/BookingLimits.js"
 import {
   changedRecord,
   changeLines,
@@ -41,8 +53,9 @@ import {
 } from "../Domain/StayChange.js"
 import { validateStay } from "../Domain/Stay.js"
 import { changeRefusal } from "../Domain/StayChangePolicy.js"
-import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
+import { type GivenBack, InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
+import { ReservationFeedRepo } from "../Layers/Persistence/ReservationFeedRepo.js"
 import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { Transactions } from "../Layers/Persistence/Transactions.js"
@@ -50,6 +63,7 @@ import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { Documents } from "./Documents.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import { ReservationFeed } from "./ReservationFeed.js"
+import { AddressLimits } from "./AddressLimits.js"
 import { Tokens } from "./Tokens.js"
 
 const cancelled = (r: ReservationRecord) =>
@@ -69,6 +83,8 @@ export class ReservationManagement extends Context.Service<ReservationManagement
     const inventory = yield* InventoryRepo
     const outbox = yield* OutboxRepo
     const feed = yield* ReservationFeed
+    const feedRepo = yield* ReservationFeedRepo
+    const addressLimits = yield* AddressLimits
     const { atomically } = yield* Transactions
 
     const reservationOf = Tracing.fn("ReservationManagement.reservationOf")(function*(token: string) {
@@ -112,6 +128,27 @@ export class ReservationManagement extends Context.Service<ReservationManagement
       }))
     })
 
+    /**
+     * What `booked_since` gets back when the reservation, as it stands, releases rooms on nights it
+     * locked: on each night, only rooms that night's figure cannot count (DESIGN §12.2); a room the
+     * hotel may still count stays counted until its next message.
+     */
+    const givenBackOn = Effect.fnUntraced(function*(reservation: ReservationRecord, locked: ReadonlyArray<StoredNight>) {
+      const knowledges = new Map<string, Knowledge>()
+      for (const row of locked) if (row.knowledge !== null) knowledges.set(knowledgeKey(row.knowledge), row.knowledge)
+      const counted = new Map<string, CountedStates | undefined>()
+      for (const [key, knowledge] of knowledges) {
+        counted.set(key, (yield* feedRepo.countedStates(knowledge, [reservation.id])).get(reservation.id))
+      }
+      const nights = nightLookup(locked)
+      const held = holdsOf(reservation.id, reservation.rooms, reservation.checkin, reservation.checkout)
+      return (roomTypeId: RoomTypeId, rooms: number): GivenBack => (night) => {
+        const { knowledge } = nights(roomTypeId, night)
+        if (knowledge === null) return 0
+        return givenBack(roomsHeldOn(held, roomTypeId, night), countedOn(counted.get(knowledgeKey(knowledge)), roomTypeId, night), rooms)
+      }
+    })
+
     /** The rooms go back to the inventory in the transaction that cancels: never twice, never lost. */
     const cancel = Tracing.fn("ReservationManagement.cancel")(function*(id: ReservationId) {
       yield* atomically(Effect.gen(function*() {
@@ -127,9 +164,10 @@ export class ReservationManagement extends Context.Service<ReservationManagement
         }
         const rooms = roomsByType(reservation.rooms)
         // the same lock order as completions (room type, then night): the two never deadlock
-        yield* inventory.lockNights([...rooms.keys()], reservation.checkin, reservation.checkout)
-        const takenAt = new Date(nightsFirstTakenAt(reservation))
-        for (const [roomTypeId, count] of rooms) yield* inventory.release(roomTypeId, count, reservation.checkin, reservation.checkout, takenAt)
+        const back = yield* givenBackOn(reservation, yield* inventory.lockNights([...rooms.keys()], reservation.checkin, reservation.checkout))
+        for (const [roomTypeId, count] of rooms) {
+          yield* inventory.release(roomTypeId, count, reservation.checkin, reservation.checkout, back(roomTypeId, count))
+        }
         yield* repo.cancel(id, new Date(now).toISOString(), pmsStatusAfterChange(reservation.pms_status))
         yield* outbox.enqueue([{ kind: "cancellation_email", reservation_id: id }, { kind: "pms_cancel", reservation_id: id }])
         yield* feed.record(id, "cancelled")
@@ -170,9 +208,15 @@ export class ReservationManagement extends Context.Service<ReservationManagement
      * union of both, in the order completions and cancellations take them: it never deadlocks with
      * them, never overbooks, and never leaves the guest without rooms half-way.
      */
-    const changeStay = Tracing.fn("ReservationManagement.changeStay")(function*(id: ReservationId, request: ChangeStayAction) {
+    const changeStay = Tracing.fn("ReservationManagement.changeStay")(function*(
+      id: ReservationId,
+      request: ChangeStayAction,
+      clientAddress: string
+    ) {
       const hotel = yield* catalog.definition()
       yield* atomically(Effect.gen(function*() {
+        // first, before any row lock, as a completion: what the address booked is counted one booking at a time
+        const recent = yield* addressLimits.lock(clientAddress, yield* Clock.currentTimeMillis)
         const reservation = yield* repo.findForUpdate(id).pipe(Effect.map(Option.getOrThrow))
         const { lines, stay } = yield* requestedStay(hotel, reservation, request)
         // the same change sent again: it was made, nothing more to take or to tell
@@ -198,13 +242,18 @@ export class ReservationManagement extends Context.Service<ReservationManagement
             rooms: priced.rooms.map(({ room_index, room_type_id }) => ({ room_index, room_type_id, reason: "price_changed" }))
           })
         }
-        // stamped once its nights are locked, as a completion is; what it gives back, as first taken
-        const firstTakenAt = new Date(nightsFirstTakenAt(reservation))
-        const now = new Date(yield* Clock.currentTimeMillis)
+        // the room-nights it adds count against the address's limits as a completion's do; one that
+        // adds none takes nothing the address had not booked already
+        const added = roomNights(lines, stay.checkin, stay.checkout) -
+          roomNights(reservation.rooms, reservation.checkin, reservation.checkout)
+        if (added > 0) {
+          yield* addressLimits.take(hotel, recent, { id, address: clientAddress, roomNights: added, at: yield* Clock.currentTimeMillis })
+        }
+        const back = yield* givenBackOn(reservation, locked)
         for (const { checkin, checkout, rooms, roomTypeId } of nightsChanges(reservation, stay, lines)) {
           yield* rooms > 0
-            ? inventory.take(roomTypeId, rooms, checkin, checkout, now)
-            : inventory.release(roomTypeId, -rooms, checkin, checkout, firstTakenAt)
+            ? inventory.take(roomTypeId, rooms, checkin, checkout)
+            : inventory.release(roomTypeId, -rooms, checkin, checkout, back(roomTypeId, -rooms))
         }
         yield* repo.changeStay(id, {
           checkin: stay.checkin,
@@ -213,8 +262,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
           offer: priced.offer,
           line_totals: priced.line_totals,
           promo_code: priced.promo_code,
-          pms_status: pmsStatusAfterChange(reservation.pms_status),
-          nights_taken_at: now.toISOString()
+          pms_status: pmsStatusAfterChange(reservation.pms_status)
         })
         // the same manage link, working as long after the new check-out as after the old one
         yield* tokens.setExpiry(id, "manage", new Date(manageLinkExpiry(hotel, stay.checkout)))
@@ -247,12 +295,16 @@ export class ReservationManagement extends Context.Service<ReservationManagement
         return yield* view(yield* reservationOf(token))
       }),
       /** POST /v1/reservation-manage: one action, then the reservation as it now is. */
-      act: Tracing.fn("ReservationManagement.act")(function*(token: string, request: Exclude<ManageRequest, QuoteChangeAction>) {
+      act: Tracing.fn("ReservationManagement.act")(function*(
+        token: string,
+        request: Exclude<ManageRequest, QuoteChangeAction>,
+        clientAddress: string
+      ) {
         const id = yield* reservationOf(token)
         yield* Tracing.annotate({ "reservation.id": id, "manage.action": request.action })
         switch (request.action) {
           case "change_stay":
-            yield* changeStay(id, request)
+            yield* changeStay(id, request, clientAddress)
             break
           case "update_guest":
             yield* updateGuest(id, request)
@@ -286,6 +338,6 @@ export class ReservationManagement extends Context.Service<ReservationManagement
   })
 }) {
   static readonly layer = Layer.effect(this, this.make).pipe(
-    Layer.provide([HotelCatalog.layer, Tokens.layer, Documents.layer, ReservationFeed.layer])
+    Layer.provide([HotelCatalog.layer, Tokens.layer, Documents.layer, ReservationFeed.layer, AddressLimits.layer])
   )
 }

@@ -1,11 +1,10 @@
 import { Clock, Context, Effect, Layer, Option, Result } from "effect"
 import { randomBytes } from "node:crypto"
 import {
-  completionAddressCutoff,
-  completionRefusal,
-  countsCompletions,
   groupBooking,
   groupBookingMessage,
+  intentHourStart,
+  intentRefusal,
   roomNights
 } from "../Domain/BookingLimits.js"
 import {
@@ -22,8 +21,8 @@ import type { HotelDefinition, PromoCodeDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { guestLinkExpiry, manageLinkExpiry } from "../Domain/Lifetimes.js"
 import { formatInstant } from "../Domain/LocalDate.js"
-import { nightLookup, readUntil } from "../Domain/Channel.js"
-import { lineTotals, priceStay, roomsByType, roomsNotToBeHad } from "../Domain/Pricing.js"
+import { nightLookup, readUntil, roomsByType } from "../Domain/Channel.js"
+import { lineTotals, priceStay, roomsNotToBeHad } from "../Domain/Pricing.js"
 import type { ClientInfo } from "../Domain/Quote.js"
 import type { Cents } from "../Domain/Money.js"
 import type {
@@ -46,6 +45,7 @@ import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
 import { Transactions } from "../Layers/Persistence/Transactions.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { randomId } from "../Layers/Platform/RandomId.js"
+import { AddressLimits } from "./AddressLimits.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import { PromoCodes } from "./PromoCodes.js"
 import { Idempotency } from "./Idempotency.js"
@@ -60,9 +60,7 @@ const newReservationId = Effect.sync(() => randomId("r_") as ReservationId)
 export class Reservations extends Context.Service<Reservations>()("Reservations", {
   make: Effect.gen(function*() {
     const config = yield* AppConfig
-    // the completion limits come from the configuration alone: worked out once, not per completion
-    const limits = { perHour: config.bookingLimitPerHour, roomNightsPerDay: config.roomNightsPerAddressPerDay }
-    const limited = countsCompletions(limits)
+    const addressLimits = yield* AddressLimits
     const catalog = yield* HotelCatalog
     const quotes = yield* Quotes
     const tokens = yield* Tokens
@@ -114,9 +112,20 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
       return response
     })
 
+    /**
+     * INTENT_LIMIT_PER_HOUR: this intent counted for its client address, in its transaction (a
+     * refused or failed intent counts nothing, and an idempotent replay makes none), or refused.
+     */
+    const countIntent = (clientAddress: string, now: number) =>
+      config.intentLimitPerHour === 0 ? Effect.void : Effect.flatMap(
+        repo.countIntentFrom(clientAddress, new Date(intentHourStart(now)), config.intentLimitPerHour),
+        (counted) => counted ? Effect.void : Effect.fail(new RateLimited(intentRefusal(config.intentLimitPerHour, now)))
+      )
+
     const createIntent = Tracing.fn("Reservations.createIntent")(function*(
       request: IntentRequest,
       client: ClientInfo,
+      clientAddress: string,
       remember: (id: ReservationId) => Effect.Effect<void>
     ) {
       const { response: quote } = yield* quotes.findValid(request.quote_id)
@@ -173,11 +182,13 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         promo_code: appliedPromoCode(hotel, offer),
         guest_link_expires_at: new Date(linkExpires).toISOString(),
         created_at: new Date(now).toISOString(),
-        completed_at: null,
-        nights_taken_at: null,
-        nights_first_taken_at: null
+        completed_at: null
       }
-      yield* atomically(Effect.all([repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires)), remember(id)], { discard: true }))
+      yield* atomically(
+        Effect.all([countIntent(clientAddress, now), repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires)), remember(id)], {
+          discard: true
+        })
+      )
       yield* Tracing.annotate({ "reservation.id": id, "quote.id": quote.quote_id })
       return id
     })
@@ -275,7 +286,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
       return yield* atomically(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         // first, before any row lock: completions from one address are counted one at a time
-        const recent = limited ? yield* repo.lockCompletionsFrom(clientAddress, new Date(completionAddressCutoff(now))) : []
+        const recent = yield* addressLimits.lock(clientAddress, now)
         // Second, still before any row lock: a limited code's uses, counted one completion at a time
         // (the code was fixed with the intent, so the unlocked read tells it). Every completion takes its
         // locks in one order, address, code, reservation row, nights, and nothing else takes the code's
@@ -288,17 +299,18 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         if (reservation.status !== "PENDING_GUEST") {
           return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
         }
-        const nights = roomNights(reservation.rooms, reservation.checkin, reservation.checkout)
         // counted across instances, in the database
-        const refusal = completionRefusal(limits, hotel, recent, nights, now)
-        if (Option.isSome(refusal)) return yield* new RateLimited(refusal.value)
+        yield* addressLimits.take(hotel, recent, {
+          id: reservation.id,
+          address: clientAddress,
+          roomNights: roomNights(reservation.rooms, reservation.checkin, reservation.checkout),
+          at: now
+        })
         // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
         const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
-        // the instant the rooms are taken: read once their rows are locked, not when the wait for
-        // them began, so that a figure the hotel computed meanwhile counts them as taken since
-        const takenAt = yield* Clock.currentTimeMillis
+        // a figure of the hotel's cannot count these rooms: its change is written below, after every cursor it knows
         for (const [roomTypeId, rooms] of roomsByType(reservation.rooms)) {
-          yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout, new Date(takenAt))
+          yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout)
         }
         const completion = {
           number: reservationNumber(hotel.reservation_prefix, randomBytes(RESERVATION_NUMBER_RANDOM_BYTES)),
@@ -307,11 +319,9 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           offer,
           line_totals: totals,
           completed_at: new Date(now).toISOString(),
-          nights_taken_at: new Date(takenAt).toISOString(),
           promo_code: appliedPromoCode(hotel, offer)
         }
         yield* repo.complete(reservation.id, completion)
-        if (limited) yield* repo.recordCompletionFrom(reservation.id, clientAddress, { at: now, roomNights: nights })
         yield* tokens.issue(reservation.id, "manage", new Date(manageLinkExpiry(hotel, reservation.checkout)))
         yield* outbox.enqueue([
           { kind: "confirmation_email", reservation_id: reservation.id },
@@ -323,14 +333,17 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
     })
 
     return {
-      /** POST /v1/reservation-intents: a pending reservation and its guest link, from a live quote. */
+      /**
+       * POST /v1/reservation-intents: a pending reservation and its guest link, from a live quote,
+       * counted for the client address (INTENT_LIMIT_PER_HOUR).
+       */
       createIntent: Tracing.fn("Reservations.createIntentIdempotently")(
-        function*(request: IntentRequest, client: ClientInfo, idempotencyKey: string | undefined) {
+        function*(request: IntentRequest, client: ClientInfo, idempotencyKey: string | undefined, clientAddress: string) {
           return yield* idempotency.run(
             "reservation-intents",
             idempotencyKey,
             request,
-            (remember) => createIntent(request, client, remember),
+            (remember) => createIntent(request, client, clientAddress, remember),
             (id) => intentResponse(id as ReservationId)
           )
         }
@@ -347,6 +360,14 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
   })
 }) {
   static readonly layer = Layer.effect(this, this.make).pipe(
-    Layer.provide([HotelCatalog.layer, Quotes.layer, Tokens.layer, Idempotency.layer, PromoCodes.layer, ReservationFeed.layer])
+    Layer.provide([
+      HotelCatalog.layer,
+      Quotes.layer,
+      Tokens.layer,
+      Idempotency.layer,
+      PromoCodes.layer,
+      ReservationFeed.layer,
+      AddressLimits.layer
+    ])
   )
 }

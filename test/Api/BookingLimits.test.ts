@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { makeTestClock } from "../support/clock.js"
-import { complete, completeWith, guest, pendingBooking, post, quoteStay } from "../support/flow.js"
+import { complete, completedBooking, completeWith, get, guest, pendingBooking, post, quoteStay, type RoomAsk } from "../support/flow.js"
 import { apiClientWith, TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
@@ -10,6 +10,17 @@ const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 
 const contact = { email: "reservations@belle-rive-nice.example", phone: "+33 4 93 00 12 34" }
+
+/** A stay change through the manage link, at the total its quote_change gives: the raw answer. */
+const changeTo = (manageToken: string, checkin: string, checkout: string, rooms: ReadonlyArray<RoomAsk>) =>
+  Effect.gen(function*() {
+    const link = { "x-reservation-token": manageToken }
+    const quoted = yield* post("/v1/reservation-manage", { action: "quote_change", checkin, checkout, rooms }, link)
+    return yield* post("/v1/reservation-manage", { action: "change_stay", checkin, checkout, rooms, expected_total: quoted.body.new_total }, link)
+  })
+const stayOfReservation = (manageToken: string) =>
+  Effect.map(get("/v1/reservation-manage", { "x-reservation-token": manageToken }), (view) => view.body.stay)
+const twoDoubles = [{ room_type_id: "double", adults: 2, quantity: 2 }]
 
 layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })("rooms per reservation", (it) => {
   it.effect("more rooms than booking.max_rooms_per_reservation (6): priced, reservable false, an intent is 409 group_booking", () =>
@@ -76,6 +87,22 @@ layer(TestApp({ config: { bookingLimitPerHour: 2 } }).pipe(Layer.provide(clock.l
         clock.advance(30 * MINUTE)
         const later = yield* complete(third!.token, third!.total)
         expect(later.status).toBe("GUEST_COMPLETED")
+        clock.set("2026-11-22T10:00:00Z")
+      }))
+
+    it.effect("a stay change that adds room-nights counts as a booking of the hour; one that adds none is no booking", () =>
+      Effect.gen(function*() {
+        clock.set("2026-11-25T10:00:00Z")
+        const booked = yield* completedBooking("2027-02-10", "2027-02-12", twoDoubles)
+        // one night more: the second booking of the hour
+        expect((yield* changeTo(booked.manageToken, "2027-02-10", "2027-02-13", twoDoubles)).status).toBe(200)
+        const refused = yield* changeTo(booked.manageToken, "2027-02-10", "2027-02-14", twoDoubles)
+        expect([refused.status, refused.headers["retry-after"]]).toEqual([429, "3600"])
+        expect(refused.body.error.code).toBe("rate_limited")
+        expect(yield* stayOfReservation(booked.manageToken)).toMatchObject({ checkin: "2027-02-10", checkout: "2027-02-13" })
+        // shorter, then moved at the same size: nothing more taken, so no booking
+        expect((yield* changeTo(booked.manageToken, "2027-02-10", "2027-02-12", twoDoubles)).status).toBe(200)
+        expect((yield* changeTo(booked.manageToken, "2027-02-20", "2027-02-22", twoDoubles)).status).toBe(200)
         clock.set("2026-11-22T10:00:00Z")
       }))
   }
@@ -156,6 +183,33 @@ layer(TestApp({ config: { roomNightsPerAddressPerDay: 60 } }).pipe(Layer.provide
         clock.advance(21 * HOUR)
         const again = yield* pendingBooking(stays[2][0], stays[2][1], [{ room_type_id: "double", adults: 2, quantity: 2 }])
         yield* complete(again.token, again.total)
+        clock.set("2026-11-22T10:00:00Z")
+      }))
+
+    it.effect("a stay change counts the room-nights it adds: up to the budget it is made, beyond it 429 with Retry-After and the hotel's contact", () =>
+      Effect.gen(function*() {
+        clock.set("2026-11-26T10:00:00Z")
+        // 28 and 28 room-nights, an hour apart
+        const first = yield* completedBooking("2027-07-01", "2027-07-15", twoDoubles)
+        clock.advance(HOUR)
+        yield* completedBooking("2027-08-01", "2027-08-15", twoDoubles)
+        // two nights more of 2 rooms: 4, exactly the 60
+        expect((yield* changeTo(first.manageToken, "2027-07-01", "2027-07-17", twoDoubles)).status).toBe(200)
+        // one night more: 2 beyond them (after the change of 6 rooms for 30 nights that went through)
+        const refused = yield* changeTo(first.manageToken, "2027-07-01", "2027-07-18", twoDoubles)
+        expect(refused.status).toBe(429)
+        // the first completion leaves the 24 hours in 23 hours: then 2 more fit
+        expect(refused.headers["retry-after"]).toBe(String(23 * 3600))
+        expect(refused.body.error).toEqual({
+          code: "rate_limited",
+          message: expect.stringContaining("2 more room-nights would take this client address beyond the 60"),
+          details: { retry_after_seconds: 23 * 3600, contact }
+        })
+        expect((yield* changeTo(first.manageToken, "2027-07-01", "2027-07-31", [{ room_type_id: "double", adults: 2, quantity: 6 }])).status)
+          .toBe(429)
+        expect(yield* stayOfReservation(first.manageToken)).toMatchObject({ checkin: "2027-07-01", checkout: "2027-07-17" })
+        // moved, at the same size: it adds nothing, and is made
+        expect((yield* changeTo(first.manageToken, "2027-09-01", "2027-09-17", twoDoubles)).status).toBe(200)
         clock.set("2026-11-22T10:00:00Z")
       }))
 

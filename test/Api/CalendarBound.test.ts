@@ -4,7 +4,7 @@ import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
 import { CALENDARS_AT_ONCE } from "../../src/Services/PriceCalendar.js"
 import { makeTestClock } from "../support/clock.js"
 import { eventually } from "../support/eventually.js"
-import { get } from "../support/flow.js"
+import { get, post } from "../support/flow.js"
 import { demoInventory } from "../support/hotel.js"
 import { TestApp } from "../support/TestApp.js"
 
@@ -55,6 +55,24 @@ layer(TestApp({ inventoryRepo: heldInventory }).pipe(Layer.provide(clock.layer))
         const again = yield* Effect.forEach(Array.from({ length: flood }), () => calendar, { concurrency: "unbounded" })
         expect(again.map((a) => a.status)).toEqual(Array(flood).fill(200))
         yield* eventually(Effect.sync(() => reading === 0))
+      }))
+
+    it.effect("the MCP tool price_calendar waits for the same turns: busy, it is the tool error unavailable", () =>
+      Effect.gen(function*() {
+        yield* gate.close
+        const held = yield* Effect.forEach(Array.from({ length: CALENDARS_AT_ONCE }), () => Effect.forkChild(calendar))
+        yield* eventually(Effect.sync(() => reading === CALENDARS_AT_ONCE))
+        const tool = yield* post("/mcp", {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "price_calendar", arguments: { from: "2026-12-01", to: "2026-12-31", nights: 1, adults: 2 } }
+        })
+        expect(tool.body.result.isError).toBe(true)
+        expect(tool.body.result.structuredContent.error).toMatchObject({ code: "unavailable", details: { retry_after_seconds: 1 } })
+        yield* gate.open
+        const answers = yield* Effect.forEach(held, Fiber.join)
+        expect(answers.map((a) => a.status)).toEqual(Array(CALENDARS_AT_ONCE).fill(200))
       }))
   }
 )

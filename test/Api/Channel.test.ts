@@ -112,6 +112,14 @@ layer(withApp(channelOn), { excludeTestServices: true })("the channel interface,
         ["message_id of 65 characters", message("m".repeat(65), []), "message_id"],
         ["as_of malformed", message("bad", [], "2026-11-22 10:00"), "as_of"],
         ["as_of 6 minutes ahead", message("bad", [], "2026-11-22T10:06:00Z"), "as_of"],
+        ["as_of in year 0", message("bad", [], "0000-01-01T00:00:00Z"), "as_of"],
+        ["as_of before 2000", message("bad", [], "1999-12-31T23:59:59.999Z"), "as_of"],
+        ["as_of on 30 February", message("bad", [], "2026-02-30T10:00:00Z"), "as_of"],
+        ["as_of at hour 24", message("bad", [], "2026-11-21T24:00:00Z"), "as_of"],
+        ["as_of with an offset of 15 hours", message("bad", [], "2026-11-22T10:00:00+15:00"), "as_of"],
+        ["reservations_through not a cursor", { ...message("bad", []), reservations_through: "12a" }, "reservations_through"],
+        ["reservations_through past 2^63", { ...message("bad", []), reservations_through: "9223372036854775808" }, "reservations_through"],
+        ["reservations_through past the feed", { ...message("bad", [good]), reservations_through: "9223372036854775807" }, "reservations_through"],
         ["1,001 updates", message("bad", Array.from({ length: 1001 }, () => good)), "updates"],
         ["a range of 501 dates", withBad({ from: day(0), to: day(500) }), "updates[3].to"],
         ["to before from", withBad({ from: day(6), to: day(5) }), "updates[3].to"],
@@ -152,6 +160,19 @@ layer(withApp(channelOn), { excludeTestServices: true })("the channel interface,
         applied: 2,
         stale: 0
       })
+    }))
+
+  it.effect("a message_id sent again with another body is 422 message_id_reused, naming it; the same body answers the first answer", () =>
+    Effect.gen(function*() {
+      const first = message("reused-1", [{ room_type_id: "twin", from: day(40), to: day(40), rooms_to_sell: 3 }])
+      expect((yield* send(first)).body).toEqual({ message_id: "reused-1", applied: 1, stale: 0 })
+      // the same message, its keys in another order: the same body
+      const reordered = { updates: [{ rooms_to_sell: 3, to: day(40), from: day(40), room_type_id: "twin" }], as_of: AS_OF, message_id: "reused-1" }
+      expect(yield* send(reordered)).toMatchObject({ status: 200, body: { message_id: "reused-1", applied: 1, stale: 0 } })
+      const other = yield* send(message("reused-1", [{ room_type_id: "twin", from: day(40), to: day(40), rooms_to_sell: 1 }]))
+      expect([other.status, other.body.error.code, other.body.error.details]).toEqual([422, "message_id_reused", { message_id: "reused-1" }])
+      expect(other.body.error.message).toContain("reused-1")
+      expect((yield* inventory(day(40), day(40), "twin")).room_types[0]!.nights[0]).toMatchObject({ rooms_to_sell: 3 })
     }))
 
   it.effect("a bad value is quoted, at most 100 characters of it", () =>
@@ -198,6 +219,12 @@ layer(withApp(channelOn), { excludeTestServices: true })("the channel interface,
       expect([unknown.status, unknown.body.error.code]).toEqual([400, "unknown_room_type"])
       const malformed = yield* view(`from=tomorrow&to=${day(2)}`)
       expect([malformed.status, malformed.body.error.code, malformed.body.error.details.issues[0].path]).toEqual([400, "invalid_request", "from"])
+      // dates outside the channel's window, PostgreSQL's range included, are refused before any read
+      for (const [from, to] of [["0000-01-01", "0000-01-01"], [day(-2), day(1)], [day(499), day(501)], ["9999-12-30", "9999-12-31"]]) {
+        const answer = yield* view(`from=${from}&to=${to}`)
+        expect([from, answer.status, answer.body.error.code]).toEqual([from, 400, "invalid_dates"])
+      }
+      expect((yield* inventory(day(-1), day(0))).room_types[0]!.nights).toHaveLength(2)
       for (const limit of ["0", "501", "ten"]) {
         const answer = yield* get(`/internal/v1/reservations?limit=${limit}`, bearer)
         expect([limit, answer.status, answer.body.error.code, answer.body.error.details.issues[0].path]).toEqual([limit, 400, "invalid_request", "limit"])

@@ -2,11 +2,12 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, References } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type AddressInfo, connect, type Socket } from "node:net"
-import type { Refusals } from "../../src/Api/Transport/Connections.js"
+import type { CapCounts } from "../../src/Api/Transport/Connections.js"
 import { createHttpServer, defaultServerOptions, NodeServer, nodeServerLayer } from "../../src/Api/Transport/Server.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { RequestLog, type RequestEntry } from "../../src/Layers/Platform/Logging.js"
 import { eventually } from "../support/eventually.js"
+import { answeringTogether, keepAliveClient } from "../support/keepAlive.js"
 import { baseUrl, TestApp } from "../support/TestApp.js"
 
 /*
@@ -54,8 +55,8 @@ const served = (server: Server) =>
   server.on("request", (request: IncomingMessage, response: ServerResponse) => request.resume().on("end", () => response.end("ok")))
 
 describe("connections held at once", () => {
-  it("one more than MAX_CONNECTIONS_PER_ADDRESS from one address is closed at once; other addresses and the trusted proxies are served", async () => {
-    const refusals: Array<Refusals> = []
+  it("one more than MAX_CONNECTIONS_PER_ADDRESS busy ones from one address is closed at once; other addresses and the trusted proxies are served", async () => {
+    const refusals: Array<CapCounts> = []
     const server = served(createHttpServer({
       maxConnectionsPerAddress: 3,
       trustedProxies: ["127.0.0.3"],
@@ -81,8 +82,8 @@ describe("connections held at once", () => {
     }
   })
 
-  it("one more than MAX_CONNECTIONS in all is closed at once", async () => {
-    const refusals: Array<Refusals> = []
+  it("one more than MAX_CONNECTIONS busy ones in all is closed at once", async () => {
+    const refusals: Array<CapCounts> = []
     const server = served(createHttpServer({ maxConnections: 2, reportRefusals: (refused) => void refusals.push(refused) }))
     const port = await listening(server)
     try {
@@ -116,7 +117,140 @@ describe("connections held at once", () => {
       expect(lines).toEqual([said, { ...said, annotations: { ...said.annotations, over_max_connections_per_address: 2 } }])
     }).pipe(
       Effect.provide(
-        nodeServerLayer({ host: "127.0.0.1", port: 0 }, { maxConnectionsPerAddress: 1, refusalReportMs: 1_000 }).pipe(
+        nodeServerLayer({ host: "127.0.0.1", port: 0 }, { maxConnectionsPerAddress: 1, capReportMs: 1_000 }).pipe(
+          Layer.provide(Logger.layer([capture]))
+        )
+      )
+    )
+  })
+})
+
+/** Connections of `server` (the server's side), as it accepts them. */
+const acceptedBy = (server: Server) => {
+  const sockets: Array<Socket> = []
+  server.on("connection", (socket: Socket) => void sockets.push(socket))
+  return sockets
+}
+
+/** A keep-alive connection from `from` that has had one request answered, and is left open. */
+const idleAfterOneRequest = async (port: number, from: string) => {
+  const socket = await open(port, from)
+  await new Promise<void>((resolve) => {
+    socket.on("data", (chunk) => chunk.toString().endsWith("ok") && resolve())
+    socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+  })
+  return socket
+}
+
+/** A request head that never ends, sent one byte at a time (a slowloris); `stop` ends the dripping. */
+const drip = (socket: Socket, everyMs = 50) => {
+  socket.write("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+  const timer = setInterval(() => socket.write("a"), everyMs)
+  return () => clearInterval(timer)
+}
+
+describe("guests behind one address (DESIGN §13, amended 2026-11-28)", () => {
+  it.each([
+    { sockets: 64, limits: {} },
+    // as many as the server holds in all: the new guest's room comes from MAX_CONNECTIONS
+    { sockets: 500, limits: { maxConnections: 500, maxConnectionsPerAddress: 1_000 } }
+  ])("$sockets idle keep-alive connections of one address never keep its next guest out; their client reconnects", async ({ limits, sockets }) => {
+    const closed: Array<CapCounts> = []
+    const server = answeringTogether(createHttpServer({ ...limits, reportIdleClosed: (counts) => void closed.push(counts) }), sockets)
+    const port = await listening(server)
+    const client = keepAliveClient(port, "127.0.0.1")
+    try {
+      expect(await client.getAtOnce(sockets)).toEqual(Array(sockets).fill(200))
+      expect(await connectionsOf(server)).toBe(sockets)
+      // another guest of the same address, and then another
+      expect((await exchange(port, "127.0.0.1")).slice(0, 15)).toBe("HTTP/1.1 200 OK")
+      expect((await exchange(port, "127.0.0.1")).slice(0, 15)).toBe("HTTP/1.1 200 OK")
+      expect(closed).toHaveLength(1)
+      // the first guest's connections that were closed are opened again, the others reused
+      expect(await client.getAtOnce(sockets)).toEqual(Array(sockets).fill(200))
+    } finally {
+      client.agent.destroy()
+      await closing(server)
+    }
+  }, 30_000)
+
+  it("a connection that has begun its next request is busy: a slowloris stays capped, its address refused, another served", async () => {
+    const refusals: Array<CapCounts> = []
+    const server = served(createHttpServer({ maxConnectionsPerAddress: 3, reportRefusals: (refused) => void refusals.push(refused) }))
+    const accepted = acceptedBy(server)
+    const port = await listening(server)
+    const stops: Array<() => void> = []
+    try {
+      // one connection answered once, then half a next request; two new ones dripping their heads
+      const halfway = await idleAfterOneRequest(port, "127.0.0.1")
+      const read = accepted[0]!.bytesRead
+      halfway.write("GET / HTTP/1.1\r\nHo")
+      await until(() => accepted[0]!.bytesRead > read)
+      const slow = await Promise.all([1, 2].map(() => open(port)))
+      stops.push(...slow.map((socket) => drip(socket)))
+      expect(await closedBy(await open(port))).toBe("")
+      expect(refusals).toEqual([{ overMaxConnections: 0, overMaxConnectionsPerAddress: 1 }])
+      expect(accepted.slice(0, 3).map((socket) => socket.destroyed)).toEqual([false, false, false])
+      expect((await exchange(port, "127.0.0.2")).slice(0, 15)).toBe("HTTP/1.1 200 OK")
+      ;[halfway, ...slow].forEach((socket) => socket.destroy())
+    } finally {
+      stops.forEach((stop) => stop())
+      await closing(server)
+    }
+  })
+
+  it("a request that arrives together with a new connection is served: its connection is busy, not closed as idle", async () => {
+    const refusals: Array<CapCounts> = []
+    const server = createHttpServer({ maxConnectionsPerAddress: 1, reportRefusals: (refused) => void refusals.push(refused) })
+    // answered a moment later, as a real handler is: the request is under way when the newcomer is decided on
+    server.on("request", (_: IncomingMessage, response: ServerResponse) => setTimeout(() => response.end("ok"), 20))
+    const port = await listening(server)
+    try {
+      const reused = await idleAfterOneRequest(port, "127.0.0.1")
+      const answer = closedBy(reused)
+      const newcomer = closedBy(connect({ port, host: "127.0.0.1", localAddress: "127.0.0.1" }))
+      // after the connect, which Node makes on the next tick: the server is told of both at once, the connection first
+      process.nextTick(() => reused.write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+      expect((await answer).slice(0, 15)).toBe("HTTP/1.1 200 OK")
+      expect(await newcomer).toBe("")
+      expect(refusals).toEqual([{ overMaxConnections: 0, overMaxConnectionsPerAddress: 1 }])
+    } finally {
+      await closing(server)
+    }
+  })
+
+  it.live("closing idle connections is logged for each cap: at once, then counted in one line a while later; the oldest idle goes first", () => {
+    const lines: Array<{ level: string; message: unknown; annotations: Record<string, unknown> }> = []
+    const capture = Logger.make(({ fiber, logLevel, message }) =>
+      lines.push({ level: logLevel.toUpperCase(), message, annotations: { ...fiber.getRef(References.CurrentLogAnnotations) } })
+    )
+    const closedIdle = (overMaxConnections: number, overMaxConnectionsPerAddress: number) => ({
+      level: "INFO",
+      message: ["idle keep-alive connections closed to make room: MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS reached"],
+      annotations: { over_max_connections: overMaxConnections, over_max_connections_per_address: overMaxConnectionsPerAddress }
+    })
+    return Effect.gen(function*() {
+      const server = yield* NodeServer
+      served(server)
+      const { port } = server.address() as AddressInfo
+      const [older, newer] = yield* Effect.promise(async () => {
+        const older = await idleAfterOneRequest(port, "127.0.0.1")
+        return [older, await idleAfterOneRequest(port, "127.0.0.1")] as const
+      })
+      // the address holds 2: its oldest idle one makes room
+      const third = yield* Effect.promise(() => open(port, "127.0.0.1"))
+      yield* Effect.promise(() => closedBy(older))
+      expect(lines).toEqual([closedIdle(0, 1)])
+      // the server holds 3: the oldest idle of any address makes room, then none is left to close
+      const others = yield* Effect.promise(() => Promise.all([open(port, "127.0.0.2"), open(port, "127.0.0.3")]))
+      yield* Effect.promise(() => closedBy(newer))
+      expect(yield* Effect.promise(() => closedBy(connect({ port, host: "127.0.0.1", localAddress: "127.0.0.4" })))).toBe("")
+      yield* eventually(Effect.sync(() => lines.length === 3))
+      expect(lines).toEqual([closedIdle(0, 1), expect.objectContaining({ level: "WARN" }), closedIdle(1, 0)])
+      ;[third, ...others].forEach((socket) => socket.destroy())
+    }).pipe(
+      Effect.provide(
+        nodeServerLayer({ host: "127.0.0.1", port: 0 }, { maxConnections: 3, maxConnectionsPerAddress: 2, capReportMs: 1_000 }).pipe(
           Layer.provide(Logger.layer([capture]))
         )
       )
@@ -133,10 +267,9 @@ describe("timeouts", () => {
         request: server.requestTimeout,
         unread: server.timeout,
         checkedEvery: server.connectionsCheckingInterval,
-        keepAlive: server.keepAliveTimeout,
-        connections: server.maxConnections
-      }).toEqual({ headers: 15_000, request: 30_000, unread: 30_000, checkedEvery: 1_000, keepAlive: 65_000, connections: 2_000 })
-      expect(defaultServerOptions).toMatchObject({ maxConnectionsPerAddress: 64, refusalReportMs: 60_000 })
+        keepAlive: server.keepAliveTimeout
+      }).toEqual({ headers: 15_000, request: 30_000, unread: 30_000, checkedEvery: 1_000, keepAlive: 65_000 })
+      expect(defaultServerOptions).toMatchObject({ maxConnections: 2_000, maxConnectionsPerAddress: 64, capReportMs: 60_000 })
       // what the service is started with, unless MAX_CONNECTIONS and MAX_CONNECTIONS_PER_ADDRESS say otherwise
       const config = yield* AppConfig
       expect([config.maxConnections, config.maxConnectionsPerAddress]).toEqual([2_000, 64])

@@ -67,6 +67,8 @@ const raw = (method: string, target: string, body?: unknown) =>
 
 const ping = { jsonrpc: "2.0", id: 1, method: "ping", params: {} }
 const calendar = "/v1/calendar?from=2026-12-01&to=2026-12-31&nights=1&adults=2"
+const calendarArgs = { from: "2026-12-01", to: "2026-12-31", nights: 1, adults: 2 }
+const toolCall = (name: string, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } })
 const logged: Array<RequestEntry> = []
 const linesOf = (route: string, status: number) => logged.filter((line) => line.route === route && line.status === status).length
 
@@ -137,6 +139,39 @@ layer(
       const rooms = [{ room_type_id: "double", adults: 2 }, { room_type_id: "twin", adults: 1 }]
       const quotes = yield* Effect.forEach(Array.from({ length: 5 }), () => post("/v1/quotes", { checkin: "2026-12-10", checkout: "2026-12-12", rooms }))
       expect(quotes.map((a) => a.status)).toEqual([200, 200, 200, 200, 429])
+    }))
+
+  it.effect("an MCP tool costs what its REST twin costs: price_calendar a calendar, quote_stay a quote", () =>
+    Effect.gen(function*() {
+      const statuses = (answers: ReadonlyArray<{ status: number }>) => answers.map((a) => a.status)
+      const limits = (answers: ReadonlyArray<{ headers: Record<string, string | undefined> }>) => answers.map((a) => a.headers["ratelimit"])
+      clock.set("2026-11-22T11:05:00Z")
+      const rest = yield* Effect.forEach(Array.from({ length: 11 }), () => get(calendar))
+      clock.set("2026-11-22T11:06:00Z")
+      const mcp = yield* Effect.forEach(Array.from({ length: 11 }), () => post("/mcp", toolCall("price_calendar", calendarArgs)))
+      // the 11th is refused through either, and each leaves the same units
+      expect(statuses(mcp)).toEqual([...Array(10).fill(200), 429])
+      expect(statuses(mcp)).toEqual(statuses(rest))
+      expect(limits(mcp)).toEqual(limits(rest))
+      expect(mcp[9]!.body.result.isError).toBe(false)
+      expect(mcp[9]!.body.result.structuredContent.days).toHaveLength(31)
+      const refused = mcp[10]!
+      expect([refused.body.error.code, refused.headers["retry-after"]]).toEqual(["rate_limited", "60"])
+
+      clock.set("2026-11-22T11:07:00Z")
+      yield* Effect.forEach(Array.from({ length: 91 }), () => post("/mcp", ping))
+      // 9 left: not a calendar, whose refusal costs 1 as over REST; then 8 left, 4 quotes of 2 rooms
+      const tooDear = yield* post("/mcp", toolCall("price_calendar", calendarArgs))
+      expect([tooDear.status, tooDear.body.error.code, tooDear.headers["retry-after"]]).toEqual([429, "rate_limited", "60"])
+      expect(tooDear.body.error.message).toContain("costs 10")
+      expect(tooDear.headers["ratelimit"]).toBe(`"per-client";r=8;t=60`)
+      const rooms = [{ room_type_id: "double", adults: 2 }, { room_type_id: "twin", adults: 1 }]
+      const quotes = yield* Effect.forEach(
+        Array.from({ length: 5 }),
+        () => post("/mcp", toolCall("quote_stay", { checkin: "2026-12-10", checkout: "2026-12-12", rooms }))
+      )
+      expect(statuses(quotes)).toEqual([200, 200, 200, 200, 429])
+      expect(quotes[3]!.body.result.isError).toBe(false)
     }))
 
   it.effect("GET /v1/health costs nothing", () =>

@@ -281,6 +281,27 @@ describe("health", () => {
     ))
 })
 
+describe("health under a flood of probes", () => {
+  it.effect("pings the database at most once a second: callers at once share one ping, later ones its answer", () => {
+    const probeClock = makeTestClock("2026-11-22T10:00:00Z")
+    let pings = 0
+    // a round trip long enough for the flood to arrive while it runs
+    const counted = Layer.succeed(DatabasePing, Effect.andThen(Effect.sync(() => pings += 1), Effect.sleep("50 millis")))
+    const flood = Effect.forEach(Array.from({ length: 30 }), () => get("/v1/health"), { concurrency: "unbounded" })
+    return Effect.gen(function*() {
+      const answers = yield* flood
+      expect(answers.map(({ body, status }) => ({ body, status }))).toEqual(Array(30).fill({ status: 200, body: { status: "ok", database: "ok" } }))
+      expect(pings).toBe(1)
+      probeClock.advance(999)
+      yield* flood
+      expect(pings).toBe(1)
+      probeClock.advance(1)
+      yield* flood
+      expect(pings).toBe(2)
+    }).pipe(Effect.provide(TestApp({ ping: counted }).pipe(Layer.provide(probeClock.layer))))
+  })
+})
+
 /** A ping that keeps this process busy for `ms` (as a flood of calendars would), then ends as `outcome`. */
 const pingAfterBusyLoop = (ms: number, outcome: Effect.Effect<void, DatabaseUnreachable>) =>
   Layer.succeed(

@@ -5,6 +5,8 @@ import {
   completionRefusal,
   countsCompletions,
   groupBooking,
+  intentHourStart,
+  intentRefusal,
   recipientKey,
   roomNights,
   roomNightsLimitWait,
@@ -66,7 +68,8 @@ describe("business limits", () => {
     const limits = { perHour: 2, roomNightsPerDay: 60 }
     const recent = [{ at: now - 20 * HOUR, roomNights: 28 }, { at: now - 30 * 60_000, roomNights: 28 }, { at: now - 10 * 60_000, roomNights: 2 }]
     expect(completionRefusal(limits, demoHotel, recent, 1, now)).toEqual(Option.some({
-      message: "this client address has completed 2 reservations in the last hour, the most the hotel takes (2): " +
+      message: "this client address has booked 2 times in the last hour (completions, and stay changes adding room-nights), " +
+        "the most the hotel takes (2): " +
         "retry in 1800 s, or contact the hotel",
       retry_after_seconds: 1800
     }))
@@ -85,5 +88,17 @@ describe("business limits", () => {
     expect(completionRefusal({ ...limits, perHour: 0 }, demoHotel, recent, 2, now)).toEqual(Option.none())
     expect(countsCompletions({ perHour: 0, roomNightsPerDay: 0 })).toBe(false)
     expect(countsCompletions({ perHour: 0, roomNightsPerDay: 1 })).toBe(true)
+  })
+
+  it("intents are counted per clock hour: refused, an address waits until the next hour starts", () => {
+    const ten = Date.parse("2026-11-22T10:00:00Z")
+    expect(intentHourStart(ten)).toBe(ten)
+    expect(intentHourStart(ten + HOUR - 1)).toBe(ten)
+    expect(intentHourStart(ten + HOUR)).toBe(ten + HOUR)
+    expect(intentRefusal(60, ten).retry_after_seconds).toBe(3600)
+    expect(intentRefusal(60, ten + 20_000).retry_after_seconds).toBe(3580)
+    // never 0: a client told to retry at once would be refused again
+    expect(intentRefusal(60, ten + HOUR - 1).retry_after_seconds).toBe(1)
+    expect(intentRefusal(60, ten).message).toContain("60 reservation intents this hour")
   })
 })

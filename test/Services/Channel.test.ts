@@ -5,6 +5,7 @@ import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import { daysBetween, type LocalDate } from "../../src/Domain/LocalDate.js"
 import type { Cents } from "../../src/Domain/Money.js"
 import { priceStay } from "../../src/Domain/Pricing.js"
+import { ReservationFeedRepo } from "../../src/Layers/Persistence/ReservationFeedRepo.js"
 import { Channel } from "../../src/Services/Channel.js"
 import { Inventory } from "../../src/Services/Inventory.js"
 import { PriceCalendar } from "../../src/Services/PriceCalendar.js"
@@ -27,17 +28,24 @@ const guest = { first_name: "Cha", last_name: "Nel", email: "channel@example.com
 let messages = 0
 let addresses = 0
 
-/** The hotel's message, computed `agoMs` before the clock's now. */
-const send = (updates: ReadonlyArray<Record<string, unknown>>, agoMs = 0) =>
+/**
+ * The hotel's message, computed `agoMs` before the clock's now (negative: a clock ahead), counting
+ * this service's reservation changes up to `through` when given.
+ */
+const send = (updates: ReadonlyArray<Record<string, unknown>>, agoMs = 0, through?: bigint) =>
   Effect.flatMap(
     // as the wire carries it: amounts in the hotel's currency, decoded to cents
     Schema.decodeUnknownEffect(AriMessage)({
       message_id: `msg-${++messages}`,
       as_of: new Date(clock.now() - agoMs).toISOString(),
+      ...(through === undefined ? {} : { reservations_through: through.toString() }),
       updates: updates.map((u) => ({ room_type_id: deluxe, ...u }))
     }).pipe(Effect.orDie),
     (message) => Effect.flatMap(Channel, (channel) => channel.applyMessage(message))
   )
+
+/** The feed's last cursor: what a hotel that pulled it just now has counted. */
+const feedCursor = Effect.flatMap(ReservationFeedRepo, (feed) => feed.lastCursor)
 
 const deluxeRooms = (quantity = 1) => [{ room_type_id: deluxe, quantity, adults: 2, children_ages: [] }]
 const quote = (checkin: string, checkout: string, quantity = 1) =>
@@ -48,7 +56,7 @@ const pending = (checkin: string, checkout: string, quantity = 1) =>
   Effect.gen(function*() {
     const q = yield* quote(checkin, checkout, quantity)
     const offer = q.package_offers.find((o) => o.rate_code === "FLEX")!
-    const { response } = yield* (yield* Reservations).createIntent({ quote_id: q.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
+    const { response } = yield* (yield* Reservations).createIntent({ quote_id: q.quote_id, package_code: offer.package_code, language: "en" }, client, undefined, "192.0.2.1")
     return { token: tokenOf(response.continue_url), total: offer.price.total }
   })
 const complete = (p: { readonly token: string; readonly total: Cents }) =>
@@ -59,7 +67,7 @@ const completed = (checkin: string, checkout: string, quantity = 1) =>
     const done = yield* complete(yield* pending(checkin, checkout, quantity))
     return Option.getOrThrow(yield* (yield* Tokens).reveal(done.reservation_id, "manage"))
   })
-const cancel = (manageToken: string) => Effect.flatMap(ReservationManagement, (m) => m.act(manageToken, { action: "cancel" }))
+const cancel = (manageToken: string) => Effect.flatMap(ReservationManagement, (m) => m.act(manageToken, { action: "cancel" }, "192.0.2.1"))
 
 const availability = (checkin: string, checkout: string) =>
   Effect.map(
@@ -191,9 +199,9 @@ layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestSer
         oversold: false,
         base_rate_source: "hotel_file"
       })
-      // the hotel's next figure, computed after them, counts them: 1 more to sell
+      // the hotel's next figure counts them (it pulled the feed): 1 more to sell
       clock.advance(1_000)
-      yield* send([{ from: "2027-01-26", to: "2027-01-26", rooms_to_sell: 1 }])
+      yield* send([{ from: "2027-01-26", to: "2027-01-26", rooms_to_sell: 1 }], 0, yield* feedCursor)
       expect(yield* view("2027-01-26")).toMatchObject({ booked_here: 2, rooms_to_sell: 1, booked_here_since: 0, free: 1 })
     }))
 
@@ -232,7 +240,7 @@ layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestSer
       const to = { checkin: d("2027-03-01"), checkout: d("2027-03-03"), rooms: deluxeRooms() }
       const quoted = yield* management.quoteChange(token, { action: "quote_change", ...to })
       yield* send([{ from: "2027-03-02", to: "2027-03-02", stop_sell: true }])
-      const refused = yield* Effect.flip(management.act(token, { action: "change_stay", ...to, expected_total: quoted.new_total }))
+      const refused = yield* Effect.flip(management.act(token, { action: "change_stay", ...to, expected_total: quoted.new_total }, "192.0.2.1"))
       expect(refused).toMatchObject({ _tag: "AvailabilityChanged", rooms: [{ reason: "stop_sell" }] })
       // the quote of the change says it too
       expect(yield* Effect.flip(management.quoteChange(token, { action: "quote_change", ...to }))).toMatchObject({
@@ -249,25 +257,63 @@ layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestSer
       expect((yield* view("2027-02-22")).booked_here).toBe(1)
     }))
 
-  it.effect("a message computed before a booking, arriving after it, cannot sell that room twice", () =>
+  it.effect("a figure that does not count a booking cannot sell its room twice, whatever its as_of says (DESIGN §12.2, 2026-11-28)", () =>
     Effect.gen(function*() {
       // the hotel leaves 1 room on Mon 15 March; a guest takes it
+      const before = yield* feedCursor
       yield* send([{ from: "2027-03-15", to: "2027-03-15", rooms_to_sell: 1 }], 60_000)
       yield* completed("2027-03-15", "2027-03-16")
-      // a figure computed 30 s before that booking, still saying 1, arrives now
-      yield* send([{ from: "2027-03-15", to: "2027-03-15", rooms_to_sell: 1 }], 30_000)
+      // the hotel's next figure, computed after the booking but before its PMS heard of it: still 1
+      clock.advance(1_000)
+      yield* send([{ from: "2027-03-15", to: "2027-03-15", rooms_to_sell: 1 }])
       expect(yield* view("2027-03-15")).toMatchObject({ booked_here: 1, rooms_to_sell: 1, booked_here_since: 1, free: 0 })
       expect((yield* quote("2027-03-15", "2027-03-16")).unavailable_rooms).toMatchObject([{ reason: "sold_out" }])
-      // computed at the very instant of the booking: still taken since (it may have come after it)
-      yield* send([{ from: "2027-03-15", to: "2027-03-15", rooms_to_sell: 1 }])
+      // its clock 4 minutes ahead: the same
+      yield* send([{ from: "2027-03-15", to: "2027-03-15", rooms_to_sell: 1 }], -240_000)
       expect(yield* view("2027-03-15")).toMatchObject({ booked_here_since: 1, free: 0 })
-      // one that knows the booking (computed after it) frees nothing more: 0 left
+      // a cursor read before the booking: the same (computed after the figure stamped 4 minutes ahead)
+      clock.advance(241_000)
+      yield* send([{ from: "2027-03-15", to: "2027-03-15", rooms_to_sell: 1 }], 0, before)
+      expect(yield* view("2027-03-15")).toMatchObject({ booked_here_since: 1, free: 0, rooms_to_sell_reservations_through: String(before) })
+      // a cursor that covers it: the hotel counted the booking and still has 1 room: exactly one more
+      clock.advance(1_000)
+      const after = yield* feedCursor
+      yield* send([{ from: "2027-03-15", to: "2027-03-15", rooms_to_sell: 1 }], 0, after)
+      expect(yield* view("2027-03-15")).toMatchObject({ booked_here_since: 0, free: 1, rooms_to_sell_reservations_through: String(after) })
+      yield* completed("2027-03-15", "2027-03-16")
+      expect(yield* view("2027-03-15")).toMatchObject({ booked_here: 2, booked_here_since: 1, free: 0 })
+      // a later figure without a cursor still counts what a cursor covered: the first booking stays counted
       clock.advance(1_000)
       yield* send([{ from: "2027-03-15", to: "2027-03-15", rooms_to_sell: 0 }])
-      expect(yield* view("2027-03-15")).toMatchObject({ booked_here_since: 0, free: 0, oversold: false })
+      expect(yield* view("2027-03-15")).toMatchObject({ booked_here_since: 1, free: 0, oversold: true, rooms_to_sell_reservations_through: String(after) })
       // an older figure arriving late is stale: it changes nothing
-      expect(yield* send([{ from: "2027-03-15", to: "2027-03-15", rooms_to_sell: 3 }], 10_000)).toMatchObject({ applied: 0, stale: 1 })
+      expect(yield* send([{ from: "2027-03-15", to: "2027-03-15", rooms_to_sell: 3 }], 100_000)).toMatchObject({ applied: 0, stale: 1 })
       expect(yield* view("2027-03-15")).toMatchObject({ rooms_to_sell: 0, free: 0 })
+    }))
+
+  it.effect("a booking whose PMS push was acknowledged counts in figures computed 5 minutes after the acknowledgement", () =>
+    Effect.gen(function*() {
+      yield* send([{ from: "2027-03-17", to: "2027-03-17", rooms_to_sell: 2 }])
+      const done = yield* complete(yield* pending("2027-03-17", "2027-03-18"))
+      const feed = yield* ReservationFeedRepo
+      // what Deliveries records when the PMS answers the push 2xx
+      yield* feed.acknowledge(done.reservation_id, yield* feedCursor, new Date(clock.now()))
+      clock.advance(60_000)
+      yield* send([{ from: "2027-03-17", to: "2027-03-17", rooms_to_sell: 1 }])
+      expect(yield* view("2027-03-17")).toMatchObject({ booked_here: 1, booked_here_since: 1, free: 0 })
+      clock.advance(240_000)
+      yield* send([{ from: "2027-03-17", to: "2027-03-17", rooms_to_sell: 1 }])
+      expect(yield* view("2027-03-17")).toMatchObject({ booked_here: 1, booked_here_since: 0, free: 1 })
+    }))
+
+  it.effect("a cursor past the feed's last change is refused: no figure may claim a change that has not happened", () =>
+    Effect.gen(function*() {
+      const last = yield* feedCursor
+      expect(yield* Effect.flip(send([{ from: "2027-03-16", to: "2027-03-16", rooms_to_sell: 1 }], 0, last + 1n))).toMatchObject({
+        _tag: "InvalidMessage",
+        issues: [{ path: "reservations_through" }]
+      })
+      expect(yield* view("2027-03-16")).toMatchObject({ rooms_to_sell: null })
     }))
 
   it.effect("a figure below what was booked here since its as_of: nothing cancelled, free 0, oversold in the view", () =>
@@ -280,7 +326,7 @@ layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestSer
       yield* send([{ from: "2027-03-22", to: "2027-03-22", rooms_to_sell: 1 }], 60_000).pipe(
         Effect.provide(Logger.layer([capture]))
       )
-      expect(warnings).toEqual(["channel: the hotel's rooms_to_sell is below what this service booked since its as_of deluxe 2027-03-22"])
+      expect(warnings).toEqual(["channel: the hotel's rooms_to_sell is below the rooms this service took that it does not count deluxe 2027-03-22"])
       expect(yield* view("2027-03-22")).toMatchObject({ booked_here: 2, rooms_to_sell: 1, booked_here_since: 2, free: 0, oversold: true })
       // 22 nights oversold at once: one line naming the first 20
       yield* completed("2027-05-01", "2027-05-23", 2)
@@ -288,15 +334,15 @@ layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestSer
         Effect.provide(Logger.layer([capture]))
       )
       const first20 = Array.from({ length: 20 }, (_, i) => `deluxe 2027-05-${String(i + 1).padStart(2, "0")}`).join(", ")
-      expect(warnings[1]).toBe(`channel: the hotel's rooms_to_sell is below what this service booked since its as_of ${first20} and 2 more`)
+      expect(warnings[1]).toBe(`channel: the hotel's rooms_to_sell is below the rooms this service took that it does not count ${first20} and 2 more`)
     }))
 
-  it.effect("cancellations after as_of: one the figure counted gives nothing back; one taken since leaves the count", () =>
+  it.effect("cancellations: one the figure counted gives nothing back; one it does not count leaves the count", () =>
     Effect.gen(function*() {
       const counted = yield* completed("2027-03-29", "2027-03-30")
       clock.advance(1_000)
       // the hotel counted that booking: it leaves 2 more to sell
-      yield* send([{ from: "2027-03-29", to: "2027-03-29", rooms_to_sell: 2 }])
+      yield* send([{ from: "2027-03-29", to: "2027-03-29", rooms_to_sell: 2 }], 0, yield* feedCursor)
       clock.advance(1_000)
       const since = yield* completed("2027-03-29", "2027-03-30")
       expect(yield* view("2027-03-29")).toMatchObject({ booked_here: 2, booked_here_since: 1, free: 1 })
@@ -307,14 +353,15 @@ layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestSer
       expect(yield* view("2027-03-29")).toMatchObject({ booked_here: 0, booked_here_since: 0, free: 2 })
     }))
 
-  it.effect("the same message id again answers the first answer and changes nothing; a refused message uses up nothing", () =>
+  it.effect("the same message again answers the first answer; its id with another body is refused; a refused message uses up nothing", () =>
     Effect.gen(function*() {
       const channel = yield* Channel
       const as_of = new Date(clock.now()).toISOString()
       const first = { message_id: "dup-1", as_of, updates: [{ room_type_id: deluxe, from: d("2027-04-05"), to: d("2027-04-06"), rooms_to_sell: 3 }] }
       expect(yield* channel.applyMessage(first as never)).toEqual({ message_id: "dup-1", applied: 2, stale: 0 })
-      const again = { ...first, updates: [{ room_type_id: deluxe, from: d("2027-04-05"), to: d("2027-04-06"), rooms_to_sell: 1 }] }
-      expect(yield* channel.applyMessage(again as never)).toEqual({ message_id: "dup-1", applied: 2, stale: 0 })
+      expect(yield* channel.applyMessage({ ...first } as never)).toEqual({ message_id: "dup-1", applied: 2, stale: 0 })
+      const other = { ...first, updates: [{ room_type_id: deluxe, from: d("2027-04-05"), to: d("2027-04-06"), rooms_to_sell: 1 }] }
+      expect(yield* Effect.flip(channel.applyMessage(other as never))).toMatchObject({ _tag: "MessageIdReused", message_id: "dup-1" })
       expect((yield* view("2027-04-05")).rooms_to_sell).toBe(3)
       const bad = { message_id: "bad-1", as_of, updates: [{ room_type_id: deluxe, from: d("2027-04-05"), to: d("2027-04-05"), rooms_to_sell: 6 }] }
       expect(yield* Effect.flip(channel.applyMessage(bad as never))).toMatchObject({
@@ -340,17 +387,17 @@ layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestSer
       const token = yield* completed("2027-04-12", "2027-04-14")
       clock.advance(1_000)
       // the hotel counted that booking and has nothing else to sell those two nights
-      yield* send([{ from: "2027-04-12", to: "2027-04-13", rooms_to_sell: 0 }])
+      yield* send([{ from: "2027-04-12", to: "2027-04-13", rooms_to_sell: 0 }], 0, yield* feedCursor)
       const management = yield* ReservationManagement
       const longer = { checkin: d("2027-04-12"), checkout: d("2027-04-15"), rooms: deluxeRooms() }
       const quoted = yield* management.quoteChange(token, { action: "quote_change", ...longer })
-      yield* management.act(token, { action: "change_stay", ...longer, expected_total: quoted.new_total })
+      yield* management.act(token, { action: "change_stay", ...longer, expected_total: quoted.new_total }, "192.0.2.1")
       expect(yield* view("2027-04-12")).toMatchObject({ booked_here: 1, rooms_to_sell: 0, booked_here_since: 0, free: 0 })
       expect(yield* view("2027-04-14")).toMatchObject({ booked_here: 1, booked_here_since: null, free: 4 })
       // and back to two nights: the third is given back, the two kept are untouched
       const shorter = { checkin: d("2027-04-12"), checkout: d("2027-04-14"), rooms: deluxeRooms() }
       const back = yield* management.quoteChange(token, { action: "quote_change", ...shorter })
-      yield* management.act(token, { action: "change_stay", ...shorter, expected_total: back.new_total })
+      yield* management.act(token, { action: "change_stay", ...shorter, expected_total: back.new_total }, "192.0.2.1")
       expect(yield* view("2027-04-13")).toMatchObject({ booked_here: 1, rooms_to_sell: 0, booked_here_since: 0, free: 0 })
       expect(yield* view("2027-04-14")).toMatchObject({ booked_here: 0, free: 5 })
     }))

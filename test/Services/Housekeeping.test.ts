@@ -1,7 +1,7 @@
 import { NodeServices } from "@effect/platform-node"
 import { SqlClient } from "effect/sql"
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as path from "node:path"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
@@ -13,7 +13,9 @@ import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { Channel } from "../../src/Services/Channel.js"
 import { Housekeeping } from "../../src/Services/Housekeeping.js"
 import { Quotes } from "../../src/Services/Quotes.js"
+import { ReservationManagement } from "../../src/Services/ReservationManagement.js"
 import { Reservations } from "../../src/Services/Reservations.js"
+import { Tokens } from "../../src/Services/Tokens.js"
 import { makeTestClock } from "../support/clock.js"
 import { tokenOf } from "../support/flow.js"
 import { TestDatabase } from "../support/database.js"
@@ -62,7 +64,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
             checkout: "2027-03-02" as LocalDate,
             rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
           }, client)
-          yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" }, client, `key-${i}`)
+          yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" }, client, `key-${i}`, "192.0.2.1")
         }))
       expect(yield* sweep).toEqual({
         expiredIntents: 0,
@@ -70,6 +72,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
         deletedQuotes: 0,
         deletedIdempotencyKeys: 0,
         deletedCompletionAddresses: 0,
+        deletedIntentCounts: 0,
         deletedChannelMessages: 0
       })
       expect(yield* counts).toEqual({ pending: 12, expired: 0, quotes: 12, keys: 12 })
@@ -78,6 +81,8 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       const [a, b] = yield* Effect.all([sweep, sweep], { concurrency: 2 })
       expect(a.expiredIntents + b.expiredIntents).toBe(12)
       expect(a.deletedIdempotencyKeys + b.deletedIdempotencyKeys).toBe(12)
+      // the 12 intents were counted for their address in one hour, now over
+      expect(a.deletedIntentCounts + b.deletedIntentCounts).toBe(1)
       expect(a.deletedQuotes + b.deletedQuotes).toBe(0)
       expect(yield* counts).toEqual({ pending: 0, expired: 12, quotes: 12, keys: 0 })
 
@@ -87,7 +92,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       expect(yield* counts).toEqual({ pending: 0, expired: 0, quotes: 0, keys: 0 })
     }))
 
-  it.effect("a channel message's id is kept 7 days: the same id answers the first answer until then, and applies anew after", () =>
+  it.effect("a channel message's id is kept 7 days: the same message answers the first answer, another is refused, until then; after, it applies anew", () =>
     Effect.gen(function*() {
       const channel = yield* Channel
       const message = (rooms_to_sell: number) => ({
@@ -95,10 +100,12 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
         as_of: new Date(clock.now()).toISOString(),
         updates: [{ room_type_id: "twin" as RoomTypeId, from: "2027-05-01" as LocalDate, to: "2027-05-02" as LocalDate, rooms_to_sell }]
       })
-      expect(yield* channel.applyMessage(message(3))).toEqual({ message_id: "cm-kept-a-week", applied: 2, stale: 0 })
+      const first = message(3)
+      expect(yield* channel.applyMessage(first)).toEqual({ message_id: "cm-kept-a-week", applied: 2, stale: 0 })
       clock.advance(6 * 24 * HOUR)
       expect((yield* sweep).deletedChannelMessages).toBe(0)
-      expect(yield* channel.applyMessage(message(2))).toEqual({ message_id: "cm-kept-a-week", applied: 2, stale: 0 })
+      expect(yield* channel.applyMessage(first)).toEqual({ message_id: "cm-kept-a-week", applied: 2, stale: 0 })
+      expect(yield* Effect.flip(channel.applyMessage(message(2)))).toMatchObject({ _tag: "MessageIdReused" })
       const view = (yield* channel.inventory({ from: "2027-05-01" as LocalDate, to: "2027-05-01" as LocalDate, room_type_id: "twin" as RoomTypeId }))
       expect(view.room_types[0]!.nights[0]!.rooms_to_sell).toBe(3)
       clock.advance(2 * 24 * HOUR)
@@ -121,7 +128,8 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
           const { response } = yield* reservations.createIntent(
             { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
             caller,
-            `retention-${i}`
+            `retention-${i}`,
+            "192.0.2.1"
           )
           return { id: response.reservation_id, token: tokenOf(response.continue_url), total: offer.price.total }
         }))
@@ -160,7 +168,8 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       const { response } = yield* reservations.createIntent(
         { quote_id: used.quote_id, package_code: used.package_offers[0]!.package_code, language: "en" },
         client,
-        undefined
+        undefined,
+        "192.0.2.1"
       )
       // completed: the reservation, and so its quote, is kept
       yield* reservations.complete(tokenOf(response.continue_url), {
@@ -203,7 +212,7 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
       expect(yield* repo.deleteQuotesExpiredBefore(longAgo, 10)).toBe(1)
     }))
 
-  it.effect("the client address of a completion is kept for the 24 hours the room-nights limit counts it, then deleted", () =>
+  it.effect("the client address of a completion, or of a change that added room-nights, is kept for the 24 hours the room-nights limit counts it, then deleted", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const quotes = yield* Quotes
@@ -214,8 +223,8 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
         rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
       }, client)
       const offer = quote.package_offers[0]!
-      const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
-      yield* reservations.complete(tokenOf(response.continue_url), {
+      const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined, "192.0.2.1")
+      const done = yield* reservations.complete(tokenOf(response.continue_url), {
         first_name: "Ana",
         last_name: "Lopez",
         email: "ana@example.com",
@@ -224,12 +233,28 @@ layer(App, { excludeTestServices: true, timeout: 60_000 })("housekeeping", (it) 
         terms_version: "2026-11",
         expected_total: offer.price.total
       }, "192.0.2.44")
-      const addresses = sql<{ client_address: string }>`SELECT client_address FROM completions_by_address`.pipe(Effect.orDie)
+      const addresses = sql<{ client_address: string }>`SELECT client_address FROM completions_by_address ORDER BY completed_at`.pipe(Effect.orDie)
       expect((yield* sweep).deletedCompletionAddresses).toBe(0)
       expect(yield* addresses).toEqual([{ client_address: "192.0.2.44" }])
       clock.advance(HOUR + 1)
       expect((yield* sweep).deletedCompletionAddresses).toBe(0)
-      clock.advance(23 * HOUR)
+      // a night more, 22 hours later, from another address: a row of the same reservation
+      clock.advance(22 * HOUR)
+      const management = yield* ReservationManagement
+      const manageToken = Option.getOrThrow(yield* (yield* Tokens).reveal(done.reservation_id, "manage"))
+      const longer = {
+        checkin: "2027-04-01" as LocalDate,
+        checkout: "2027-04-03" as LocalDate,
+        rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
+      }
+      const quoted = yield* management.quoteChange(manageToken, { action: "quote_change", ...longer })
+      yield* management.act(manageToken, { action: "change_stay", ...longer, expected_total: quoted.new_total }, "192.0.2.45")
+      expect(yield* addresses).toEqual([{ client_address: "192.0.2.44" }, { client_address: "192.0.2.45" }])
+      clock.advance(HOUR)
+      // the completion's has left the 24 hours; the change's is still counted
+      expect((yield* sweep).deletedCompletionAddresses).toBe(1)
+      expect(yield* addresses).toEqual([{ client_address: "192.0.2.45" }])
+      clock.advance(23 * HOUR + 1)
       expect((yield* sweep).deletedCompletionAddresses).toBe(1)
       expect(yield* addresses).toEqual([])
     }))

@@ -5,6 +5,15 @@ import { IdempotencyRepo } from "../../src/Layers/Persistence/IdempotencyRepo.js
 import { Idempotency } from "../../src/Services/Idempotency.js"
 
 const TestIdempotency = Idempotency.layer.pipe(Layer.provideMerge(IdempotencyRepo.InMemory))
+/** The in-memory keys, whose release dies while `down`, as a database gone would make it. */
+let down = false
+const releaseRefusedWhileDown = Layer.effect(
+  IdempotencyRepo,
+  IdempotencyRepo.useSync((repo) => ({
+    ...repo,
+    release: (claim) => Effect.suspend(() => down ? Effect.die(new Error("connect ECONNREFUSED")) : repo.release(claim))
+  }))
+).pipe(Layer.provide(IdempotencyRepo.InMemory))
 const render = (id: string) => Effect.succeed(`response for ${id}`)
 /** A create that makes the resource `id`, remembering it as its transaction would. */
 const made = (id: string) => (remember: (resourceId: string) => Effect.Effect<void>) => Effect.as(remember(id), id)
@@ -55,4 +64,22 @@ describe("Idempotency", () => {
       expect((yield* claim("other", 31))._tag).toBe("Some")
       expect((yield* claim("h", 31))._tag).toBe("None")
     }).pipe(Effect.provide(TestIdempotency)))
+
+  it.effect("a key whose release the database refused is released as soon as it answers again, by no request", () =>
+    Effect.gen(function*() {
+      const idempotency = yield* Idempotency
+      const repo = yield* IdempotencyRepo
+      down = true
+      const failed = idempotency.run("s", "k", { a: 1 }, () => Effect.fail("database gone" as const), render)
+      expect(yield* Effect.flip(failed)).toBe("database gone")
+      // as another instance sees the key: held by the failed attempt
+      const now = new Date(0) // the test clock's: within the failed attempt's lease
+      const elsewhere = repo.claim({ scope: "s", key: "k", requestHash: "other", now, lockedUntil: now, expiresAt: new Date(now.getTime() + 1000) })
+      expect((yield* elsewhere)._tag).toBe("Some")
+      yield* TestClock.adjust("1 second")
+      expect((yield* elsewhere)._tag).toBe("Some")
+      down = false
+      yield* TestClock.adjust("250 millis")
+      expect((yield* elsewhere)._tag).toBe("None")
+    }).pipe(Effect.provide(Idempotency.layer.pipe(Layer.provideMerge(releaseRefusedWhileDown)))))
 })

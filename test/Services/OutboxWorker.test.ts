@@ -100,7 +100,7 @@ const completeOne = (on: Instance, daysAhead: number, language: Language = "en",
       rooms: [{ room_type_id: "double" as RoomTypeId, quantity: 1, adults: 2, children_ages: [] }]
     }, client)
     const offer = quote.package_offers.find((o) => o.rate_code === "FLEX")!
-    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language }, client, undefined)
+    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language }, client, undefined, "192.0.2.1")
     const token = tokenOf(response.continue_url)
     return yield* reservations.complete(token, { ...guest, email, expected_total: (expectedTotal ?? offer.price.total) as typeof offer.price.total }, clientAddress)
   }).pipe(Effect.provide(on))
@@ -115,6 +115,12 @@ interface JobRow {
 const jobsOf = (on: Instance, reservationId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<JobRow>`SELECT id, kind, state, attempts, last_error FROM outbox_jobs WHERE reservation_id = ${reservationId} ORDER BY seq`)
+    .pipe(Effect.provide(on), Effect.orDie)
+/** The reservation's changes in the feed: their cursors, and whether the PMS acknowledged each (DESIGN §12.2). */
+const feedOf = (on: Instance, reservationId: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ cursor: string; acked: boolean }>`
+      SELECT seq::text AS cursor, acked_at IS NOT NULL AS acked FROM reservation_changes WHERE reservation_id = ${reservationId} ORDER BY seq`)
     .pipe(Effect.provide(on), Effect.orDie)
 const pmsOf = (on: Instance, reservationId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -148,7 +154,7 @@ describe("the outbox, on PostgreSQL", () => {
       const id = done.reservation_id as ReservationId
       const token = Option.getOrThrow(yield* Context.get(on, Tokens).reveal(id, "manage"))
       const management = Context.get(on, ReservationManagement)
-      const update = (n: number) => management.act(token, { action: "update_guest", arrival_time: `1${n % 10}:00` })
+      const update = (n: number) => management.act(token, { action: "update_guest", arrival_time: `1${n % 10}:00` }, "192.0.2.1")
       const pending = Effect.map(jobsOf(on, id), (jobs) => jobs.filter((j) => j.state === "pending").map((j) => j.kind))
       yield* update(0)
       yield* update(1)
@@ -260,6 +266,11 @@ describe("the outbox, on PostgreSQL", () => {
       yield* eventually(Effect.map(jobsOf(on, id), (jobs) => jobs.length === 5 && jobs.every((j) => j.state === "done")))
       expect(yield* pmsOf(on, id)).toEqual({ pms_status: "SYNCED", pms_reference: "PMS-7" })
       expect(pms.requests.map((r) => r.method)).toEqual(["PUT", "DELETE"])
+      // both calls carry the cursor of the reservation's last change (its jobs were written here by hand, with no change
+      // of their own: the completion's) and acknowledge it
+      const changes = yield* feedOf(on, id)
+      expect(pms.requests.map((r) => r.headers["feed-cursor"])).toEqual([changes.at(-1)!.cursor, changes.at(-1)!.cursor])
+      expect(changes.every((c) => c.acked)).toBe(true)
       const subjects = yield* Effect.forEach(smtp.received, (m) => Effect.promise(() => simpleParser(m.raw)).pipe(Effect.map((p) => p.subject)))
       expect(subjects).toEqual([
         `Your reservation ${done.reservation_number} at Hôtel Belle Rive is confirmed`,
@@ -294,7 +305,7 @@ describe("the outbox, on PostgreSQL", () => {
           { room_type_id: "twin" as RoomTypeId, quantity: 1, adults: 1, children_ages: [] }
         ]
         const quoted = yield* management.quoteChange(token, { action: "quote_change", checkin, checkout, rooms })
-        const changed = yield* management.act(token, { action: "change_stay", checkin, checkout, rooms, expected_total: quoted.new_total })
+        const changed = yield* management.act(token, { action: "change_stay", checkin, checkout, rooms, expected_total: quoted.new_total }, "192.0.2.1")
         // the push of the change makes it PENDING again until the PMS confirms it
         expect(changed.pms_status).toBe("PENDING")
         yield* eventually(Effect.map(jobsOf(on, id), (jobs) => jobs.length === 4 && jobs.every((j) => j.state === "done")))
@@ -408,6 +419,10 @@ describe("the outbox, on PostgreSQL", () => {
       expect(new Set(pms.requests.map((r) => r.headers["idempotency-key"])).size).toBe(1)
       const push = (yield* jobsOf(on, done.reservation_id)).find((j) => j.kind === "pms_push")
       expect(push).toMatchObject({ state: "done", attempts: 3 })
+      // every attempt carried the change's cursor; only the 200 acknowledged it, so a figure may count it from then
+      const [change] = yield* feedOf(on, done.reservation_id)
+      expect(pms.requests.map((r) => r.headers["feed-cursor"])).toEqual([change!.cursor, change!.cursor, change!.cursor])
+      expect(change!.acked).toBe(true)
     }), 60_000)
 
   it.live("a PMS answering a redirect: the attempt failed and is retried, never sent to the redirect's target", () =>
@@ -436,6 +451,8 @@ describe("the outbox, on PostgreSQL", () => {
       const push = (yield* jobsOf(on, done.reservation_id)).find((j) => j.kind === "pms_push")
       expect(push).toMatchObject({ state: "failed", attempts: 3, last_error: expect.stringContaining("answered 500") })
       expect(pms.requests).toHaveLength(3)
+      // never acknowledged: no figure without a cursor ever counts it
+      expect((yield* feedOf(on, done.reservation_id)).map((c) => c.acked)).toEqual([false])
     }), 60_000)
 
   it.live("a PMS refusing the reservation (400): failed at once, not retried", () =>

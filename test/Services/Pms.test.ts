@@ -19,8 +19,8 @@ const payload = pmsReservation(
 
 const live = (url: string, token?: string) =>
   Pms.layer.pipe(Layer.provide(AppConfig.InMemory({ pmsUrl: Option.some(url), pmsToken: Option.map(Option.fromNullishOr(token), Redacted.make) })))
-const push = Effect.flatMap(Pms, (pms) => pms.push(payload, "job-7"))
-const cancel = Effect.flatMap(Pms, (pms) => pms.cancel("BR-7K3Q9X", "job-8"))
+const push = Effect.flatMap(Pms, (pms) => pms.push(payload, "job-7", Option.some(42n)))
+const cancel = Effect.flatMap(Pms, (pms) => pms.cancel("BR-7K3Q9X", "job-8", Option.some(43n)))
 
 describe("Pms over HTTP", () => {
   it.live("pushes the reservation as JSON with PUT {PMS_URL}/reservations/{number}, and keeps the PMS's reference", () =>
@@ -33,6 +33,8 @@ describe("Pms over HTTP", () => {
       expect(request!.url).toBe("/pms/reservations/BR-7K3Q9X")
       expect(request!.headers["content-type"]).toBe("application/json")
       expect(request!.headers["idempotency-key"]).toBe("BR-7K3Q9X-job-7")
+      // the position of the change it carries in the reservation feed: a push-fed system may echo it as reservations_through
+      expect(request!.headers["feed-cursor"]).toBe("42")
       const body = JSON.parse(request!.body)
       expect(body).toEqual(yield* Schema.encodeEffect(PmsReservation)(payload))
       expect(body).toMatchObject({
@@ -118,8 +120,8 @@ describe("Pms over HTTP", () => {
     Effect.gen(function*() {
       const stub = yield* pmsStub(body === undefined ? { status } : { status, body })
       expect(yield* cancel.pipe(Effect.provide(live(stub.url)))).toEqual(PmsOutcome.Cancelled({ reference }))
-      expect(stub.requests.map((r) => [r.method, r.url, r.headers["idempotency-key"]])).toEqual([
-        ["DELETE", "/pms/reservations/BR-7K3Q9X", "BR-7K3Q9X-job-8"]
+      expect(stub.requests.map((r) => [r.method, r.url, r.headers["idempotency-key"], r.headers["feed-cursor"]])).toEqual([
+        ["DELETE", "/pms/reservations/BR-7K3Q9X", "BR-7K3Q9X-job-8", "43"]
       ])
     }))
 
@@ -148,8 +150,8 @@ describe("inMemoryPms", () => {
       expect(yield* push).toEqual(PmsOutcome.Synced({ reference: "PMS-BR-7K3Q9X" }))
       expect(yield* cancel).toEqual(PmsOutcome.Cancelled({ reference: Option.some("PMS-BR-7K3Q9X") }))
       expect(yield* pms.calls).toEqual([
-        { _tag: "Push", reservation: payload, changeId: "job-7" },
-        { _tag: "Cancel", number: "BR-7K3Q9X", changeId: "job-8" }
+        { _tag: "Push", reservation: payload, changeId: "job-7", feedCursor: Option.some(42n) },
+        { _tag: "Cancel", number: "BR-7K3Q9X", changeId: "job-8", feedCursor: Option.some(43n) }
       ])
     }).pipe(Effect.provide(inMemoryPms)))
 })

@@ -51,7 +51,8 @@ const pendingFlex = (promoCode: string | undefined) =>
     const { response } = yield* (yield* Reservations).createIntent(
       { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
       client,
-      undefined
+      undefined,
+      "192.0.2.1"
     )
     return { token: tokenOf(response.continue_url), total: offer.price.total, id: response.reservation_id }
   })
@@ -107,7 +108,7 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("a promo
       yield* Effect.provide(
         Effect.gen(function*() {
           const token = Option.getOrThrow(yield* (yield* Tokens).reveal(winner.id, "manage"))
-          yield* (yield* ReservationManagement).act(token, { action: "cancel" })
+          yield* (yield* ReservationManagement).act(token, { action: "cancel" }, "192.0.2.1")
         }),
         b
       )

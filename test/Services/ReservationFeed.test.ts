@@ -45,14 +45,14 @@ const suite = (it: Vitest.MethodsNonLive<Needs>) => {
       const atCompletion = yield* stored(r.id)
       clock.set("2026-11-22T10:05:00Z")
       const management = yield* ReservationManagement
-      yield* management.act(r.token, { action: "update_guest", phone: "+33 6 99 99 99 99" })
+      yield* management.act(r.token, { action: "update_guest", phone: "+33 6 99 99 99 99" }, "192.0.2.1")
       clock.set("2026-11-22T10:10:00Z")
       // a change refused (the guest did not accept the new price) is no change
       yield* Effect.flip(changeStay(r.token, "2027-01-12", "2027-01-14", [{ room_type_id: "double" }], 1))
       const changed = yield* change(r.token, "2027-01-12", "2027-01-14", [{ room_type_id: "double" }])
       const afterChange = yield* stored(r.id)
       clock.set("2026-11-22T10:15:00Z")
-      yield* management.act(r.token, { action: "cancel" })
+      yield* management.act(r.token, { action: "cancel" }, "192.0.2.1")
 
       const { changes, next_cursor } = yield* page()
       expect(changes.map((c) => [c.change, c.changed_at])).toEqual([

@@ -117,7 +117,7 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("the res
       yield* killHard(yield* startScript(writerScript, [Redacted.value(url), r.id, hotelFile], "HOLDING"))
       // a process started after the crash
       const restarted = yield* Layer.build(instanceOn(poolOn(url), { hotelFile, clock: clock.layer }))
-      yield* Effect.provide(Effect.flatMap(ReservationManagement, (m) => m.act(r.token, { action: "cancel" })), restarted)
+      yield* Effect.provide(Effect.flatMap(ReservationManagement, (m) => m.act(r.token, { action: "cancel" }, "192.0.2.1")), restarted)
       const { changes } = yield* pageOn(restarted, cursor)
       expect(changes.map((c) => [c.change, c.reservation.reservation_id, c.reservation.status])).toEqual([
         ["guest_updated", r.id, "GUEST_COMPLETED"],

@@ -18,7 +18,8 @@ import { tokenOf } from "../support/flow.js"
 const clock = makeTestClock("2026-11-22T10:00:00Z")
 /** Two instances of the service on one PostgreSQL, as two processes would be. */
 class Instances extends Context.Service<Instances>()("test/Instances", {
-  make: twoInstances({ hotelFile: path.resolve("data/hotel.json"), clock: clock.layer })
+  // the intents of many guests, made from the one test address within one hour: not limited
+  make: twoInstances({ hotelFile: path.resolve("data/hotel.json"), clock: clock.layer, config: { intentLimitPerHour: 0 } })
 }) {
   // the tests' own fibers call the instances' services, and read the clock from their context
   static readonly layer = Layer.effect(this, this.make).pipe(Layer.provideMerge(clock.layer))
@@ -38,7 +39,8 @@ const pendingFlexRoom = (roomTypeId: string, checkin: LocalDate, checkout: Local
     const { response } = yield* (yield* Reservations).createIntent(
       { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
       client,
-      undefined
+      undefined,
+      "192.0.2.1"
     )
     return { token: tokenOf(response.continue_url), total: offer.price.total }
   })
@@ -161,7 +163,7 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("no over
       const { id, manageToken } = yield* Effect.provide(completedFlex("deluxe", checkin, checkout, 2, addressOf(0)), a)
       const outcomes = yield* Effect.forEach(Array.from({ length: 10 }), (_, i) =>
         Effect.provide(
-          Effect.flatMap(ReservationManagement, (management) => management.act(manageToken, { action: "cancel" })),
+          Effect.flatMap(ReservationManagement, (management) => management.act(manageToken, { action: "cancel" }, "192.0.2.1")),
           i % 2 === 0 ? a : b
         ).pipe(
           Effect.map((view) => view.status),
@@ -205,7 +207,7 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("no over
             const management = yield* ReservationManagement
             const quoted = yield* management.quoteChange(token, { action: "quote_change", ...target, rooms: deluxe })
             return yield* withNewTotals((expected_total) =>
-              management.act(token, { action: "change_stay", ...target, rooms: deluxe, expected_total }), quoted.new_total)
+              management.act(token, { action: "change_stay", ...target, rooms: deluxe, expected_total }, addressOf(120 + i)), quoted.new_total)
           }),
           on(i)
         ).pipe(
@@ -224,7 +226,7 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("no over
           Effect.catchTag("PriceChanged", () => Effect.succeed("price_changed_repeatedly"))
         )
       const cancel = (token: string, i: number) =>
-        Effect.provide(Effect.flatMap(ReservationManagement, (m) => m.act(token, { action: "cancel" })), on(i)).pipe(Effect.as("cancelled"))
+        Effect.provide(Effect.flatMap(ReservationManagement, (m) => m.act(token, { action: "cancel" }, "192.0.2.1")), on(i)).pipe(Effect.as("cancelled"))
       const outcomes = yield* Effect.all([
         ...movers.map((m, i) => change(m.manageToken, i)),
         ...bookers.map(complete),
@@ -262,8 +264,8 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("no over
             const quoted = yield* management.quoteChange(manageToken, { action: "quote_change", ...to, rooms: twin })
             const request = { action: "change_stay" as const, ...to, rooms: twin, expected_total: quoted.new_total }
             // the first move fills the 5th to the demand surcharge: the next guest confirms the new total once
-            return yield* management.act(manageToken, request).pipe(
-              Effect.catchTag("PriceChanged", (e) => management.act(manageToken, { ...request, expected_total: e.new_total }))
+            return yield* management.act(manageToken, request, addressOf(60 + i)).pipe(
+              Effect.catchTag("PriceChanged", (e) => management.act(manageToken, { ...request, expected_total: e.new_total }, addressOf(60 + i)))
             )
           }),
           i % 2 === 0 ? a : b
@@ -297,7 +299,7 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("no over
       }
       const quoted = yield* Effect.provide(Effect.flatMap(ReservationManagement, (m) => m.quoteChange(manageToken, { ...request, action: "quote_change" })), a)
       const views = yield* Effect.forEach(Array.from({ length: 10 }), (_, i) =>
-        Effect.provide(Effect.flatMap(ReservationManagement, (m) => m.act(manageToken, { ...request, expected_total: quoted.new_total })), i % 2 === 0 ? a : b),
+        Effect.provide(Effect.flatMap(ReservationManagement, (m) => m.act(manageToken, { ...request, expected_total: quoted.new_total }, addressOf(80))), i % 2 === 0 ? a : b),
         { concurrency: "unbounded" })
       expect(new Set(views.map((v) => JSON.stringify(v.stay))).size).toBe(1)
       const sql = yield* Effect.provide(SqlClient.SqlClient, a)

@@ -200,7 +200,7 @@ const suite = (it: Vitest.MethodsNonLive<Needs>) => {
       const nrf = yield* completed("2027-01-05", "2027-01-06", [{ room_type_id: "double" }], "NRF")
       const flex = yield* completed("2027-01-07", "2027-01-08", [{ room_type_id: "double" }])
       const cancelled = yield* completed("2027-01-09", "2027-01-10", [{ room_type_id: "double" }])
-      yield* (yield* ReservationManagement).act(cancelled.token, { action: "cancel" })
+      yield* (yield* ReservationManagement).act(cancelled.token, { action: "cancel" }, "192.0.2.1")
       const refusal = (token: string, checkin: string, checkout: string) =>
         Effect.all([
           failureOf(quoteChange(token, checkin, checkout, [{ room_type_id: "double" }])),

@@ -51,7 +51,8 @@ layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("quotes stored
         const { response } = yield* (yield* Reservations).createIntent(
           { quote_id: quote.quote_id, package_code: offer.package_code, language: "en" },
           client,
-          undefined
+          undefined,
+          "192.0.2.1"
         )
         expect(response.status).toBe("PENDING_GUEST")
       }

@@ -34,10 +34,11 @@ export interface InMemoryOptions {
 }
 
 /**
- * Tests make hundreds of requests a minute from one address: the rate limit (on by default) is off
- * unless a test sets it (test/Api/Limits.test.ts).
+ * Tests make hundreds of requests a minute, and more intents an hour than a client may, from one
+ * address: the rate limit and the intents' limit (on by default) are off unless a test sets them
+ * (test/Api/Limits.test.ts, test/Api/IntentLimit.test.ts).
  */
-export const UNLIMITED = { rateLimitPerMinute: 0 } as const
+export const UNLIMITED = { rateLimitPerMinute: 0, intentLimitPerHour: 0 } as const
 
 /** The infrastructure in memory: the demo hotel, its inventory, a database that answers. */
 export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>

@@ -9,6 +9,8 @@ import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 export interface InstanceOptions {
   readonly hotelFile: string
   readonly clock: Layer.Layer<never>
+  /** Settings other than the defaults. */
+  readonly config?: Partial<typeof AppConfig.Service>
 }
 
 /**
@@ -19,7 +21,7 @@ export const instanceOn = <E>(pool: Layer.Layer<SqlClient.SqlClient | PgClient.P
   Services.pipe(
     Layer.provideMerge(Repositories),
     Layer.provideMerge(pool),
-    Layer.provide(Layer.mergeAll(AppConfig.InMemory({ hotelFile: options.hotelFile }), NodeServices.layer, AppSecret.InMemory)),
+    Layer.provide(Layer.mergeAll(AppConfig.InMemory({ ...options.config, hotelFile: options.hotelFile }), NodeServices.layer, AppSecret.InMemory)),
     // merged, not only provided: the services run on the callers' fibers, which read the clock from their own context
     Layer.provideMerge(options.clock)
   )

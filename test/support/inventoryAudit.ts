@@ -24,20 +24,36 @@ export const MISCOUNTED_NIGHTS = `
   WHERE coalesce(n.booked, 0) <> coalesce(h.rooms, 0)`
 
 /**
- * Nights whose `booked_since` counts fewer rooms than the completed reservations that took them at
- * or after the hotel's figure (a room neither the figure nor this service counts: sold twice), or
- * more than are booked. Counting more is allowed: a room counted twice waits for the next figure.
+ * Nights whose `booked_since` counts fewer rooms than the completed reservations hold beyond what
+ * the night's figure may count them holding (a room neither the figure nor this service counts:
+ * sold twice), or more than are booked. Counting more is allowed: a room counted twice waits for
+ * the next figure. The rule of DESIGN §12.2 written again, apart from the service's: per
+ * reservation, the fewest rooms of its last change the figure surely has and of every later one.
  */
 export const UNDERCOUNTED_SINCE = `
-  WITH since AS (
-    SELECT n.room_type_id, n.night, coalesce(sum((room->>'quantity')::int), 0)::int AS rooms
+  WITH holding AS (
+    SELECT n.room_type_id, n.night, r.id, sum((room->>'quantity')::int)::int AS held,
+      n.rooms_to_sell_through AS through, n.rooms_to_sell_acked_by AS acked_by
     FROM inventory_nights n
-    LEFT JOIN reservations r ON r.status = 'GUEST_COMPLETED' AND r.checkin <= n.night AND r.checkout > n.night
-      AND r.nights_taken_at >= n.rooms_to_sell_as_of
-    LEFT JOIN LATERAL jsonb_array_elements(r.rooms) AS room ON room->>'room_type_id' = n.room_type_id
-    WHERE n.rooms_to_sell_as_of IS NOT NULL
-    GROUP BY n.room_type_id, n.night
+    JOIN reservations r ON r.status = 'GUEST_COMPLETED' AND r.checkin <= n.night AND r.checkout > n.night
+    CROSS JOIN LATERAL jsonb_array_elements(r.rooms) AS room
+    WHERE n.rooms_to_sell_as_of IS NOT NULL AND room->>'room_type_id' = n.room_type_id
+    GROUP BY n.room_type_id, n.night, r.id, n.rooms_to_sell_through, n.rooms_to_sell_acked_by
+  ), counted AS (
+    SELECT h.room_type_id, h.night, h.held, coalesce((
+      SELECT min(coalesce((
+        SELECT sum((line->>'quantity')::int) FROM jsonb_array_elements(c.content->'rooms') AS line
+        WHERE c.change <> 'cancelled' AND line->>'room_type_id' = h.room_type_id
+          AND (c.content->'stay'->>'checkin')::date <= h.night AND (c.content->'stay'->>'checkout')::date > h.night), 0))
+      FROM reservation_changes c
+      WHERE c.reservation_id = h.id AND c.seq >= (
+        SELECT max(k.seq) FROM reservation_changes k
+        WHERE k.reservation_id = h.id AND (k.seq <= h.through OR k.acked_at <= h.acked_by))
+    ), 0) AS counted
+    FROM holding h
+  ), unknown AS (
+    SELECT room_type_id, night, sum(greatest(0, held - counted))::int AS rooms FROM counted GROUP BY 1, 2
   )
-  SELECT n.room_type_id, n.night, n.booked, n.booked_since, s.rooms AS taken_since
-  FROM inventory_nights n JOIN since s ON s.room_type_id = n.room_type_id AND s.night = n.night
-  WHERE n.booked_since < s.rooms OR n.booked_since > n.booked`
+  SELECT n.room_type_id, n.night, n.booked, n.booked_since, coalesce(u.rooms, 0) AS unknown
+  FROM inventory_nights n LEFT JOIN unknown u ON u.room_type_id = n.room_type_id AND u.night = n.night
+  WHERE n.rooms_to_sell_as_of IS NOT NULL AND (n.booked_since < coalesce(u.rooms, 0) OR n.booked_since > n.booked)`

@@ -46,8 +46,8 @@ export const inMemoryMailer: Layer.Layer<Mailer | MailerInMemory> = Layer.effect
 
 /** A call the in-memory PMS received (a failed one is not recorded). */
 export type PmsCall =
-  | { readonly _tag: "Push"; readonly reservation: PmsReservation; readonly changeId: string }
-  | { readonly _tag: "Cancel"; readonly number: string; readonly changeId: string }
+  | { readonly _tag: "Push"; readonly reservation: PmsReservation; readonly changeId: string; readonly feedCursor: Option.Option<bigint> }
+  | { readonly _tag: "Cancel"; readonly number: string; readonly changeId: string; readonly feedCursor: Option.Option<bigint> }
 
 /** The in-memory PMS's record, for tests. */
 export class PmsInMemory extends Context.Service<PmsInMemory, {
@@ -62,12 +62,12 @@ export const inMemoryPms: Layer.Layer<Pms | PmsInMemory> = Layer.effectContext(
   Effect.gen(function*() {
     const { failNext, record, taken } = yield* makeRecorder<PmsCall, PmsError>()
     const pms: Context.Service.Shape<typeof Pms> = {
-      push: Tracing.fn("Pms.push", { kind: "client" })(function*(reservation: PmsReservation, changeId: string) {
-        yield* record({ _tag: "Push", reservation, changeId })
+      push: Tracing.fn("Pms.push", { kind: "client" })(function*(reservation: PmsReservation, changeId: string, feedCursor: Option.Option<bigint>) {
+        yield* record({ _tag: "Push", reservation, changeId, feedCursor })
         return PmsOutcome.Synced({ reference: `PMS-${reservation.reservation_number}` })
       }),
-      cancel: Tracing.fn("Pms.cancel", { kind: "client" })(function*(number: string, changeId: string) {
-        yield* record({ _tag: "Cancel", number, changeId })
+      cancel: Tracing.fn("Pms.cancel", { kind: "client" })(function*(number: string, changeId: string, feedCursor: Option.Option<bigint>) {
+        yield* record({ _tag: "Cancel", number, changeId, feedCursor })
         return PmsOutcome.Cancelled({ reference: Option.some(`PMS-${number}`) })
       })
     }

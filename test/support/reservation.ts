@@ -83,9 +83,7 @@ export const sampleReservation = (options: SampleOptions = {}): ReservationRecor
     promo_code: appliedPromoCode(hotel, offer),
     guest_link_expires_at: "2026-12-02T10:00:00+01:00",
     created_at: "2026-12-01T10:00:00+01:00",
-    completed_at: "2026-12-01T10:05:00+01:00",
-    nights_taken_at: "2026-12-01T10:05:00+01:00",
-    nights_first_taken_at: "2026-12-01T10:05:00+01:00"
+    completed_at: "2026-12-01T10:05:00+01:00"
   }
 }
 

@@ -39,7 +39,7 @@ export const completed = (checkin: string, checkout: string, asks: ReadonlyArray
     }, client)
     const offer = quote.package_offers.find((o) => o.rate_code === rateCode)!
     const reservations = yield* Reservations
-    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined)
+    const { response } = yield* reservations.createIntent({ quote_id: quote.quote_id, package_code: offer.package_code, language: "en" }, client, undefined, "192.0.2.1")
     // each on an address of its own: the booking limit per address stays out of these tests
     const done = yield* reservations.complete(tokenOf(response.continue_url), { ...guest, expected_total: offer.price.total }, `192.0.2.${++addresses}`)
     const token = Option.getOrThrow(yield* (yield* Tokens).reveal(done.reservation_id, "manage"))
@@ -52,7 +52,7 @@ export const quoteChange = (token: string, checkin: string, checkout: string, as
 
 export const changeStay = (token: string, checkin: string, checkout: string, asks: ReadonlyArray<Ask>, expected: number) =>
   Effect.flatMap(ReservationManagement, (m) =>
-    m.act(token, { action: "change_stay", checkin: d(checkin), checkout: d(checkout), rooms: roomsOf(asks), expected_total: expected as Cents }))
+    m.act(token, { action: "change_stay", checkin: d(checkin), checkout: d(checkout), rooms: roomsOf(asks), expected_total: expected as Cents }, `192.0.2.${++addresses}`))
 
 /** Quotes the change, then makes it at the quoted total: the changed reservation's view. */
 export const change = (token: string, checkin: string, checkout: string, asks: ReadonlyArray<Ask>) =>

@@ -15,7 +15,7 @@ import { FeedPage, FeedQuery, MAX_FEED_LIMIT } from "../../Domain/ReservationFee
 import { API_VERSION } from "../../Domain/Version.js"
 import type { AboutTheHotel } from "../Handlers/AboutTheHotel.js"
 import { asDocumented } from "./Document.js"
-import { InvalidMessageBody, InvalidTokenBody, NotFoundBody, RateLimitedBody, ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
+import { InvalidMessageBody, InvalidTokenBody, MessageIdReusedBody, NotFoundBody, RateLimitedBody, ServiceUnavailableBody, ValidationErrorBody } from "./Errors.js"
 import { ForbiddenBody, InternalErrorBody, MessageTooLargeBody, MissingBearerBody } from "../Transport/TransportErrors.js"
 
 /*
@@ -49,7 +49,7 @@ export class ChannelAuth extends HttpApiMiddleware.Service<ChannelAuth>()("Chann
 
 export class ChannelGroup extends HttpApiGroup.make("channel")
   .add(
-    HttpApiEndpoint.post("ari", ARI_PATH, { payload: AriMessage, success: AriAnswer, error: [InvalidMessageBody, MessageTooLargeBody] })
+    HttpApiEndpoint.post("ari", ARI_PATH, { payload: AriMessage, success: AriAnswer, error: [InvalidMessageBody, MessageIdReusedBody, MessageTooLargeBody] })
       .annotate(OpenApi.Summary, "Rooms to sell, restrictions and rates per room type and date (ARI)")
       .annotate(
         OpenApi.Description,
@@ -58,8 +58,12 @@ export class ChannelGroup extends HttpApiGroup.make("channel")
           "null clears it. For each (room type, date, field) the latest as_of wins, an equal one included; an older one is " +
           "counted as stale and changes nothing. The message is applied whole or not at all: a bad one is 400 invalid_request " +
           "with details.issues naming each bad field by its path (updates[3].min_stay), and does not use up its message_id. " +
-          "The same message_id again answers the first answer and changes nothing. as_of more than " +
-          `${MAX_AS_OF_AHEAD_MS / 60_000} minutes ahead is refused. Bodies up to 1 MiB.`
+          "The same message_id with the same body answers the first answer and changes nothing; with another body it is " +
+          "422 message_id_reused. as_of orders the figures and must be a real instant, not before 2000, at most " +
+          `${MAX_AS_OF_AHEAD_MS / 60_000} minutes ahead. rooms_to_sell holds back the rooms of this service's reservation ` +
+          "changes the figure does not count: those after reservations_through (a cursor of GET /internal/v1/reservations) " +
+          "when the message carries one; without it, those neither an earlier message's cursor covered nor acknowledged " +
+          `by the hotel's PMS ${MAX_AS_OF_AHEAD_MS / 60_000} minutes before min(as_of, arrival). Bodies up to 1 MiB.`
       ),
     HttpApiEndpoint.get("inventory", `${CHANNEL_PREFIX}/v1/inventory`, {
       query: InventoryQuery,

@@ -11,6 +11,7 @@ import {
   IdempotencyInProgress,
   IdempotencyKeyReused,
   InvalidMessage,
+  MessageIdReused,
   InvalidPromoCode,
   InvalidToken,
   NotFound,
@@ -224,6 +225,14 @@ export const InvalidMessageBody = errorBody(
       details: { issues: [{ path: "updates[3].min_stay", message: "Expected a number between 1 and 30, actual 31" }] }
     }
   }
+)
+export const MessageIdReusedBody = errorBody(
+  MessageIdReused,
+  422,
+  "The message_id was already used by a message with another body: nothing was applied. A message is sent again with " +
+    "its id and the same body; a new message takes a new id. error.code: message_id_reused",
+  () => "message_id_reused",
+  detailFields(MessageIdReused, "message_id")
 )
 export const NotFoundBody = errorBody(NotFound, 404, "No such resource. error.code: not_found", () => "not_found")
 export const ServiceUnavailableBody = errorBody(

@@ -35,7 +35,8 @@ export class ReservationsGroup extends HttpApiGroup.make("reservations")
         QuoteNotReservableBody,
         GroupBookingRequiredBody,
         IdempotencyInProgressBody,
-        IdempotencyKeyReusedBody
+        IdempotencyKeyReusedBody,
+        RateLimitedBody
       ]
     })
       .annotate(OpenApi.Summary, "Create a reservation intent from a still-valid quote; returns continue_url")
@@ -45,7 +46,8 @@ export class ReservationsGroup extends HttpApiGroup.make("reservations")
           "the secure guest-completion page: present it to the user as a clickable next step. The reservation is not " +
           "complete until the guest finishes that form. Nothing is written to the inventory or the PMS. No payment is required. " +
           "A quote with reservable false is refused: 409 quote_not_reservable; for more rooms than one reservation may hold " +
-          "(booking.max_rooms_per_reservation) its details give reason group_booking, max_rooms, requested_rooms and the hotel's contact."
+          "(booking.max_rooms_per_reservation) its details give reason group_booking, max_rooms, requested_rooms and the hotel's contact. " +
+          "One client address makes at most INTENT_LIMIT_PER_HOUR intents a clock hour (default 60): beyond, 429 rate_limited with Retry-After."
       ),
     HttpApiEndpoint.get("publicView", "/v1/reservation-public", { success: PublicReservation })
       .middleware(ReservationTokenAuth)

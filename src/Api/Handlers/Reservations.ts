@@ -15,8 +15,8 @@ export const ReservationsHttp = HttpApiBuilder.group(Api, "reservations", (handl
     const reservations = yield* Reservations
     const addressOf = clientAddress((yield* AppConfig).trustedProxies)
     return handlers
-      .handle("createIntent", ({ headers, payload }) =>
-        reservations.createIntent(payload, clientInfo(headers), headers["idempotency-key"]).pipe(
+      .handle("createIntent", ({ headers, payload, request }) =>
+        reservations.createIntent(payload, clientInfo(headers), headers["idempotency-key"], addressOf(request)).pipe(
           Effect.tap(({ replayed }) => Effect.andThen(noStore, replayed ? markReplayed : Effect.void)),
           Effect.map(({ response }) => response)
         ))

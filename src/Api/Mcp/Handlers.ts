@@ -24,6 +24,7 @@ import {
   NotFoundBody,
   QuoteExpiredBody,
   QuoteNotReservableBody,
+  RateLimitedBody,
   ServiceUnavailableBody,
   ValidationErrorBody
 } from "../Contract/Errors.js"
@@ -31,11 +32,11 @@ import { BookingTools, type BookingToolName, Resources } from "./Tools.js"
 
 /**
  * Who calls: the MCP client's name and version (recorded as `X-AI-Agent`), and the analytics
- * headers of the HTTP request. Set by the transport for each request to `/mcp`; the tool handlers
- * run with its context.
+ * headers of the HTTP request (`info`); the client address the limits count it by, as REST's
+ * (`address`). Set by the transport for each request to `/mcp`; the tool handlers run with its context.
  */
-export const McpCaller = Context.Reference<ClientInfo>("McpCaller", {
-  defaultValue: () => ({ client: null, ai_agent: null, session: null })
+export const McpCaller = Context.Reference<{ readonly info: ClientInfo; readonly address: string }>("McpCaller", {
+  defaultValue: () => ({ info: { client: null, ai_agent: null, session: null }, address: "unknown" })
 })
 
 // --- tools -------------------------------------------------------------------
@@ -52,9 +53,9 @@ export const BookingToolHandlers = BookingTools.toLayer(Effect.gen(function*() {
     list_room_types: () => catalog.roomTypes(),
     check_availability: (params) => inventory.availability(params),
     price_calendar: (params) => calendar.calendar(params),
-    quote_stay: (params) => Effect.flatMap(McpCaller, (caller) => quotes.quoteRooms(params, caller)),
+    quote_stay: (params) => Effect.flatMap(McpCaller, (caller) => quotes.quoteRooms(params, caller.info)),
     create_reservation_intent: ({ idempotency_key, ...request }) =>
-      Effect.flatMap(McpCaller, (caller) => reservations.createIntent(request, caller, idempotency_key)).pipe(
+      Effect.flatMap(McpCaller, (caller) => reservations.createIntent(request, caller.info, idempotency_key, caller.address)).pipe(
         Effect.map(({ response }) => response)
       )
   })
@@ -69,6 +70,7 @@ const ToolErrorBody = Schema.Union([
   GroupBookingRequiredBody,
   IdempotencyKeyReusedBody,
   IdempotencyInProgressBody,
+  RateLimitedBody,
   ServiceUnavailableBody
 ])
 const encodeToolError = Schema.encodeUnknownEffect(ToolErrorBody)

@@ -15,6 +15,7 @@ import {
   NotFound,
   QuoteExpired,
   QuoteNotReservable,
+  RateLimited,
   ServiceUnavailable,
   ValidationError
 } from "../../Domain/Errors.js"
@@ -24,6 +25,10 @@ import { CalendarParams, MAX_CALENDAR_DATES, PriceCalendar } from "../../Domain/
 import { MultiRoomQuoteRequest, MultiRoomQuoteResponse } from "../../Domain/Quote.js"
 import { IntentRequest, IntentResponse } from "../../Domain/Reservation.js"
 import { RULES } from "../Handlers/AgentRules.js"
+import { CalendarGroup } from "../Contract/Calendar.js"
+import { HotelGroup } from "../Contract/Hotel.js"
+import { QuotesGroup } from "../Contract/Quotes.js"
+import { ReservationsGroup } from "../Contract/Reservations.js"
 import { IdempotencyKey } from "../Contract/RequestHeaders.js"
 
 // --- tools -------------------------------------------------------------------
@@ -132,6 +137,7 @@ const CreateReservationIntent = withHints(
       GroupBookingRequired,
       IdempotencyKeyReused,
       IdempotencyInProgress,
+      RateLimited,
       ValidationError
     ])
   }),
@@ -147,6 +153,19 @@ export type BookingToolName = keyof typeof BookingTools.tools
 
 /** Whether `name` names one of the booking tools. */
 export const isBookingTool = (name: string): name is BookingToolName => Object.hasOwn(BookingTools.tools, name)
+
+/**
+ * The REST endpoint each tool does the work of (README, "AI agents (MCP)"): a tool call costs what
+ * a request to it costs in the rate limit (`endpointCost`), so `/mcp` is no cheaper way to the same work.
+ */
+export const REST_TWINS: { readonly [Name in BookingToolName]: { readonly method: string; readonly path: string } } = {
+  get_hotel: HotelGroup.endpoints.hotel,
+  list_room_types: HotelGroup.endpoints.roomTypes,
+  price_calendar: CalendarGroup.endpoints.calendar,
+  check_availability: HotelGroup.endpoints.availability,
+  quote_stay: QuotesGroup.endpoints.quoteRooms,
+  create_reservation_intent: ReservationsGroup.endpoints.createIntent
+}
 
 /** The keys of a JSON Schema that describe a value without constraining it. */
 const ANNOTATION_KEYS = new Set(["title", "description", "examples", "default"])

@@ -22,9 +22,11 @@ import { AppConfig } from "../../Layers/Platform/AppConfig.js"
 import { MCP_NAME, MCP_PATH } from "../Contract/Discovery.js"
 import { describeIssues, type ErrorBody, errorResponse, quote, ValidationErrorBody } from "../Contract/Errors.js"
 import { AnalyticsHeaders, clientInfo } from "../Contract/RequestHeaders.js"
+import { clientAddress } from "../Transport/ClientAddress.js"
+import { endpointCost, makeRateLimit } from "../Transport/RateLimit.js"
 import { ForbiddenOrigin, ForbiddenOriginBody } from "../Transport/TransportErrors.js"
 import { McpCaller, McpHandlers } from "./Handlers.js"
-import { isBookingTool, Resources, toolDescriptors } from "./Tools.js"
+import { isBookingTool, Resources, REST_TWINS, toolDescriptors } from "./Tools.js"
 
 // --- the protocol: MCP's messages, each answered from the message alone ---------------
 
@@ -295,8 +297,33 @@ const initializingAgent = (message: unknown) =>
 
 type HttpEffect = Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | Scope.Scope>
 
-/** The protocol's HTTP answer, with the caller in its context and a session id given at initialization. */
-const withCaller = (protocol: HttpEffect): HttpEffect =>
+const ToolCall = Schema.Struct({ method: Schema.Literal("tools/call"), params: Schema.Struct({ name: Schema.String }) })
+const decodeToolCall = Schema.decodeUnknownOption(ToolCall)
+
+/** A request to `/mcp`, as the rate limit counts it: any message costs it. */
+const MESSAGE_COST = endpointCost({ method: "POST", path: MCP_PATH })
+
+/**
+ * What a message costs in the rate limit: a call of a tool what its REST twin costs (a
+ * `price_calendar` a calendar's), anything else a request to `/mcp`.
+ */
+const costOf = (message: Option.Option<unknown>): number =>
+  Option.match(Option.flatMap(message, decodeToolCall), {
+    onNone: () => MESSAGE_COST,
+    onSome: ({ params: { name } }) => isBookingTool(name) ? endpointCost(REST_TWINS[name]) : MESSAGE_COST
+  })
+
+type RateLimit = Effect.Success<typeof makeRateLimit>
+
+/**
+ * The protocol's HTTP answer, with the caller in its context and a session id given at
+ * initialization, once the message's cost beyond the request's fits in the rate limit.
+ */
+const withCaller = (
+  protocol: HttpEffect,
+  rateLimit: RateLimit,
+  addressOf: (request: HttpServerRequest.HttpServerRequest) => string
+): HttpEffect =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     // an unreadable body is answered by the protocol, which reads it again (it is read once)
@@ -308,7 +335,12 @@ const withCaller = (protocol: HttpEffect): HttpEffect =>
     const initializing = sessionId === undefined ? Option.flatMap(message, initializingAgent) : Option.none()
     const agent = sessionId === undefined ? initializing : agentOfSession(sessionId)
     const caller: ClientInfo = { ...clientInfo(headers), ai_agent: Option.getOrElse(agent, () => headers["x-ai-agent"] ?? null) }
-    const response = yield* Effect.provideService(protocol, McpCaller, caller)
+    const response = yield* rateLimit.beyondRoute(
+      Effect.provideService(protocol, McpCaller, { info: caller, address: addressOf(request) }),
+      request,
+      MCP_PATH,
+      costOf(message)
+    )
     return Option.match(initializing, {
       onNone: () => response,
       onSome: (label) => HttpServerResponse.setHeader(response, SESSION_HEADER, sessionIdFor(label))
@@ -349,10 +381,10 @@ const originRefused = errorResponse([ForbiddenOriginBody])(
  */
 export const McpHttp = HttpRouter.use((router) =>
   Effect.gen(function*() {
-    const { mcpAllowedOrigins, publicBaseUrl } = yield* AppConfig
+    const { mcpAllowedOrigins, publicBaseUrl, trustedProxies } = yield* AppConfig
     const guarded = fromAllowedOrigins(new Set([new URL(publicBaseUrl).origin, ...mcpAllowedOrigins]), yield* originRefused)
     const protocol = yield* RpcServer.toHttpEffect(McpRpcs, { spanPrefix: "McpServer", disableFatalDefects: true })
-    yield* router.add("POST", MCP_PATH, guarded(withCaller(protocol)))
+    yield* router.add("POST", MCP_PATH, guarded(withCaller(protocol, yield* makeRateLimit, clientAddress(trustedProxies))))
     yield* router.add("GET", MCP_PATH, guarded(Effect.succeed(methodNotAllowed)))
     yield* router.add("DELETE", MCP_PATH, guarded(Effect.succeed(methodNotAllowed)))
   })

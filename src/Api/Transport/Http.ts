@@ -28,11 +28,11 @@ export const HttpLive = untracedWithoutCollector(Layer.unwrap(Effect.gen(functio
   const { otlpEndpoint } = yield* AppConfig
   const router = yield* HttpRouter.toHttpEffect(Layer.mergeAll(RoutesLive, McpHttp))
   const errorsAsBodies = yield* makeErrorsAsBodies
-  const rateLimited = yield* makeRateLimit
+  const rateLimit = yield* makeRateLimit
   const app = Effect.withFiber((fiber) => {
     const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
     const path = pathOf(request.url)
-    return rateLimited(isRoute(path) ? errorsAsBodies(router, request, path) : answer(noResource(request)), request, path)
+    return rateLimit.route(isRoute(path) ? errorsAsBodies(router, request, path) : answer(noResource(request)), request, path)
   })
   return HttpServer.serve(Option.isSome(otlpEndpoint) ? traceRequests(app) : app)
 }))).pipe(

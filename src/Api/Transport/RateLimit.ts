@@ -11,9 +11,12 @@ import { QuotesGroup } from "../Contract/Quotes.js"
 import { clientAddress } from "./ClientAddress.js"
 import { answer, type App } from "./Middleware.js"
 
-/** The limit's headers on the answer, whatever it is: set on the response itself, no hook needed. */
+/**
+ * The limit's headers on the answer, whatever it is: set on the response itself, no hook needed.
+ * An answer that already says them keeps them: a later take (`beyondRoute`) knows more.
+ */
 const withRateHeaders = (response: HttpServerResponse.HttpServerResponse, decision: RateDecision) =>
-  HttpServerResponse.setHeaders(response, {
+  response.headers["ratelimit"] !== undefined ? response : HttpServerResponse.setHeaders(response, {
     "ratelimit-policy": `"per-client";q=${decision.limit};w=${decision.windowSeconds}`,
     "ratelimit": `"per-client";r=${decision.remaining};t=${decision.resetSeconds}`
   })
@@ -38,6 +41,9 @@ const ROUTE_COSTS: Readonly<Record<string, number>> = Object.fromEntries(([
 /** A HEAD request is answered by its GET route, at the same cost; a path spelt otherwise than its route's costs 1. */
 const costOf = (method: string, path: string): number => ROUTE_COSTS[`${method === "HEAD" ? "GET" : method} ${path}`] ?? 1
 
+/** What an endpoint costs, as a request to it does: what an MCP tool costs is its REST twin's (`Mcp/Tools.ts`). */
+export const endpointCost = (endpoint: { readonly method: string; readonly path: string }): number => costOf(endpoint.method, endpoint.path)
+
 /**
  * `RATE_LIMIT_PER_MINUTE` cost units per client address on every request but the health check,
  * and per token as well where one is presented (a token shared across addresses is limited too).
@@ -45,22 +51,32 @@ const costOf = (method: string, path: string): number => ROUTE_COSTS[`${method =
  * without its query): a path that is not a route's own spelling costs 1 and is a 404. A wrong
  * channel token counts against its address like any request: guessing is slow. `served` is the
  * request's answer, made only if the request is allowed.
+ *
+ * `route` counts every request when it arrives (Http.ts). `beyondRoute` counts what a request
+ * costs more than its route, known only once its body is read: a `POST /mcp` calling a tool costs
+ * the tool's REST twin (Mcp/Transport.ts), so one address cannot compute through `/mcp` what the
+ * REST API would refuse it. Its refusal costs nothing more: the route's take has counted the request.
  */
 export const makeRateLimit = Effect.gen(function*() {
   const { take } = yield* RateLimiter
   const { trustedProxies } = yield* AppConfig
   const addressOf = clientAddress(trustedProxies)
-  return <R>(served: App<never, R>, request: HttpServerRequest.HttpServerRequest, path: string): App<never, R> => {
+  /** `counted` units of a request costing `cost` in all, its refusal `refusalCost`. */
+  const limited = <R>(
+    served: App<never, R>,
+    request: HttpServerRequest.HttpServerRequest,
+    cost: number,
+    counted: number,
+    refusalCost: number
+  ): App<never, R> => {
     // without a limit, nothing counted
-    if (Option.isNone(take)) return served
-    const cost = costOf(request.method, path)
-    if (cost === 0) return served
+    if (Option.isNone(take) || counted <= 0) return served
     const token = presentedToken(request)
     const keys = [
       `address:${addressOf(request)}`,
       ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
     ]
-    return Effect.flatMap(take.value(keys, cost), (decision) =>
+    return Effect.flatMap(take.value(keys, counted, refusalCost), (decision) =>
       Effect.map(
         decision.allowed
           ? served
@@ -72,5 +88,14 @@ export const makeRateLimit = Effect.gen(function*() {
           ),
         (response) => withRateHeaders(response, decision)
       ))
+  }
+  return {
+    route: <R>(served: App<never, R>, request: HttpServerRequest.HttpServerRequest, path: string): App<never, R> => {
+      const cost = costOf(request.method, path)
+      return limited(served, request, cost, cost, 1)
+    },
+    /** A request to `path` that costs `cost` in all, its route's cost already counted. */
+    beyondRoute: <R>(served: App<never, R>, request: HttpServerRequest.HttpServerRequest, path: string, cost: number): App<never, R> =>
+      limited(served, request, cost, cost - costOf(request.method, path), 0)
   }
 })

@@ -6,7 +6,7 @@ import type { Duplex } from "node:stream"
 import { ValidationError } from "../../Domain/Errors.js"
 import { defaultConnectionLimits } from "../../Layers/Platform/AppConfig.js"
 import { RequestLog, type RequestLogLine } from "../../Layers/Platform/Logging.js"
-import { type ConnectionLimits, limitConnections, type Refusals } from "./Connections.js"
+import { type CapCounts, type ConnectionLimits, limitConnections } from "./Connections.js"
 import { allowCrossOrigin } from "./Cors.js"
 import { ValidationErrorBody } from "../Contract/Errors.js"
 import { logResponse } from "./RequestObservation.js"
@@ -78,9 +78,13 @@ export interface ServerOptions extends ConnectionLimits {
    * read its answer holds the answer's memory no longer (1,000 unread `/docs/` answers held 2.2 GB).
    */
   readonly writeTimeoutMs: number
-  /** Connections refused (`ConnectionLimits`), reported at once, then at most once every `refusalReportMs`. */
-  readonly reportRefusals: (refusals: Refusals) => void
-  readonly refusalReportMs: number
+  /**
+   * Connections refused (`ConnectionLimits`), and idle ones closed to make room for a new one,
+   * each reported at once, then at most once every `capReportMs`.
+   */
+  readonly reportRefusals: (refused: CapCounts) => void
+  readonly reportIdleClosed: (closed: CapCounts) => void
+  readonly capReportMs: number
 }
 
 export const defaultServerOptions: ServerOptions = {
@@ -89,9 +93,10 @@ export const defaultServerOptions: ServerOptions = {
   headersTimeoutMs: 15_000,
   requestTimeoutMs: 30_000,
   writeTimeoutMs: 30_000,
-  // a server made for a test that looks at no refusal; `nodeServerLayer` logs them
+  // a server made for a test that looks at neither; `nodeServerLayer` logs them
   reportRefusals: () => {},
-  refusalReportMs: 60_000
+  reportIdleClosed: () => {},
+  capReportMs: 60_000
 }
 
 /**
@@ -151,13 +156,13 @@ export const createHttpServer = (overrides: Partial<ServerOptions> = {}): Server
   })
   // Node sets it on each connection, and again after each keep-alive wait
   server.timeout = options.writeTimeoutMs
-  limitConnections(server, options, { everyMs: options.refusalReportMs, refusals: options.reportRefusals })
-  const state: DrainState = { draining: false, lastRequestAt: 0, sockets: new Set() }
-  servers.set(server, state)
-  server.on("connection", (socket: Socket) => {
-    state.sockets.add(socket)
-    socket.once("close", () => state.sockets.delete(socket))
+  const connections = limitConnections(server, options, {
+    everyMs: options.capReportMs,
+    refusals: options.reportRefusals,
+    idleClosed: options.reportIdleClosed
   })
+  const state: DrainState = { draining: false, lastRequestAt: 0, sockets: connections.sockets }
+  servers.set(server, state)
   // The server listens before the application is built and attaches its handler; a request in
   // between (a health probe at start-up) would hang forever. It is held and handed over instead.
   let held: Array<readonly [IncomingMessage, ServerResponse]> | undefined = []
@@ -172,6 +177,7 @@ export const createHttpServer = (overrides: Partial<ServerOptions> = {}): Server
     else server.dispatch(request, response)
   }
   server.admit = (request, response) => {
+    connections.started(request, response)
     if (request.url !== undefined && !request.url.startsWith("/")) request.url = originForm(request.url)
     response.setHeader("x-content-type-options", "nosniff")
     response.setHeader("referrer-policy", "no-referrer")
@@ -200,8 +206,8 @@ export const createHttpServer = (overrides: Partial<ServerOptions> = {}): Server
 interface DrainState {
   draining: boolean
   lastRequestAt: number
-  /** Open connections, tracked per connection rather than per request: keep-alive makes them few. */
-  readonly sockets: Set<Socket>
+  /** The open connections (`limitConnections` tracks them). */
+  readonly sockets: () => Iterable<Socket>
   /** Where each request's line goes, once `RequestLoggingLive` says. */
   log?: RequestLogLine
 }
@@ -235,14 +241,14 @@ const drain = (server: Server) =>
     if (state === undefined || !server.listening) return resume(Effect.void)
     state.draining = true
     state.lastRequestAt = Date.now()
-    for (const socket of state.sockets) {
+    for (const socket of state.sockets()) {
       const response = responseOn(socket)
       if (response !== undefined && !response.headersSent) response.setHeader("connection", "close")
     }
     const startedAt = Date.now()
     const watch = setInterval(() => {
       const now = Date.now()
-      const inFlight = [...state.sockets].some((socket) => responseOn(socket) !== undefined)
+      const inFlight = [...state.sockets()].some((socket) => responseOn(socket) !== undefined)
       if (now - startedAt >= DRAIN_MS) server.closeAllConnections()
       else if (!inFlight && now - state.lastRequestAt >= QUIET_MS) server.closeIdleConnections()
     }, 50)
@@ -255,26 +261,43 @@ const drain = (server: Server) =>
 /** The Node server of the API. */
 export class NodeServer extends Context.Service<NodeServer, Server>()("NodeServer") {}
 
-/** The log line of refused connections (with the logger of `context`): the first at once, then at most one a minute with the count. */
-const logRefusals = (context: Context.Context<never>) => {
+/**
+ * A log line of the caps on connections (with the logger of `context`): the first at once, then
+ * at most one a minute with the counts since the last.
+ */
+const logCapCounts = (context: Context.Context<never>, log: (message: string) => Effect.Effect<void>, message: string) => {
   const run = Effect.runSyncWith(context)
-  return ({ overMaxConnections, overMaxConnectionsPerAddress }: Refusals) =>
-    run(
-      Effect.logWarning("connections refused: MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS reached").pipe(
-        Effect.annotateLogs({
-          over_max_connections: overMaxConnections,
-          over_max_connections_per_address: overMaxConnectionsPerAddress
-        })
-      )
-    )
+  return ({ overMaxConnections, overMaxConnectionsPerAddress }: CapCounts) =>
+    run(log(message).pipe(
+      Effect.annotateLogs({
+        over_max_connections: overMaxConnections,
+        over_max_connections_per_address: overMaxConnectionsPerAddress
+      })
+    ))
 }
 
-/** The API's Node server listening on `listen`, also as the platform's `HttpServer`; refused connections are logged. */
-export const nodeServerLayer = (listen: ListenOptions, options: Partial<Omit<ServerOptions, "reportRefusals">> = {}) =>
+/**
+ * The API's Node server listening on `listen`, also as the platform's `HttpServer`; refused
+ * connections are logged as warnings, idle ones closed to make room as information (a shared
+ * address at its cap, served).
+ */
+export const nodeServerLayer = (
+  listen: ListenOptions,
+  options: Partial<Omit<ServerOptions, "reportRefusals" | "reportIdleClosed">> = {}
+) =>
   Layer.unwrap(Effect.map(NodeServer, (server) => NodeHttpServer.layer(() => server, listen))).pipe(
     Layer.provideMerge(Layer.effect(
       NodeServer,
-      Effect.map(Effect.context<never>(), (context) => createHttpServer({ ...options, reportRefusals: logRefusals(context) }))
+      Effect.map(Effect.context<never>(), (context) =>
+        createHttpServer({
+          ...options,
+          reportRefusals: logCapCounts(context, Effect.logWarning, "connections refused: MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS reached"),
+          reportIdleClosed: logCapCounts(
+            context,
+            Effect.logInfo,
+            "idle keep-alive connections closed to make room: MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS reached"
+          )
+        }))
     ))
   )
 

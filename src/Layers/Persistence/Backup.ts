@@ -1,5 +1,5 @@
-import { Data, Effect, Schema } from "effect"
-import { Migrator, SqlClient } from "effect/sql"
+import { Data, Effect, Option, Schema } from "effect"
+import { Migrator, SqlClient, type SqlError } from "effect/sql"
 import * as fs from "node:fs"
 import {
   BACKUP_FORMAT,
@@ -12,6 +12,7 @@ import {
 } from "../../Domain/Backup.js"
 import { PRIVATE_FILE } from "../Platform/PrivateFiles.js"
 import * as Tracing from "../Platform/Tracing.js"
+import { sqlErrorText } from "./DatabaseFaults.js"
 import { migrateSchema } from "./Migrations.js"
 import { migrationFiles } from "./migrations/index.js"
 
@@ -126,6 +127,27 @@ const readHeader = (file: string) =>
     return { text, header }
   })
 
+/** PostgreSQL's classes of a value that does not fit its column (22) or a row that breaks a constraint (23). */
+const ROW_REFUSED = /^2[23]/
+
+/** The longest the row's own words (PostgreSQL's `detail`: its key, or its values) are quoted: one line, not a whole row. */
+const MAX_ROW_DETAIL = 200
+
+/**
+ * A row of the file that the table refuses (a duplicate key, a missing parent, a null, a value of
+ * the wrong type), as one line naming the table and the row as PostgreSQL names it (its key, or
+ * its values): the file's fault, not ours, so no stack. None for any other failure.
+ */
+const rowRefused = (file: string, table: string, error: SqlError.SqlError): Option.Option<BackupRefused> => {
+  const said = error.reason.cause
+  if (typeof said !== "object" || said === null || !("code" in said) || !ROW_REFUSED.test(String(said.code))) return Option.none()
+  const detail = "detail" in said && typeof said.detail === "string" ? said.detail.replace(/\s+/g, " ").replace(/\.$/, "") : ""
+  const row = detail === "" ? "" : ` (${detail.length > MAX_ROW_DETAIL ? `${detail.slice(0, MAX_ROW_DETAIL)}…` : detail})`
+  return Option.some(
+    new BackupRefused({ message: `${file}: a row of table ${table} is refused${row}: ${sqlErrorText(error)}; nothing was imported` })
+  )
+}
+
 /**
  * `npm run db:import -- FILE`: into an empty database only, in one transaction under the start-up
  * lock (an instance starting meanwhile waits, then finds the hotel there). The schema is first
@@ -167,7 +189,10 @@ export const importFrom = (file: string) =>
             SELECT * FROM json_populate_recordset(NULL::${sql(table)}, (SELECT doc -> 'tables' -> ${table} FROM backup_file))
             RETURNING 1
           )
-          SELECT count(*)::int AS count FROM inserted`.pipe(Effect.map(([r]) => ({ table, count: r!.count }))))
+          SELECT count(*)::int AS count FROM inserted`.pipe(
+          Effect.map(([r]) => ({ table, count: r!.count })),
+          Effect.catchTag("SqlError", (error) => Effect.fail(Option.getOrElse(rowRefused(file, table, error), () => error)))
+        ))
       for (const c of yield* serialColumns) {
         const last = header.sequences[`${c.table}.${c.column}`] ?? "0"
         yield* sql`

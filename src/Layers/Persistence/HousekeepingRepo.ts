@@ -24,6 +24,8 @@ export class HousekeepingRepo extends Context.Service<HousekeepingRepo, {
   readonly deleteLapsedIdempotencyKeys: (now: Date, limit: number) => Effect.Effect<number>
   /** Client addresses of completions made before `before` (no longer counted by the booking limit), deleted; how many. */
   readonly deleteCompletionAddressesBefore: (before: Date, limit: number) => Effect.Effect<number>
+  /** The intents per client address counted in hours that started before `before` (over), deleted; how many. */
+  readonly deleteIntentCountsBefore: (before: Date, limit: number) => Effect.Effect<number>
   /** The ids of channel messages received before `before`, forgotten; how many. */
   readonly deleteChannelMessagesBefore: (before: Date, limit: number) => Effect.Effect<number>
 }>()("HousekeepingRepo") {
@@ -74,9 +76,14 @@ export class HousekeepingRepo extends Context.Service<HousekeepingRepo, {
             RETURNING key`),
         deleteCompletionAddressesBefore: (before, limit) =>
           batch("deleteCompletionAddressesBefore", sql`
-            DELETE FROM completions_by_address WHERE reservation_id IN (
-              SELECT reservation_id FROM completions_by_address WHERE completed_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            DELETE FROM completions_by_address WHERE ctid IN (
+              SELECT ctid FROM completions_by_address WHERE completed_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
             RETURNING reservation_id`),
+        deleteIntentCountsBefore: (before, limit) =>
+          batch("deleteIntentCountsBefore", sql`
+            DELETE FROM intents_by_address WHERE (client_address, hour_start) IN (
+              SELECT client_address, hour_start FROM intents_by_address WHERE hour_start < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING client_address`),
         deleteChannelMessagesBefore: (before, limit) =>
           batch("deleteChannelMessagesBefore", sql`
             DELETE FROM channel_messages WHERE message_id IN (

@@ -25,7 +25,8 @@ export class IdempotencyRepo extends Context.Service<IdempotencyRepo, {
   /** Claims the key for this request; none when someone holds it: then the record is answered. */
   readonly claim: (claim: Claim) => Effect.Effect<Option.Option<IdempotencyRecord>>
   readonly finish: (scope: string, key: string, resourceId: string) => Effect.Effect<void>
-  readonly release: (scope: string, key: string) => Effect.Effect<void>
+  /** Frees the key of this claim while it is unfinished; a claim that took it over since is kept. */
+  readonly release: (claim: Claim) => Effect.Effect<void>
 }>()("IdempotencyRepo") {
   static readonly layer = Layer.effect(
     IdempotencyRepo,
@@ -87,8 +88,11 @@ export class IdempotencyRepo extends Context.Service<IdempotencyRepo, {
             Effect.orDie,
             Tracing.withSpan("IdempotencyRepo.finish")
           ),
-        release: (scope, key) =>
-          sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress'`.pipe(
+        // a claim is told from the one that took it over by its lease's end, which each sets anew
+        release: ({ key, lockedUntil, scope }) =>
+          sql`
+            DELETE FROM idempotency_keys
+            WHERE scope = ${scope} AND key = ${key} AND state = 'in_progress' AND locked_until = ${lockedUntil}`.pipe(
             Effect.asVoid,
             Effect.orDie,
             Tracing.withSpan("IdempotencyRepo.release")
@@ -127,10 +131,11 @@ export class IdempotencyRepo extends Context.Service<IdempotencyRepo, {
             const held = all.get(`${scope} ${key}`)
             return held === undefined ? all : new Map(all).set(`${scope} ${key}`, { ...held, state: "done", resource_id: resourceId })
           }),
-        release: (scope, key) =>
+        release: ({ key, lockedUntil, scope }) =>
           Ref.update(records, (all) => {
             const next = new Map(all)
-            if (next.get(`${scope} ${key}`)?.state === "in_progress") next.delete(`${scope} ${key}`)
+            const held = next.get(`${scope} ${key}`)
+            if (held?.state === "in_progress" && held.lockedUntil === lockedUntil.getTime()) next.delete(`${scope} ${key}`)
             return next
           })
       })

@@ -4,9 +4,10 @@ import {
   CHANNEL_FIELDS,
   type ChannelCells,
   type ChannelField,
-  countsAsTakenSince,
   emptyNight,
+  type Knowledge,
   noCells,
+  type NightState,
   released,
   type StoredNight,
   taken
@@ -26,20 +27,19 @@ export interface NightRange {
   readonly checkout: LocalDate
 }
 
-/** The cells a channel message leaves on a night it touched; `booked_since` counted again when `rooms_to_sell` was written. */
+/**
+ * The cells a channel message leaves on a night it touched; when it wrote `rooms_to_sell`, what its
+ * figure counts of this service's reservations and the rooms it does not count (`booked_since`).
+ */
 export interface ChannelWrite {
   readonly room_type_id: RoomTypeId
   readonly night: LocalDate
   readonly cells: ChannelCells
-  readonly booked_since: number | undefined
+  readonly recount: { readonly knowledge: Knowledge; readonly booked_since: number } | undefined
 }
 
-/** Rooms held per room type and night, as `takenSince` counts them. */
-export interface HeldRooms {
-  readonly room_type_id: RoomTypeId
-  readonly night: LocalDate
-  readonly rooms: number
-}
+/** Of the rooms a release gives back on a night, those the night's figure did not count (`Channel.givenBack`). */
+export type GivenBack = (night: LocalDate) => number
 
 /**
  * Per room type and night: the rooms this service's reservations hold, and what the hotel's
@@ -72,32 +72,29 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
    */
   readonly lockRangesAlone: (ranges: ReadonlyArray<NightRange>) => Effect.Effect<ReadonlyArray<StoredNight>>
   /**
-   * Inside the same transaction: holds `rooms` more rooms of a type on every night of the stay, for
-   * a reservation taking them at `takenAt`. A night with a figure from the hotel counts them in
-   * `booked_since`: the figure, read committed before this take, cannot count them.
+   * Inside the same transaction: holds `rooms` more rooms of a type on every night of the stay. A
+   * night with a figure from the hotel counts them in `booked_since`: the change that takes them is
+   * written after this, so no figure yet counts it.
    */
-  readonly take: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, takenAt: Date) => Effect.Effect<void>
+  readonly take: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) => Effect.Effect<void>
   /**
    * Inside the transaction that locked them: gives back `rooms` rooms of a type on every night of
-   * the stay, taken at `takenAt`; `booked_since` gives them back only when they were taken after
-   * the hotel's figure (which otherwise still counts them, until its next message).
+   * the stay; `booked_since` gives back only what `givenBack` says the night's figure did not count
+   * (a room it counts stays counted until its next message).
    */
-  readonly release: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, takenAt: Date) => Effect.Effect<void>
+  readonly release: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, givenBack: GivenBack) => Effect.Effect<void>
   /** Inside the transaction that locked them: the cells a channel message leaves. */
   readonly writeChannel: (writes: ReadonlyArray<ChannelWrite>) => Effect.Effect<void>
-  /** The rooms of completed reservations that took their nights at or after `asOf` (`Channel.countsAsTakenSince`), per room type and night from `from` up to `until`. */
-  readonly takenSince: (asOf: Date, from: LocalDate, until: LocalDate) => Effect.Effect<ReadonlyArray<HeldRooms>>
 }>()("InventoryRepo") {
   static readonly layer = Layer.effect(
     InventoryRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       // each field with its as_of as epoch milliseconds (timestamptz keeps microseconds: a message's are whole)
+      const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8 AS ${column}`
       const columns = sql.unsafe(
-        ["room_type_id", "night", "booked", "booked_since"].concat(CHANNEL_FIELDS.flatMap((field) => [
-          field,
-          `(extract(epoch FROM ${field}_as_of) * 1000)::float8 AS ${field}_as_of`
-        ])).join(", ")
+        ["room_type_id", "night", "booked", "booked_since", "rooms_to_sell_through::text", epochMs("rooms_to_sell_acked_by")]
+          .concat(CHANNEL_FIELDS.flatMap((field) => [field, epochMs(`${field}_as_of`)])).join(", ")
       )
       const readBetween = (from: LocalDate, until: LocalDate) =>
         sql<NightRow>`SELECT ${columns} FROM inventory_nights WHERE night >= ${from}::date AND night < ${until}::date`.pipe(
@@ -167,18 +164,17 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
             return yield* Effect.die(new Error(`taking ${rooms} ${roomTypeId} would overbook: ${updated.length} of ${nights} nights fit`))
           }
         }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.take", { attributes: { roomTypeId, rooms, checkin, checkout } }))
-      const release = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, takenAt: Date) =>
+      const release = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, givenBack: GivenBack) =>
         Effect.gen(function*() {
-          // rooms taken before the hotel's figure stay in it until its next message: booked_since keeps
-          // counting what the figure does not, and can never exceed what is booked
+          // booked_since keeps counting what the figure does not, never more than is booked nor below 0
+          const back = JSON.stringify(nightsOf(checkin, checkout).map((night) => ({ night, back: givenBack(night) })))
           const updated = yield* sql`
-            UPDATE inventory_nights SET booked = booked - ${rooms},
-              booked_since = least(booked - ${rooms}, booked_since - CASE
-                WHEN rooms_to_sell_as_of IS NOT NULL AND ${takenAt}::timestamptz >= rooms_to_sell_as_of
-                THEN least(${rooms}::int, booked_since) ELSE 0 END)
-            WHERE room_type_id = ${roomTypeId} AND night >= ${checkin}::date AND night < ${checkout}::date
-              AND booked >= ${rooms}
-            RETURNING night`
+            UPDATE inventory_nights n SET booked = n.booked - ${rooms},
+              booked_since = greatest(0, least(n.booked - ${rooms}, n.booked_since - (
+                SELECT v.back FROM jsonb_to_recordset(${back}::jsonb) AS v(night date, back int) WHERE v.night = n.night)))
+            WHERE n.room_type_id = ${roomTypeId} AND n.night >= ${checkin}::date AND n.night < ${checkout}::date
+              AND n.booked >= ${rooms}
+            RETURNING n.night`
           const nights = nightsOf(checkin, checkout).length
           if (updated.length !== nights) {
             return yield* Effect.die(new Error(`releasing ${rooms} ${roomTypeId} would give back rooms never taken: ${updated.length} of ${nights} nights`))
@@ -191,7 +187,10 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
             const record: Record<string, unknown> = {
               room_type_id: write.room_type_id,
               night: write.night,
-              booked_since: write.booked_since ?? null
+              recount: write.recount !== undefined,
+              booked_since: write.recount?.booked_since ?? null,
+              through: write.recount?.knowledge.through?.toString() ?? null,
+              acked_by: write.recount?.knowledge.ackedBy ?? null
             }
             for (const field of CHANNEL_FIELDS) {
               record[field] = write.cells[field].value
@@ -205,23 +204,14 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
             `${field}_as_of = to_timestamp(v.${field}_as_of / 1000.0)`
           ]).join(", ")
           yield* sql`
-            UPDATE inventory_nights n SET ${sql.unsafe(sets)}, booked_since = coalesce(v.booked_since, n.booked_since)
+            UPDATE inventory_nights n SET ${sql.unsafe(sets)},
+              booked_since = CASE WHEN v.recount THEN v.booked_since ELSE n.booked_since END,
+              rooms_to_sell_through = CASE WHEN v.recount THEN v.through ELSE n.rooms_to_sell_through END,
+              rooms_to_sell_acked_by = CASE WHEN v.recount THEN to_timestamp(v.acked_by / 1000.0) ELSE n.rooms_to_sell_acked_by END
             FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
-              AS v(room_type_id text, night date, booked_since int, ${sql.unsafe(types)})
+              AS v(room_type_id text, night date, recount boolean, booked_since int, through bigint, acked_by float8, ${sql.unsafe(types)})
             WHERE n.room_type_id = v.room_type_id AND n.night = v.night`
         }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.writeChannel", { attributes: { nights: writes.length } }))
-      const takenSince = (asOf: Date, from: LocalDate, until: LocalDate) =>
-        sql<HeldRooms>`
-          SELECT line.room_type_id, d::date AS night, sum(line.quantity)::int AS rooms
-          FROM reservations r
-          CROSS JOIN LATERAL jsonb_to_recordset(r.rooms) AS line(room_type_id text, quantity int)
-          CROSS JOIN LATERAL generate_series(greatest(r.checkin, ${from}::date), least(r.checkout, ${until}::date) - 1, interval '1 day') AS d
-          WHERE r.status = 'GUEST_COMPLETED' AND r.nights_taken_at >= ${asOf}::timestamptz
-            AND r.checkin < ${until}::date AND r.checkout > ${from}::date
-          GROUP BY line.room_type_id, d`.pipe(
-          Effect.orDie,
-          Tracing.withSpan("InventoryRepo.takenSince", { attributes: { from, until } })
-        )
       return {
         lockNights: (roomTypeIds, checkin, checkout) => lockRanges([{ roomTypeIds, checkin, checkout }]),
         lockRanges,
@@ -229,7 +219,6 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
         take,
         release,
         writeChannel,
-        takenSince,
         nights: (from, until) =>
           nightsInRanges({ from, until }).pipe(Tracing.withSpan("InventoryRepo.nights", { attributes: { from, until } })),
         nightsBetween: (from, until) =>
@@ -238,10 +227,7 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
     })
   )
 
-  /**
-   * Inventory in memory: `inventory` rooms per type, `booked` rooms per type and night held
-   * beforehand (taken long ago: no message counts them as taken since).
-   */
+  /** Inventory in memory: `inventory` rooms per type, `booked` rooms per type and night held beforehand. */
   static readonly InMemory = (
     inventory: Readonly<Record<string, number>>,
     booked: Readonly<Record<string, Readonly<Record<string, number>>>> = {}
@@ -262,19 +248,17 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
           }
         }
         const state = yield* Ref.make<ReadonlyMap<string, StoredNight>>(seeded)
-        // every take, to count the rooms taken since a message's as_of as the reservations table does
-        const holds = yield* Ref.make<ReadonlyArray<HeldRooms & { readonly takenAt: number }>>([])
         const nightOf = (rows: ReadonlyMap<string, StoredNight>, roomTypeId: RoomTypeId, night: LocalDate): StoredNight =>
           rows.get(key(roomTypeId, night)) ?? { ...emptyNight, room_type_id: roomTypeId, night }
         const between = (from: LocalDate, until: LocalDate) =>
           Effect.map(Ref.get(state), (rows) => [...rows.values()].filter((row) => row.night >= from && row.night < until))
-        /** Adds `rooms` (taken) or removes them (released) on every night; never beyond what may be sold or below zero. */
-        const hold = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, takenAt: Date) =>
+        /** Every night of the stay changed by `change`; never beyond what may be sold or below zero. */
+        const hold = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, change: (row: StoredNight) => NightState) =>
           Effect.flatMap(Ref.get(state), (rows) => {
             const next = new Map(rows)
             for (const night of nightsOf(checkin, checkout)) {
               const row = nightOf(rows, roomTypeId, night)
-              const { booked, booked_since } = rooms > 0 ? taken(row, rooms) : released(row, -rooms, takenAt.getTime())
+              const { booked, booked_since } = change(row)
               const toSell = row.cells.rooms_to_sell.value
               if (booked > (inventory[roomTypeId] ?? 0) || booked < 0 || (rooms > 0 && toSell !== null && booked_since > toSell)) {
                 return Effect.die(new Error(`holding ${rooms} more ${roomTypeId} would overbook or free rooms never taken`))
@@ -302,29 +286,9 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
           lockRanges,
           // the in-memory transactions run one at a time: every lock is taken alone
           lockRangesAlone: lockRanges,
-          take: (roomTypeId, rooms, checkin, checkout, takenAt) =>
-            Effect.andThen(
-              hold(roomTypeId, rooms, checkin, checkout, takenAt),
-              Ref.update(holds, (all) => [
-                ...all,
-                ...nightsOf(checkin, checkout).map((night) => ({ room_type_id: roomTypeId, night, rooms, takenAt: takenAt.getTime() }))
-              ])
-            ),
-          release: (roomTypeId, rooms, checkin, checkout, takenAt) =>
-            Effect.andThen(
-              hold(roomTypeId, -rooms, checkin, checkout, takenAt),
-              Ref.update(holds, (all) => {
-                // the nights of that take, once: rooms seeded beforehand have none
-                const left = [...all]
-                for (const night of nightsOf(checkin, checkout)) {
-                  const i = left.findIndex((h) =>
-                    h.room_type_id === roomTypeId && h.night === night && h.rooms === rooms && h.takenAt === takenAt.getTime()
-                  )
-                  if (i >= 0) left.splice(i, 1)
-                }
-                return left
-              })
-            ),
+          take: (roomTypeId, rooms, checkin, checkout) => hold(roomTypeId, rooms, checkin, checkout, (row) => taken(row, rooms)),
+          release: (roomTypeId, rooms, checkin, checkout, givenBack) =>
+            hold(roomTypeId, -rooms, checkin, checkout, (row) => released(row, rooms, givenBack(row.night))),
           writeChannel: (writes) =>
             Ref.update(state, (rows) => {
               const next = new Map(rows)
@@ -333,20 +297,10 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
                 next.set(key(write.room_type_id, write.night), {
                   ...row,
                   cells: write.cells,
-                  booked_since: write.booked_since ?? row.booked_since
+                  ...(write.recount ?? {})
                 })
               }
               return next
-            }),
-          takenSince: (asOf, from, until) =>
-            Effect.map(Ref.get(holds), (all) => {
-              const counts = new Map<string, HeldRooms>()
-              for (const h of all) {
-                if (!countsAsTakenSince(h.takenAt, asOf.getTime()) || h.night < from || h.night >= until) continue
-                const k = key(h.room_type_id, h.night)
-                counts.set(k, { room_type_id: h.room_type_id, night: h.night, rooms: (counts.get(k)?.rooms ?? 0) + h.rooms })
-              }
-              return [...counts.values()]
             })
         }
       })
@@ -359,6 +313,8 @@ type NightRow = {
   readonly night: LocalDate
   readonly booked: number
   readonly booked_since: number
+  readonly rooms_to_sell_through: string | null
+  readonly rooms_to_sell_acked_by: number | null
 } & { readonly [K in ChannelField]: unknown } & { readonly [K in `${ChannelField}_as_of`]: number | null }
 
 const fieldTypes: Record<ChannelField, string> = {
@@ -381,6 +337,10 @@ const storedNight = (row: NightRow): StoredNight => {
     night: row.night,
     booked: row.booked,
     booked_since: row.booked_since,
+    knowledge: row.rooms_to_sell_as_of === null ? null : {
+      through: row.rooms_to_sell_through === null ? null : BigInt(row.rooms_to_sell_through),
+      ackedBy: row.rooms_to_sell_acked_by === null ? null : Math.round(row.rooms_to_sell_acked_by)
+    },
     // a night no message touched shares the one empty set of cells
     cells: row.rooms_to_sell_as_of === null && CHANNEL_FIELDS.every((field) => row[`${field}_as_of`] === null)
       ? noCells

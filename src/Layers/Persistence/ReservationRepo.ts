@@ -1,9 +1,10 @@
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, SqlSchema } from "effect/sql"
 import type { CountedCompletion } from "../../Domain/BookingLimits.js"
-import type { ReservationId } from "../../Domain/Ids.js"
+import { type Hold, holdsOf } from "../../Domain/Channel.js"
+import { ReservationId, RoomTypeId } from "../../Domain/Ids.js"
 import type { Cents } from "../../Domain/Money.js"
-import type { LocalDate } from "../../Domain/LocalDate.js"
+import { LocalDate } from "../../Domain/LocalDate.js"
 import type { PackageOffer, QuotedRoom } from "../../Domain/Quote.js"
 import { type GuestDetails, type PmsStatus, ReservationRecord } from "../../Domain/Reservation.js"
 import * as Tracing from "../Platform/Tracing.js"
@@ -15,8 +16,6 @@ export interface Completion {
   readonly offer: PackageOffer
   readonly line_totals: ReadonlyArray<Cents>
   readonly completed_at: string
-  /** When it took its nights: its completion. */
-  readonly nights_taken_at: string
   /** The promo code the completed offer applies: the one of the intent, or null when it no longer could be used. */
   readonly promo_code: string | null
 }
@@ -31,8 +30,6 @@ export interface StayChange {
   /** The promo code the new offer applies, or null (its use given back). */
   readonly promo_code: string | null
   readonly pms_status: PmsStatus | null
-  /** When it took its new nights. */
-  readonly nights_taken_at: string
 }
 
 /** The advisory lock space of completions per client address (with a hash of the address as the second key). */
@@ -67,6 +64,13 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
   readonly lockCompletionsFrom: (address: string, since: Date) => Effect.Effect<ReadonlyArray<CountedCompletion>>
   /** A completion from a client address, counted by `lockCompletionsFrom` from now on. */
   readonly recordCompletionFrom: (id: ReservationId, address: string, completion: CountedCompletion) => Effect.Effect<void>
+  /**
+   * Inside a transaction: one more intent from a client address in the hour starting at
+   * `hourStart`, if it has made fewer than `limit` in it; false, counting nothing, when it has. The
+   * count stays locked until the transaction ends (a concurrent intent from the address, on any
+   * instance, waits for it) and is undone with it.
+   */
+  readonly countIntentFrom: (address: string, hourStart: Date, limit: number) => Effect.Effect<boolean>
   /** The uses of a promo code: completed, not cancelled reservations that name it. */
   readonly countPromoCodeUses: (code: string) => Effect.Effect<number>
   /**
@@ -74,15 +78,29 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
    * concurrent completion with it, on any instance, waits until this one has counted and committed.
    */
   readonly lockPromoCodeUses: (code: string) => Effect.Effect<number>
+  /** The rooms completed reservations hold on nights from `from` up to `until`, per reservation and room type. */
+  readonly holdsBetween: (from: LocalDate, until: LocalDate) => Effect.Effect<ReadonlyArray<Hold>>
 }>()("ReservationRepo") {
   static readonly layer = Layer.effect(
     ReservationRepo,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const heldBetween = SqlSchema.findAll({
+        Request: Schema.Struct({ from: LocalDate, until: LocalDate }),
+        Result: Schema.Struct({
+          id: ReservationId,
+          checkin: LocalDate,
+          checkout: LocalDate,
+          rooms: Schema.fromJsonString(Schema.Array(Schema.Struct({ room_type_id: RoomTypeId, quantity: Schema.Int })))
+        }),
+        execute: ({ from, until }) => sql`
+          SELECT id, checkin, checkout, rooms::text FROM reservations
+          WHERE status = 'GUEST_COMPLETED' AND checkin < ${until}::date AND checkout > ${from}::date`
+      })
       const columns = sql.unsafe(
         `id, number, status, pms_status, language, quote_id, checkin, checkout, rooms::text, offer::text,
          line_totals::text, guest::text, terms_version, client::text, promo_code, guest_link_expires_at, created_at,
-         completed_at, nights_taken_at, nights_first_taken_at`
+         completed_at`
       )
       const parse = (rows: ReadonlyArray<Record<string, unknown>>) =>
         Effect.forEach(rows, (row) => {
@@ -126,9 +144,7 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
             UPDATE reservations SET status = 'GUEST_COMPLETED', pms_status = 'PENDING', number = ${c.number},
               guest = ${JSON.stringify(c.guest)}::jsonb, terms_version = ${c.terms_version},
               offer = ${JSON.stringify(c.offer)}::jsonb, line_totals = ${JSON.stringify(c.line_totals)}::jsonb,
-              completed_at = ${c.completed_at}::timestamptz, nights_taken_at = ${c.nights_taken_at}::timestamptz,
-              nights_first_taken_at = ${c.nights_taken_at}::timestamptz,
-              promo_code = ${c.promo_code}, updated_at = now()
+              completed_at = ${c.completed_at}::timestamptz, promo_code = ${c.promo_code}, updated_at = now()
             WHERE id = ${id} AND status = 'PENDING_GUEST'`.pipe(
             Effect.asVoid,
             Effect.orDie,
@@ -147,7 +163,7 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
             UPDATE reservations SET checkin = ${c.checkin}::date, checkout = ${c.checkout}::date,
               rooms = ${JSON.stringify(c.rooms)}::jsonb, offer = ${JSON.stringify(c.offer)}::jsonb,
               line_totals = ${JSON.stringify(c.line_totals)}::jsonb, promo_code = ${c.promo_code}, pms_status = ${c.pms_status},
-              nights_taken_at = ${c.nights_taken_at}::timestamptz, updated_at = now()
+              updated_at = now()
             WHERE id = ${id} AND status = 'GUEST_COMPLETED'`.pipe(
             Effect.asVoid,
             Effect.orDie,
@@ -185,12 +201,29 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
             Effect.orDie,
             Tracing.withSpan("ReservationRepo.recordCompletionFrom")
           ),
+        countIntentFrom: (address, hourStart, limit) =>
+          sql<{ intents: number }>`
+            INSERT INTO intents_by_address AS counted (client_address, hour_start, intents)
+            VALUES (${address}, ${hourStart}, 1)
+            ON CONFLICT (client_address, hour_start) DO UPDATE SET intents = counted.intents + 1
+            WHERE counted.intents < ${limit}
+            RETURNING intents`.pipe(
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.countIntentFrom")
+          ),
         countPromoCodeUses: (code) => countUses(code).pipe(Tracing.withSpan("ReservationRepo.countPromoCodeUses")),
         lockPromoCodeUses: (code) =>
           sql`SELECT pg_advisory_xact_lock(${PROMO_CODE_LOCK_SPACE}, hashtext(${code}))`.pipe(
             Effect.andThen(countUses(code)),
             Effect.orDie,
             Tracing.withSpan("ReservationRepo.lockPromoCodeUses")
+          ),
+        holdsBetween: (from, until) =>
+          heldBetween({ from, until }).pipe(
+            Effect.map((rows) => rows.flatMap((row) => holdsOf(row.id, row.rooms, row.checkin, row.checkout))),
+            Effect.orDie,
+            Tracing.withSpan("ReservationRepo.holdsBetween", { attributes: { from, until } })
           )
       }
     })
@@ -202,6 +235,7 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
       const store = yield* Ref.make(new Map<string, ReservationRecord>())
       // the in-memory transactions run one at a time: that is the lock
       const completions = yield* Ref.make<ReadonlyArray<CountedCompletion & { readonly address: string }>>([])
+      const intents = yield* Ref.make(new Map<string, number>())
       const find = (id: ReservationId) => Effect.map(Ref.get(store), (all) => Option.fromNullishOr(all.get(id)))
       const update = (id: ReservationId, change: (r: ReservationRecord) => ReservationRecord) =>
         Ref.update(store, (all) => {
@@ -220,9 +254,7 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
               ...r,
               guest_link_expires_at: utc(r.guest_link_expires_at),
               created_at: utc(r.created_at),
-              completed_at: r.completed_at === null ? null : utc(r.completed_at),
-              nights_taken_at: r.nights_taken_at === null ? null : utc(r.nights_taken_at),
-              nights_first_taken_at: r.nights_first_taken_at === null ? null : utc(r.nights_first_taken_at)
+              completed_at: r.completed_at === null ? null : utc(r.completed_at)
             })]
         ))
       return {
@@ -233,11 +265,11 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
         complete: (id, c) =>
           Effect.flatMap(find(id), (current) =>
             Option.isSome(current) && current.value.status === "PENDING_GUEST"
-              ? save({ ...current.value, ...c, nights_first_taken_at: c.nights_taken_at, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+              ? save({ ...current.value, ...c, status: "GUEST_COMPLETED", pms_status: "PENDING" })
               : Effect.void),
         updateGuest: (id, guest) => update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, guest } : r),
         changeStay: (id, change) =>
-          update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, ...change, nights_taken_at: utc(change.nights_taken_at) } : r),
+          update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, ...change } : r),
         cancel: (id, _cancelledAt, pmsStatus) =>
           update(id, (r) => r.status === "GUEST_COMPLETED" ? { ...r, status: "CANCELLED", pms_status: pmsStatus } : r),
         // the record has no PMS reference: only the database keeps it
@@ -248,8 +280,19 @@ export class ReservationRepo extends Context.Service<ReservationRepo, {
               .map(({ at, roomNights }) => ({ at, roomNights }))
               .sort((a, b) => a.at - b.at)),
         recordCompletionFrom: (_id, address, completion) => Ref.update(completions, (all) => [...all, { address, ...completion }]),
+        countIntentFrom: (address, hourStart, limit) =>
+          Ref.modify(intents, (all) => {
+            const key = `${address} ${hourStart.toISOString()}`
+            const made = all.get(key) ?? 0
+            return made < limit ? [true, new Map(all).set(key, made + 1)] as const : [false, all] as const
+          }),
         countPromoCodeUses: (code) => countUses(code),
-        lockPromoCodeUses: (code) => countUses(code)
+        lockPromoCodeUses: (code) => countUses(code),
+        holdsBetween: (from, until) =>
+          Effect.map(Ref.get(store), (all) =>
+            [...all.values()]
+              .filter((r) => r.status === "GUEST_COMPLETED" && r.checkin < until && r.checkout > from)
+              .flatMap((r) => holdsOf(r.id, r.rooms, r.checkin, r.checkout)))
       }
     })
   )

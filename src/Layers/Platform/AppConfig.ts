@@ -67,7 +67,8 @@ export const DEFAULT_DATABASE_TIMEOUT_MS = 5000
 
 /**
  * The connections the server holds at once: in all, well under the process's file limit, and per
- * client address, enough for a household or an office behind one address (DESIGN §13).
+ * client address, enough busy ones for the guests behind one address to load pages at once; idle
+ * keep-alive connections make room for new ones (DESIGN §13, `limitConnections`).
  */
 export const defaultConnectionLimits = { maxConnections: 2_000, maxConnectionsPerAddress: 64 } as const
 
@@ -102,6 +103,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly bookingLimitPerHour: number
   /** Room-nights one client address completes within 24 hours, counted with the completions (0: no limit). */
   readonly roomNightsPerAddressPerDay: number
+  /** Reservation intents per client address and clock hour, counted in the database (0: no limit). */
+  readonly intentLimitPerHour: number
   /** Emails to one recipient within 24 hours; more are held back (0: no limit). */
   readonly mailLimitPerRecipientPerDay: number
   /** `json` (one object per line) or `pretty` (for a developer's terminal). */
@@ -161,6 +164,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       roomNightsPerAddressPerDay: yield* wholeNumber("ROOM_NIGHTS_PER_ADDRESS_PER_DAY", "room-nights", 0, 1_000_000).pipe(
         Config.withDefault(60)
       ),
+      intentLimitPerHour: yield* wholeNumber("INTENT_LIMIT_PER_HOUR", "intents", 0, 1_000_000).pipe(Config.withDefault(60)),
       mailLimitPerRecipientPerDay: yield* wholeNumber("MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "emails", 0, 1_000_000).pipe(
         Config.withDefault(20)
       ),

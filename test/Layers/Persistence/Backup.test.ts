@@ -1,7 +1,8 @@
 import { NodeServices } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, type Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -18,6 +19,7 @@ import { Reservations } from "../../../src/Services/Reservations.js"
 import { Tokens } from "../../../src/Services/Tokens.js"
 import { makeTestClock } from "../../support/clock.js"
 import { poolOn, testDatabaseUrl } from "../../support/database.js"
+import { migrationFiles } from "../../../src/Layers/Persistence/migrations/index.js"
 import { client, completed } from "../../support/serviceFlow.js"
 
 const clock = makeTestClock("2026-11-22T10:00:00Z")
@@ -48,7 +50,8 @@ const pendingIntent = (key: string) => Effect.gen(function*() {
   const { response } = yield* (yield* Reservations).createIntent(
     { quote_id: quote.quote_id, package_code: quote.package_offers[0]!.package_code, language: "en" },
     client,
-    key
+    key,
+    "192.0.2.1"
   )
   return response.reservation_id
 })
@@ -70,7 +73,7 @@ describe("db:export and db:import", () => {
         const before = yield* Effect.gen(function*() {
           const kept = yield* completed("2027-01-10", "2027-01-13", [{ room_type_id: "double" }], "FLEX", "DIRECT12")
           const gone = yield* completed("2027-01-20", "2027-01-22", [{ room_type_id: "double" }])
-          yield* (yield* ReservationManagement).act(gone.token, { action: "cancel" })
+          yield* (yield* ReservationManagement).act(gone.token, { action: "cancel" }, "192.0.2.1")
           const pending = yield* pendingIntent("before-export")
           const exported = yield* exportTo(file)
           return { kept, pending, exported, contents: yield* contents }
@@ -81,7 +84,8 @@ describe("db:export and db:import", () => {
         const text = fs.readFileSync(file, "utf8")
         const parsed = JSON.parse(text)
         expect(parsed.format).toBe(1)
-        expect(parsed.schema).toBe("0012_bounds")
+        // the schema the export was made on: the last migration
+        expect(parsed.schema).toBe(Object.keys(migrationFiles).at(-1))
         expect(Object.keys(parsed.tables).sort()).toEqual(Object.keys(before.contents).sort())
         expect(text).not.toContain("test-secret-test-secret")
         expect(before.contents.reservations!.rows).toBe(3)
@@ -128,7 +132,7 @@ describe("db:export and db:import", () => {
 
         // a file of an older schema (before the reservation feed) goes into that schema, then the rest migrates
         const older = path.join(path.dirname(file), "older.json")
-        const { reservation_changes: _, ...olderTables } = parsed.tables
+        const { intents_by_address: _intents, reservation_changes: _, ...olderTables } = parsed.tables
         fs.writeFileSync(older, JSON.stringify({ ...parsed, schema: "0010_channel", sequences: {}, tables: olderTables }))
         const loaded = yield* importFrom(older).pipe(Effect.provide(poolOn(third)))
         expect(loaded.tables.map((t) => t.table)).not.toContain("reservation_changes")
@@ -138,4 +142,38 @@ describe("db:export and db:import", () => {
       }),
     60_000
   )
+})
+
+describe("db:import of rows the schema refuses", () => {
+  it.effect("says in one line, without a stack, which table and row, exits non-zero, and leaves nothing behind", () =>
+    Effect.gen(function*() {
+      const source = yield* testDatabaseUrl
+      const target = yield* testDatabaseUrl
+      const file = path.join(yield* temporaryFolder, "duplicate.backup.json")
+      const id = yield* Effect.gen(function*() {
+        const id = yield* pendingIntent("exported")
+        yield* exportTo(file)
+        return id
+      }).pipe(Effect.provide(serviceOn(source)))
+      // the same reservation twice: its key is taken by the first
+      const parsed = JSON.parse(fs.readFileSync(file, "utf8"))
+      parsed.tables.reservations.push(parsed.tables.reservations[0])
+      fs.writeFileSync(file, JSON.stringify(parsed))
+
+      const run = spawnSync(process.execPath, ["--import", "tsx", "src/bin/db-import.ts", file], {
+        env: { PATH: process.env.PATH, DATABASE_URL: Redacted.value(target), APP_SECRET: "test-secret-test-secret-test-secret", LOG_FORMAT: "json" },
+        encoding: "utf8"
+      })
+      expect(run.status).not.toBe(0)
+      const lines = run.stderr.trim().split("\n")
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toContain("table reservations")
+      expect(lines[0]).toContain(`Key (id)=(${id}) already exists`)
+      expect(run.stderr + run.stdout).not.toMatch(/\n\s+at /)
+      const [left] = yield* Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql<{ tables: number }>`SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname = current_schema()`
+      ).pipe(Effect.provide(poolOn(target)))
+      expect(left!.tables).toBe(0)
+    }), 60_000)
 })

@@ -29,7 +29,7 @@ contract("IdempotencyRepo", { inMemory: IdempotencyRepo.InMemory, postgres: Idem
       yield* repo.finish("intents", "k-held", "r_1")
       const done = Option.some({ request_hash: "a", state: "done", resource_id: "r_1" })
       expect(yield* repo.claim(claim("k-held", "a", 5))).toEqual(done)
-      yield* repo.release("intents", "k-held")
+      yield* repo.release(claim("k-held", "a"))
       expect(yield* repo.claim(claim("k-held", "b", 5))).toEqual(done)
     }))
 
@@ -37,8 +37,22 @@ contract("IdempotencyRepo", { inMemory: IdempotencyRepo.InMemory, postgres: Idem
     Effect.gen(function*() {
       const repo = yield* IdempotencyRepo
       yield* repo.claim(claim("k-released", "a"))
-      yield* repo.release("intents", "k-released")
+      yield* repo.release(claim("k-released", "a"))
       expect(yield* repo.claim(claim("k-released", "b"))).toEqual(Option.none())
+    }))
+
+  it.effect("a release frees its own claim only: one that took the key over since is kept", () =>
+    Effect.gen(function*() {
+      const repo = yield* IdempotencyRepo
+      yield* repo.claim(claim("k-late", "a"))
+      // its lease lapsed: the same request takes it over, then the first one's late release comes
+      expect(yield* repo.claim(claim("k-late", "a", 2))).toEqual(Option.none())
+      yield* repo.release(claim("k-late", "a"))
+      expect(yield* repo.claim(claim("k-late", "a", 2))).toEqual(
+        Option.some({ request_hash: "a", state: "in_progress", resource_id: null })
+      )
+      yield* repo.release(claim("k-late", "a", 2))
+      expect(yield* repo.claim(claim("k-late", "a", 2))).toEqual(Option.none())
     }))
 
   it.effect("an abandoned claim is taken over by the same request only; an expired key by any", () =>

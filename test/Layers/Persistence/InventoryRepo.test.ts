@@ -2,9 +2,9 @@ import { expect } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer } from "effect"
 import type { ReservationId, RoomTypeId } from "../../../src/Domain/Ids.js"
 import type { LocalDate } from "../../../src/Domain/LocalDate.js"
-import { type ChannelCells, noCells, type StoredNight } from "../../../src/Domain/Channel.js"
+import { type ChannelCells, type Knowledge, noCells, type StoredNight } from "../../../src/Domain/Channel.js"
 import type { Cents } from "../../../src/Domain/Money.js"
-import { InventoryRepo } from "../../../src/Layers/Persistence/InventoryRepo.js"
+import { type GivenBack, InventoryRepo } from "../../../src/Layers/Persistence/InventoryRepo.js"
 import { ReservationRepo } from "../../../src/Layers/Persistence/ReservationRepo.js"
 import { Transactions } from "../../../src/Layers/Persistence/Transactions.js"
 import { contract } from "../../support/contract.js"
@@ -26,18 +26,18 @@ const counts = (rows: ReadonlyArray<StoredNight>): Array<BookedNight> =>
 /** Booked nights in one order (the SQL answers them in none), without those that hold nothing. */
 const sorted = (nights: ReadonlyArray<StoredNight>) =>
   counts(nights).filter((n) => n.booked > 0).sort((a, b) => a.room_type_id.localeCompare(b.room_type_id) || a.night.localeCompare(b.night))
-const takenAt = new Date("2026-12-01T10:00:00Z")
-
-/** Holds rooms at `at` as the service does: the nights locked first, in the same transaction. */
-const takeAt = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string, at: Date) =>
+/** Holds rooms as the service does: the nights locked first, in the same transaction. */
+const take = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string) =>
   Effect.flatMap(InventoryRepo, (repo) =>
-    Effect.andThen(repo.lockNights([roomTypeId], d(checkin), d(checkout)), repo.take(roomTypeId, rooms, d(checkin), d(checkout), at)))
-const releaseAt = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string, at: Date) =>
+    Effect.andThen(repo.lockNights([roomTypeId], d(checkin), d(checkout)), repo.take(roomTypeId, rooms, d(checkin), d(checkout))))
+/** Gives back rooms, of which `back` per night the night's figure did not count. */
+const releaseWith = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string, back: GivenBack) =>
   Effect.flatMap(InventoryRepo, (repo) =>
-    Effect.andThen(repo.lockNights([roomTypeId], d(checkin), d(checkout)), repo.release(roomTypeId, rooms, d(checkin), d(checkout), at)))
-const take = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string) => takeAt(roomTypeId, rooms, checkin, checkout, takenAt)
+    Effect.andThen(repo.lockNights([roomTypeId], d(checkin), d(checkout)), repo.release(roomTypeId, rooms, d(checkin), d(checkout), back)))
 const release = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string) =>
-  releaseAt(roomTypeId, rooms, checkin, checkout, takenAt)
+  releaseWith(roomTypeId, rooms, checkin, checkout, () => 0)
+/** A figure's knowledge: the changes up to a cursor, and those acknowledged by an instant. */
+const knowing = (through: bigint | null, ackedBy: number | null = null): Knowledge => ({ through, ackedBy })
 
 /** Every channel field set at `asOf`, with these values. */
 const cellsAt = (asOf: number, values: { readonly [K in keyof ChannelCells]: ChannelCells[K]["value"] }): ChannelCells =>
@@ -47,27 +47,24 @@ const cellsAt = (asOf: number, values: { readonly [K in keyof ChannelCells]: Cha
 const stateOf = (roomTypeId: RoomTypeId, date: string) =>
   Effect.map(
     Effect.flatMap(InventoryRepo, (repo) => repo.nights(d(date), d(addOne(date)))),
-    (rows) => rows.find((r) => r.room_type_id === roomTypeId) ?? { booked: 0, booked_since: 0, cells: noCells }
+    (rows) => rows.find((r) => r.room_type_id === roomTypeId) ?? { booked: 0, booked_since: 0, cells: noCells, knowledge: null }
   )
 const addOne = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
 
-/**
- * A completed reservation of `rooms` rooms of a type that took its nights at `at`, as the
- * completion writes it: its record (which PostgreSQL's `takenSince` counts) and its rooms taken.
- */
+/** A completed reservation of `rooms` rooms of a type, as the completion writes it: its record and its rooms taken. */
 let reservations = 0
-const completedAt = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string, at: Date) =>
+const completed = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string) =>
   Effect.gen(function*() {
     const n = ++reservations
+    const id = `r_inventory_${n}` as ReservationId
     yield* (yield* ReservationRepo).insert({
       ...sampleReservation({ checkin, checkout }),
-      id: `r_inventory_${n}` as ReservationId,
+      id,
       number: `BR-INV${n}`,
-      rooms: [{ room_index: 0, room_type_id: roomTypeId, quantity: rooms, adults: 2, children_ages: [], rate_code: null }],
-      completed_at: at.toISOString(),
-      nights_taken_at: at.toISOString()
+      rooms: [{ room_index: 0, room_type_id: roomTypeId, quantity: rooms, adults: 2, children_ages: [], rate_code: null }]
     })
-    yield* takeAt(roomTypeId, rooms, checkin, checkout, at)
+    yield* take(roomTypeId, rooms, checkin, checkout)
+    return id
   })
 
 contract("InventoryRepo", {
@@ -161,11 +158,11 @@ contract("InventoryRepo", {
       ])
     }))
 
-  it.effect("the channel's cells round-trip with their as_of to the millisecond; booked_since is written only when given", () =>
+  it.effect("the channel's cells round-trip with their as_of to the millisecond; a recount writes booked_since and what the figure knows", () =>
     Effect.gen(function*() {
       const repo = yield* InventoryRepo
       const asOf = Date.parse("2027-01-05T09:30:00.123Z")
-      yield* takeAt(deluxe, 2, "2027-06-01", "2027-06-03", takenAt)
+      yield* take(deluxe, 2, "2027-06-01", "2027-06-03")
       const all = cellsAt(asOf, {
         rooms_to_sell: 3,
         stop_sell: true,
@@ -177,103 +174,121 @@ contract("InventoryRepo", {
       })
       yield* repo.lockRanges([{ roomTypeIds: [deluxe], checkin: d("2027-06-01"), checkout: d("2027-06-04") }])
       yield* repo.writeChannel([
-        { room_type_id: deluxe, night: d("2027-06-01"), cells: all, booked_since: 1 },
+        { room_type_id: deluxe, night: d("2027-06-01"), cells: all, recount: { knowledge: knowing(9_007_199_254_740_993n), booked_since: 1 } },
         // a cleared figure keeps its as_of; the other fields never set
         {
           room_type_id: deluxe,
           night: d("2027-06-02"),
           cells: { ...noCells, rooms_to_sell: { value: null, as_of: asOf + 1 }, stop_sell: { value: null, as_of: asOf } },
-          booked_since: 2
+          recount: { knowledge: knowing(null, asOf - 300_000), booked_since: 2 }
         },
         // a night nobody booked
-        { room_type_id: deluxe, night: d("2027-06-03"), cells: { ...noCells, min_stay: { value: 3, as_of: asOf } }, booked_since: undefined }
+        { room_type_id: deluxe, night: d("2027-06-03"), cells: { ...noCells, min_stay: { value: 3, as_of: asOf } }, recount: undefined }
       ])
-      expect(yield* stateOf(deluxe, "2027-06-01")).toMatchObject({ booked: 2, booked_since: 1, cells: all })
+      expect(yield* stateOf(deluxe, "2027-06-01")).toMatchObject({
+        booked: 2,
+        booked_since: 1,
+        cells: all,
+        knowledge: knowing(9_007_199_254_740_993n)
+      })
       expect(yield* stateOf(deluxe, "2027-06-02")).toMatchObject({
         booked: 2,
         booked_since: 2,
-        cells: { ...noCells, rooms_to_sell: { value: null, as_of: asOf + 1 }, stop_sell: { value: null, as_of: asOf } }
+        cells: { ...noCells, rooms_to_sell: { value: null, as_of: asOf + 1 }, stop_sell: { value: null, as_of: asOf } },
+        knowledge: knowing(null, asOf - 300_000)
       })
-      expect(yield* stateOf(deluxe, "2027-06-03")).toMatchObject({ booked: 0, booked_since: 0, cells: { ...noCells, min_stay: { value: 3, as_of: asOf } } })
-      // booked_since undefined keeps the count; the cells are replaced whole
-      yield* repo.writeChannel([{ room_type_id: deluxe, night: d("2027-06-01"), cells: { ...all, base_rate: { value: null, as_of: asOf + 5 } }, booked_since: undefined }])
-      expect(yield* stateOf(deluxe, "2027-06-01")).toMatchObject({ booked_since: 1, cells: { ...all, base_rate: { value: null, as_of: asOf + 5 } } })
+      // no figure, no knowledge
+      expect(yield* stateOf(deluxe, "2027-06-03")).toMatchObject({
+        booked: 0,
+        booked_since: 0,
+        cells: { ...noCells, min_stay: { value: 3, as_of: asOf } },
+        knowledge: null
+      })
+      // no recount keeps the count and the knowledge; the cells are replaced whole
+      yield* repo.writeChannel([{ room_type_id: deluxe, night: d("2027-06-01"), cells: { ...all, base_rate: { value: null, as_of: asOf + 5 } }, recount: undefined }])
+      expect(yield* stateOf(deluxe, "2027-06-01")).toMatchObject({
+        booked_since: 1,
+        cells: { ...all, base_rate: { value: null, as_of: asOf + 5 } },
+        knowledge: knowing(9_007_199_254_740_993n)
+      })
       // the same through a locked read and the read of another statement
       const locked = yield* repo.lockNights([deluxe], d("2027-06-01"), d("2027-06-02"))
-      expect(locked[0]!.cells).toEqual((yield* repo.nightsBetween(d("2027-06-01"), d("2027-06-02")))[0]!.cells)
+      const read = (yield* repo.nightsBetween(d("2027-06-01"), d("2027-06-02")))[0]!
+      expect([locked[0]!.cells, locked[0]!.knowledge]).toEqual([read.cells, read.knowledge])
       // free rooms read the figure: min(5 - 2, 3 - 1) on the 1st
       expect((yield* freeRooms(d("2027-06-01"), d("2027-06-02"))).find((r) => r.room_type_id === deluxe)).toEqual({ room_type_id: deluxe, free: 2 })
     }))
 
-  it.effect("take counts rooms as taken since on a night with a figure (cleared or not), and never beyond rooms_to_sell", () =>
+  it.effect("take counts rooms as unknown to a night's figure (cleared or not), and never beyond rooms_to_sell", () =>
     Effect.gen(function*() {
       const repo = yield* InventoryRepo
       const asOf = Date.parse("2027-01-05T09:30:00Z")
       yield* repo.lockRanges([{ roomTypeIds: [twin], checkin: d("2027-06-10"), checkout: d("2027-06-13") }])
       yield* repo.writeChannel([
-        { room_type_id: twin, night: d("2027-06-10"), cells: { ...noCells, rooms_to_sell: { value: 2, as_of: asOf } }, booked_since: 0 },
-        { room_type_id: twin, night: d("2027-06-11"), cells: { ...noCells, rooms_to_sell: { value: null, as_of: asOf } }, booked_since: 0 }
+        { room_type_id: twin, night: d("2027-06-10"), cells: { ...noCells, rooms_to_sell: { value: 2, as_of: asOf } }, recount: { knowledge: knowing(5n), booked_since: 0 } },
+        { room_type_id: twin, night: d("2027-06-11"), cells: { ...noCells, rooms_to_sell: { value: null, as_of: asOf } }, recount: { knowledge: knowing(5n), booked_since: 0 } }
       ])
-      yield* takeAt(twin, 2, "2027-06-10", "2027-06-13", new Date(asOf + 1))
+      yield* take(twin, 2, "2027-06-10", "2027-06-13")
       expect((yield* stateOf(twin, "2027-06-10"))).toMatchObject({ booked: 2, booked_since: 2 })
       expect((yield* stateOf(twin, "2027-06-11"))).toMatchObject({ booked: 2, booked_since: 2 })
       expect((yield* stateOf(twin, "2027-06-12"))).toMatchObject({ booked: 2, booked_since: 0 })
       // the figure's 2 are taken: one more is a defect that changes nothing (in the service's transaction), though the file has 8
       const { atomically } = yield* Transactions
-      const over = yield* Effect.exit(atomically(takeAt(twin, 1, "2027-06-10", "2027-06-12", new Date(asOf + 2))))
+      const over = yield* Effect.exit(atomically(take(twin, 1, "2027-06-10", "2027-06-12")))
       expect(Exit.isFailure(over) && Cause.hasDies(over.cause)).toBe(true)
       expect((yield* stateOf(twin, "2027-06-10"))).toMatchObject({ booked: 2, booked_since: 2 })
       expect((yield* stateOf(twin, "2027-06-11"))).toMatchObject({ booked: 2, booked_since: 2 })
       // a cleared figure binds nothing
-      yield* takeAt(twin, 6, "2027-06-11", "2027-06-12", new Date(asOf + 2))
+      yield* take(twin, 6, "2027-06-11", "2027-06-12")
       expect((yield* stateOf(twin, "2027-06-11"))).toMatchObject({ booked: 8, booked_since: 8 })
     }))
 
-  it.effect("release gives back booked_since only for rooms taken at or after the figure's as_of, never below 0", () =>
+  it.effect("release gives back of booked_since what the caller says each night's figure did not count, never below 0 nor above booked", () =>
     Effect.gen(function*() {
       const repo = yield* InventoryRepo
       const asOf = Date.parse("2027-01-05T09:30:00.500Z")
-      yield* takeAt(double, 3, "2027-06-20", "2027-06-21", new Date(asOf - 1))
-      yield* repo.lockRanges([{ roomTypeIds: [double], checkin: d("2027-06-20"), checkout: d("2027-06-21") }])
-      // the figure counted those 3
-      yield* repo.writeChannel([{ room_type_id: double, night: d("2027-06-20"), cells: { ...noCells, rooms_to_sell: { value: 4, as_of: asOf } }, booked_since: 0 }])
-      yield* takeAt(double, 1, "2027-06-20", "2027-06-21", new Date(asOf))
-      yield* takeAt(double, 1, "2027-06-20", "2027-06-21", new Date(asOf + 1000))
+      yield* take(double, 3, "2027-06-20", "2027-06-22")
+      yield* repo.lockRanges([{ roomTypeIds: [double], checkin: d("2027-06-20"), checkout: d("2027-06-22") }])
+      // the figures counted those 3
+      const figure = { ...noCells, rooms_to_sell: { value: 4, as_of: asOf } }
+      yield* repo.writeChannel([
+        { room_type_id: double, night: d("2027-06-20"), cells: figure, recount: { knowledge: knowing(3n), booked_since: 0 } },
+        { room_type_id: double, night: d("2027-06-21"), cells: figure, recount: { knowledge: knowing(3n), booked_since: 0 } }
+      ])
+      yield* take(double, 2, "2027-06-20", "2027-06-22")
       expect(yield* stateOf(double, "2027-06-20")).toMatchObject({ booked: 5, booked_since: 2 })
-      // taken before the figure, cancelled now: the figure still counts it
-      yield* releaseAt(double, 1, "2027-06-20", "2027-06-21", new Date(asOf - 1))
+      // a room the figure counts: nothing back; an unknown one: back on the 21st only
+      yield* releaseWith(double, 1, "2027-06-20", "2027-06-22", () => 0)
       expect(yield* stateOf(double, "2027-06-20")).toMatchObject({ booked: 4, booked_since: 2 })
-      // taken at its very instant, and after it: they leave the count
-      yield* releaseAt(double, 1, "2027-06-20", "2027-06-21", new Date(asOf))
-      expect(yield* stateOf(double, "2027-06-20")).toMatchObject({ booked: 3, booked_since: 1 })
-      yield* releaseAt(double, 1, "2027-06-20", "2027-06-21", new Date(asOf + 1000))
+      yield* releaseWith(double, 1, "2027-06-20", "2027-06-22", (night) => night === "2027-06-21" ? 1 : 0)
+      expect(yield* stateOf(double, "2027-06-20")).toMatchObject({ booked: 3, booked_since: 2 })
+      expect(yield* stateOf(double, "2027-06-21")).toMatchObject({ booked: 3, booked_since: 1 })
+      // booked_since is never below 0, nor more than is booked
+      yield* releaseWith(double, 1, "2027-06-20", "2027-06-22", () => 5)
+      expect(yield* stateOf(double, "2027-06-21")).toMatchObject({ booked: 2, booked_since: 0 })
       expect(yield* stateOf(double, "2027-06-20")).toMatchObject({ booked: 2, booked_since: 0 })
-      // booked_since is never more than is booked
-      yield* repo.writeChannel([{ room_type_id: double, night: d("2027-06-20"), cells: { ...noCells, rooms_to_sell: { value: 4, as_of: asOf } }, booked_since: 2 }])
-      yield* releaseAt(double, 2, "2027-06-20", "2027-06-21", new Date(asOf - 1))
+      yield* repo.writeChannel([{ room_type_id: double, night: d("2027-06-20"), cells: figure, recount: { knowledge: knowing(3n), booked_since: 2 } }])
+      yield* releaseWith(double, 2, "2027-06-20", "2027-06-21", () => 0)
       expect(yield* stateOf(double, "2027-06-20")).toMatchObject({ booked: 0, booked_since: 0 })
     }))
 
-  it.effect("takenSince: the rooms of completed reservations that took their nights at or after as_of, per room type and night", () =>
+  it.effect("the holds of completed reservations between two dates, per reservation and room type", () =>
     Effect.gen(function*() {
-      const repo = yield* InventoryRepo
-      const asOf = Date.parse("2027-01-05T09:30:00.250Z")
-      yield* completedAt(deluxe, 1, "2027-07-01", "2027-07-04", new Date(asOf - 1))
-      yield* completedAt(deluxe, 2, "2027-07-02", "2027-07-03", new Date(asOf))
-      yield* completedAt(deluxe, 1, "2027-07-03", "2027-07-05", new Date(asOf + 1))
-      yield* completedAt(twin, 3, "2027-06-30", "2027-07-02", new Date(asOf + 60_000))
-      const since = (from: string, until: string) =>
-        Effect.map(repo.takenSince(new Date(asOf), d(from), d(until)), (rows) =>
-          [...rows].map(({ night, room_type_id, rooms }) => ({ room_type_id, night, rooms }))
-            .sort((a, b) => a.room_type_id.localeCompare(b.room_type_id) || a.night.localeCompare(b.night)))
-      expect(yield* since("2027-07-01", "2027-07-05")).toEqual([
-        { room_type_id: deluxe, night: "2027-07-02", rooms: 2 },
-        { room_type_id: deluxe, night: "2027-07-03", rooms: 1 },
-        { room_type_id: deluxe, night: "2027-07-04", rooms: 1 },
-        { room_type_id: twin, night: "2027-07-01", rooms: 3 }
+      const reservationsRepo = yield* ReservationRepo
+      const a = yield* completed(deluxe, 1, "2027-07-01", "2027-07-04")
+      const b = yield* completed(twin, 3, "2027-06-30", "2027-07-02")
+      yield* completed(deluxe, 2, "2027-07-05", "2027-07-06")
+      const holds = (from: string, until: string) =>
+        Effect.map(reservationsRepo.holdsBetween(d(from), d(until)), (rows) =>
+          rows.filter((h) => h.reservation_id === a || h.reservation_id === b)
+            .sort((x, y) => x.room_type_id.localeCompare(y.room_type_id)))
+      expect(yield* holds("2027-07-01", "2027-07-05")).toEqual([
+        { reservation_id: a, room_type_id: deluxe, rooms: 1, checkin: "2027-07-01", checkout: "2027-07-04" },
+        { reservation_id: b, room_type_id: twin, rooms: 3, checkin: "2027-06-30", checkout: "2027-07-02" }
       ])
-      // only the nights asked for
-      expect(yield* since("2027-07-03", "2027-07-04")).toEqual([{ room_type_id: deluxe, night: "2027-07-03", rooms: 1 }])
-      expect(yield* repo.takenSince(new Date(asOf + 60_001), d("2027-06-01"), d("2027-08-01"))).toEqual([])
+      // a stay that ends on the first date holds none of it
+      expect(yield* holds("2027-07-02", "2027-07-03")).toEqual([
+        { reservation_id: a, room_type_id: deluxe, rooms: 1, checkin: "2027-07-01", checkout: "2027-07-04" }
+      ])
     }))
 })

@@ -21,9 +21,7 @@ const pending = (id: string): ReservationRecord => ({
   terms_version: null,
   guest_link_expires_at: "2026-12-02T10:00:00+01:00",
   created_at: "2026-12-01T10:00:00+01:00",
-  completed_at: null,
-  nights_taken_at: null,
-  nights_first_taken_at: null
+  completed_at: null
 })
 
 /** What the guest's completion writes; a reservation number is one reservation's. */
@@ -34,7 +32,6 @@ const completionNumbered = (number: string) => ({
   offer: completed.offer,
   line_totals: completed.line_totals,
   completed_at: "2026-12-01T10:05:00+01:00",
-  nights_taken_at: "2026-12-01T10:05:00+01:00",
   promo_code: null
 })
 const completion = completionNumbered("BR-COMPLETED")
@@ -42,6 +39,21 @@ const completion = completionNumbered("BR-COMPLETED")
 const find = (id: string) => Effect.flatMap(ReservationRepo, (repo) => Effect.map(repo.find(id as ReservationId), Option.getOrThrow))
 
 contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: ReservationRepo.layer }, (it) => {
+  it.effect("intents are counted per client address and hour up to the limit; a full hour counts nothing more", () =>
+    Effect.gen(function*() {
+      const repo = yield* ReservationRepo
+      const hour = new Date("2026-12-01T10:00:00Z")
+      const next = new Date("2026-12-01T11:00:00Z")
+      const counted = (address: string, at: Date) => repo.countIntentFrom(address, at, 2)
+      expect([yield* counted("192.0.2.1", hour), yield* counted("192.0.2.1", hour), yield* counted("192.0.2.1", hour)]).toEqual([true, true, false])
+      expect(yield* counted("192.0.2.1", hour)).toBe(false)
+      expect(yield* counted("192.0.2.2", hour)).toBe(true)
+      expect(yield* counted("192.0.2.1", next)).toBe(true)
+      // a limit raised meanwhile counts on from what was made
+      expect(yield* repo.countIntentFrom("192.0.2.1", hour, 3)).toBe(true)
+      expect(yield* repo.countIntentFrom("192.0.2.1", hour, 3)).toBe(false)
+    }))
+
   it.effect("a reservation is found as it was written, its instants in UTC; an unknown one is not", () =>
     Effect.gen(function*() {
       const repo = yield* ReservationRepo
@@ -65,7 +77,6 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
         guest: completion.guest,
         terms_version: completion.terms_version,
         completed_at: "2026-12-01T09:05:00.000Z",
-        nights_taken_at: "2026-12-01T09:05:00.000Z"
       })
       yield* repo.complete("r_completed" as ReservationId, { ...completion, number: "BR-OTHER" })
       yield* repo.markExpired("r_completed" as ReservationId)
@@ -128,7 +139,6 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
         line_totals: [12345 as Cents],
         promo_code: null,
         pms_status: "PENDING" as const,
-        nights_taken_at: "2026-12-04T10:00:00.000Z"
       }
       yield* repo.insert(pending(id))
       yield* repo.changeStay(id, change)

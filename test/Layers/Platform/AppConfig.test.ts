@@ -15,6 +15,7 @@ describe("AppConfig", () => {
       expect(Option.isNone(config.pmsUrl)).toBe(true)
       expect(config.dataDir).toMatch(/\/var$/)
       expect(config).toMatchObject({ outboxMaxAttempts: 20, outboxConcurrency: 4, quoteRetentionDays: 30, pendingRetentionDays: 30, bookingLimitPerHour: 10, mailLimitPerRecipientPerDay: 20 })
+      expect(config.intentLimitPerHour).toBe(60)
     }))
 
   it.effect("an empty DATABASE_URL, SMTP_URL or APP_SECRET counts as unset, never as an empty value", () =>
@@ -45,6 +46,7 @@ describe("AppConfig", () => {
         OUTBOX_MAX_ATTEMPTS: "12",
         OUTBOX_CONCURRENCY: "2",
         BOOKING_LIMIT_PER_HOUR: "0",
+        INTENT_LIMIT_PER_HOUR: "5",
         MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "5"
       })
       expect(config.publicBaseUrl).toBe("https://book.belle-rive.example")
@@ -52,7 +54,8 @@ describe("AppConfig", () => {
       expect(String(config.databaseUrl)).not.toContain("secret")
       expect(Redacted.value(Option.getOrThrow(config.appSecret))).toHaveLength(32)
       expect(config).toMatchObject({ port: 8080, host: "0.0.0.0", quoteTtlSeconds: 600, environment: "production", outboxMaxAttempts: 12, outboxConcurrency: 2 })
-      expect(config).toMatchObject({ bookingLimitPerHour: 0, mailLimitPerRecipientPerDay: 5 })
+      expect(config).toMatchObject({ bookingLimitPerHour: 0, intentLimitPerHour: 5, mailLimitPerRecipientPerDay: 5 })
+      expect((yield* withEnv({ INTENT_LIMIT_PER_HOUR: "0" })).intentLimitPerHour).toBe(0)
     }))
 
   it.effect("PMS_TOKEN is a redacted secret; MCP_ALLOWED_ORIGINS a list of origins as browsers send them", () =>
@@ -66,7 +69,7 @@ describe("AppConfig", () => {
       expect((yield* withEnv({ TRUSTED_PROXIES: " 10.0.0.1, ::FFFF:10.0.0.2,2001:DB8::1 " })).trustedProxies).toEqual(["10.0.0.1", "10.0.0.2", "2001:db8::1"])
     }))
 
-  for (const [name, value] of [["PORT", "abc"], ["PORT", "70000"], ["QUOTE_TTL_SECONDS", "5"], ["PUBLIC_BASE_URL", "not a url"], ["PMS_URL", "::"], ["OUTBOX_MAX_ATTEMPTS", "0"], ["OUTBOX_CONCURRENCY", "0"], ["APP_SECRET", "x".repeat(31)], ["PENDING_RETENTION_DAYS", "0"], ["BOOKING_LIMIT_PER_HOUR", "-1"], ["MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "1.5"], ["MCP_ALLOWED_ORIGINS", "https://agent.example/mcp"], ["MCP_ALLOWED_ORIGINS", "https://ok.example,*"], ["MCP_ALLOWED_ORIGINS", "null"], ["MCP_ALLOWED_ORIGINS", "file:///tmp"], ["TRUSTED_PROXIES", "proxy.internal"], ["TRUSTED_PROXIES", "10.0.0.0/8"]]) {
+  for (const [name, value] of [["PORT", "abc"], ["PORT", "70000"], ["QUOTE_TTL_SECONDS", "5"], ["PUBLIC_BASE_URL", "not a url"], ["PMS_URL", "::"], ["OUTBOX_MAX_ATTEMPTS", "0"], ["OUTBOX_CONCURRENCY", "0"], ["APP_SECRET", "x".repeat(31)], ["PENDING_RETENTION_DAYS", "0"], ["BOOKING_LIMIT_PER_HOUR", "-1"], ["INTENT_LIMIT_PER_HOUR", "-1"], ["INTENT_LIMIT_PER_HOUR", "ten"], ["MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "1.5"], ["MCP_ALLOWED_ORIGINS", "https://agent.example/mcp"], ["MCP_ALLOWED_ORIGINS", "https://ok.example,*"], ["MCP_ALLOWED_ORIGINS", "null"], ["MCP_ALLOWED_ORIGINS", "file:///tmp"], ["TRUSTED_PROXIES", "proxy.internal"], ["TRUSTED_PROXIES", "10.0.0.0/8"]]) {
     it.effect(`a wrong ${name} (${value}) stops the start with a message naming it`, () =>
       Effect.gen(function*() {
         const error = yield* withEnv({ [name!]: value! }).pipe(Effect.flip)

@@ -11,6 +11,9 @@ import m0009 from "./0009_promo_codes.js"
 import m0010 from "./0010_channel.js"
 import m0011 from "./0011_reservation_feed.js"
 import m0012 from "./0012_bounds.js"
+import m0013 from "./0013_channel_knowledge.js"
+import m0014 from "./0014_intent_limit.js"
+import m0015 from "./0015_stay_changes_counted.js"
 
 /** Every migration by its id, in order; a new one is a new file and a new line here. */
 export const migrationFiles = {
@@ -25,7 +28,10 @@ export const migrationFiles = {
   "0009_promo_codes": m0009,
   "0010_channel": m0010,
   "0011_reservation_feed": m0011,
-  "0012_bounds": m0012
+  "0012_bounds": m0012,
+  "0013_channel_knowledge": m0013,
+  "0014_intent_limit": m0014,
+  "0015_stay_changes_counted": m0015
 }
 
 export const migrations = Migrator.fromRecord(migrationFiles)
