@@ -140,9 +140,19 @@ function buildForm(search, errors) {
 }
 
 /** The calendar is loaded when first opened: until then (or without it) the date inputs are the browser's own. */
+let calendarAttempts = 0
 async function openCalendar(button) {
-  const { toggleCalendar } = await import("./book-calendar.js")
-  toggleCalendar(button, calendarSlot, {
+  let calendar
+  try {
+    // a failed module is remembered by the browser under its URL: another attempt asks under another
+    calendar = await import(calendarAttempts === 0 ? "./book-calendar.js" : `./book-calendar.js?attempt=${calendarAttempts}`)
+  } catch {
+    calendarAttempts++
+    say(formMessage, "error", t("pageFailed"))
+    return checkin.focus()
+  }
+  clear(formMessage)
+  calendar.toggleCalendar(button, calendarSlot, {
     search: () => formSearch(current),
     call,
     choose: (date, nights) => {

@@ -363,6 +363,32 @@ layerWithChromium(TestApp())("booking page", (it) => {
       expect(shown.groups).toBe(3)
     }))
 
+  it.effect("when the calendar's script cannot be had, the browser's own date inputs still search; pressed again, the calendar opens", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { checkin, checkout } = stay()
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        let refusing = true
+        await page.route("**/assets/en/book-calendar.js*", (route) => (refusing ? route.abort() : route.continue()))
+        await page.goto(`${base}/book`)
+        await page.locator("#calendar-open").click()
+        await page.locator("#search-message p").waitFor()
+        const said = await page.locator("#search-message").innerText()
+        const focus = await page.evaluate<string>("document.activeElement.id")
+        await page.locator("#checkin").fill(checkin)
+        await page.locator("#checkout").fill(checkout)
+        await page.locator("#search-submit").click()
+        await page.locator(".offer").first().waitFor()
+        refusing = false
+        await page.locator("#calendar-open").click()
+        await page.locator("#calendar-grid").waitFor()
+        return { said, focus, url: page.url() }
+      })
+      expect(shown.said).toBe(GUEST_CATALOG.en.pageFailed)
+      expect(shown.focus).toBe("checkin")
+      expect(shown.url).toContain(`checkin=${checkin}&checkout=${checkout}`)
+    }))
+
   it.effect("an unknown promo code is said on the form, in words, and the search is kept", () =>
     Effect.gen(function*() {
       const base = yield* baseUrl
