@@ -148,16 +148,16 @@ const bookPage = Effect.gen(function*() {
     })
     return [language, withTypes] as const
   }))
-  return Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
+  /** The answer to one request of `/book`. */
+  return (request: HttpServerRequest.HttpServerRequest) => {
     const asked = new URL(request.url, "http://book").searchParams.get("lang") ?? undefined
     const language = chooseLanguage(asked, request.headers["accept-language"])
-    const body = pages.get(language)!(yield* catalog.roomTypes(language))
-    return HttpServerResponse.uint8Array(body, {
-      contentType: "text/html; charset=utf-8",
-      headers: { "cache-control": "no-store", "content-security-policy": csp, vary: "Accept-Language" }
-    })
-  })
+    return Effect.map(catalog.roomTypes(language), (types) =>
+      HttpServerResponse.uint8Array(pages.get(language)!(types), {
+        contentType: "text/html; charset=utf-8",
+        headers: { "cache-control": "no-store", "content-security-policy": csp, vary: "Accept-Language" }
+      }))
+  }
 })
 
 /**
@@ -189,7 +189,7 @@ export const GuestPagesLive = HttpRouter.use((router) =>
       const words = yield* heavyDocument("text/javascript; charset=utf-8", new TextEncoder().encode(guestPageModule(language)), own)
       yield* router.add("GET", oneLanguagePath(language, "guest-i18n.js"), words)
     }
-    yield* router.add("GET", "/book", yield* bookPage)
+    yield* router.add("GET", "/book", Effect.flatMap(HttpServerRequest.HttpServerRequest, yield* bookPage))
     const { bookingWidgetOrigins } = yield* AppConfig
     const style = new TextDecoder().decode(yield* readPublic("booking-widget.css"))
     yield* router.add("GET", WIDGET_PATH, widgetAsset(yield* readPublic("booking-widget.js"), bookingWidgetOrigins))
