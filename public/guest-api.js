@@ -32,6 +32,21 @@ export const fetchHotel = (signal) => fetchPublic("/v1/hotel", signal)
 /** The room types with their names in `language` ({ rooms }). */
 export const fetchRoomTypes = (language, signal) => fetchPublic(`/v1/room-types?language=${encodeURIComponent(language)}`, signal)
 
+/**
+ * A call of the API, JSON in (a POST when `body` is given) and out, never with credentials, with
+ * `headers` of its own; `signal` abandons it.
+ */
+export const callJson = (path, { body, headers = {}, signal } = {}) =>
+  fetch(path, {
+    cache: "no-store",
+    credentials: "omit",
+    signal,
+    ...(body === undefined ? {} : { method: "POST", body: JSON.stringify(body) }),
+    headers: { Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }), ...headers }
+  })
+    .then(read)
+    .catch(() => NO_ANSWER)
+
 /** Calls of the API with the link's token; each takes the `signal` that abandons it. */
 export const apiWith = (token) => {
   /** The Response, or NO_ANSWER. */

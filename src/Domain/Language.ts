@@ -40,3 +40,7 @@ export const acceptedLanguage = (header: string | undefined): Language => {
   ranked.sort((a, b) => b.weight - a.weight || a.index - b.index)
   return ranked[0]?.language ?? "en"
 }
+
+/** A guest page's language: `asked` (its `lang` parameter) when it is one of ours, else the browser's (`acceptedLanguage`). */
+export const chooseLanguage = (asked: string | undefined, acceptLanguage: string | undefined): Language =>
+  Schema.is(Language)(asked) ? asked : acceptedLanguage(acceptLanguage)

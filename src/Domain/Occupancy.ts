@@ -5,6 +5,8 @@ export const INFANT_AGE_LIMIT = 2
 
 /** The oldest a child is (a guest of 18 is an adult). */
 export const MAX_CHILD_AGE = 17
+/** Adults of a room when a request does not say (the calendar's default, and the booking page's first search). */
+export const DEFAULT_ADULTS = 2
 /** Adults one room takes: standard occupancy is 2 in every room type a request may name. */
 export const MAX_ADULTS_PER_ROOM = 2
 

@@ -7,7 +7,7 @@ import type { HotelDefinition } from "./Hotel.js"
 import { PackageCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, daysBetween, LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency } from "./Money.js"
-import { fitsRoom, MAX_ADULTS_PER_ROOM, MAX_CHILD_AGE, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
+import { DEFAULT_ADULTS, fitsRoom, MAX_ADULTS_PER_ROOM, MAX_CHILD_AGE, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
 import { type PricingInput, priceStay, type RoomLine, validateRooms } from "./Pricing.js"
 import { ChildAge, ChildrenAges, describeReasons, type PackageOffer, PromoCodeInput, type RoomUnavailability } from "./Quote.js"
 import { type Stay, validateStay } from "./Stay.js"
@@ -45,7 +45,7 @@ const calendarFields = <C, A>(
   from: LocalDate.annotateKey({ description: "First arrival date" }),
   to: LocalDate.annotateKey({ description: `Last arrival date (inclusive); at most ${MAX_CALENDAR_DATES} dates from from` }),
   nights: count(1, MAX_CALENDAR_NIGHTS).pipe(withDefault(`Nights of each stay, 1 to ${MAX_CALENDAR_NIGHTS} (default 1)`, () => 1)),
-  adults: count(1, MAX_ADULTS_PER_ROOM).pipe(withDefault(`Adults in the room, 1 to ${MAX_ADULTS_PER_ROOM} (default 2)`, () => 2)),
+  adults: count(1, MAX_ADULTS_PER_ROOM).pipe(withDefault(`Adults in the room, 1 to ${MAX_ADULTS_PER_ROOM} (default ${DEFAULT_ADULTS})`, () => DEFAULT_ADULTS)),
   children_ages: ages.pipe(withDefault(`Age of each child in the room on check-in, 0 to ${MAX_CHILD_AGE}, at most ${MAX_CHILDREN_PER_ROOM} children`, () => [])),
   room_type_id: Schema.optionalKey(RoomTypeId).annotateKey({ description: "Only this room type; omit for any that fits" }),
   rate_code: Schema.optionalKey(RateCode).annotateKey({ description: "Only this rate plan; omit for every eligible plan" }),

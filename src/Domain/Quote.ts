@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { GroupBooking } from "./BookingLimits.js"
 import { wireExamples, withDefault } from "./Documentation.js"
 import { PackageCode, PromotionCode, QuoteId, RateCode, RoomTypeId, TimeOfDay } from "./Ids.js"
+import { Language } from "./Language.js"
 import { LocalDate } from "./LocalDate.js"
 import { Amount, type Cents, Currency, describedAmount } from "./Money.js"
 import { MAX_ADULTS_PER_ROOM, MAX_CHILD_AGE, MAX_CHILDREN_PER_ROOM } from "./Occupancy.js"
@@ -73,7 +74,10 @@ export const MultiRoomQuoteRequest = Schema.Struct({
   checkin: LocalDate,
   checkout: LocalDate,
   rooms: Schema.Array(RoomRequest).check(Schema.isMinLength(1), Schema.isMaxLength(MAX_ROOM_REQUESTS)),
-  promo_code: Schema.optionalKey(PromoCodeInput)
+  promo_code: Schema.optionalKey(PromoCodeInput),
+  language: Schema.optionalKey(Language).annotateKey({
+    description: "The language of the offers' name and description (en, fr, ru; default en): a guest page shows them in the guest's"
+  })
 }).annotate({
   identifier: "MultiRoomQuoteRequest",
   examples: [{

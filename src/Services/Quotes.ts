@@ -10,9 +10,12 @@ import type {
   ClientInfo,
   MultiRoomQuoteRequest,
   MultiRoomQuoteResponse,
+  PackageOffer,
   SingleRoomQuoteRequest
 } from "../Domain/Quote.js"
 import { validateStay } from "../Domain/Stay.js"
+import type { HotelDefinition } from "../Domain/Hotel.js"
+import { type Language, localized } from "../Domain/Language.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { QuoteRepo, type StoredQuote } from "../Layers/Persistence/QuoteRepo.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
@@ -21,6 +24,14 @@ import { HotelCatalog } from "./HotelCatalog.js"
 import { PromoCodes } from "./PromoCodes.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
+/** An offer with its plan's name and description in `language` (the reservation views say them in the guest's too). */
+const inLanguage = (hotel: HotelDefinition, offer: PackageOffer, language: Language): PackageOffer => {
+  const plan = hotel.rate_plans.find((p) => p.code === offer.rate_code)
+  return plan === undefined || language === "en"
+    ? offer
+    : { ...offer, name: localized(plan.name, language), description: localized(plan.description, language) }
+}
+
 const newQuoteId = Effect.sync(() => randomId("q_") as QuoteId)
 
 interface QuoteRequest {
@@ -28,6 +39,8 @@ interface QuoteRequest {
   readonly checkout: LocalDate
   readonly sessionId: string | null
   readonly rooms: ReadonlyArray<RoomLine>
+  /** The language of the offers' names and descriptions. */
+  readonly language: Language
   readonly promoCode: string | undefined
 }
 
@@ -77,7 +90,7 @@ export class Quotes extends Context.Service<Quotes>()("Quotes", {
           check_out_time: hotel.check_out
         },
         rooms: request.rooms.map((room, room_index) => ({ room_index, ...room })),
-        package_offers: outcome._tag === "Available" ? outcome.offers : [],
+        package_offers: outcome._tag === "Available" ? outcome.offers.map((offer) => inLanguage(hotel, offer, request.language)) : [],
         unavailable_rooms: outcome._tag === "Unavailable" ? outcome.rooms : [],
         reservable: outcome._tag === "Available" && Option.isNone(group),
         not_reservable: Option.getOrNull(group),
@@ -105,13 +118,14 @@ export class Quotes extends Context.Service<Quotes>()("Quotes", {
             children_ages: room.children_ages,
             rate_code: room.rate_code ?? null
           })),
-          promoCode: request.promo_code
+          promoCode: request.promo_code,
+          language: request.language ?? "en"
         }, client)
       }),
       /** POST /v1/quote: the one-room form, answered in the same shape. */
       quoteSingleRoom: Tracing.fn("Quotes.quoteSingleRoom")(function*(request: SingleRoomQuoteRequest, client: ClientInfo) {
         const line = yield* Effect.fromResult(singleRoomLine(request))
-        return yield* issue({ checkin: request.checkin, checkout: request.checkout, sessionId: null, rooms: [line], promoCode: request.promo_code }, client)
+        return yield* issue({ checkin: request.checkin, checkout: request.checkout, sessionId: null, rooms: [line], promoCode: request.promo_code, language: "en" }, client)
       }),
       /** A stored quote that has not expired yet. */
       findValid: Tracing.fn("Quotes.findValid")(function*(id: QuoteId) {

@@ -20,7 +20,17 @@ const ALLOWED: Record<string, Record<string, string>> = {
   "guest.js": { "500": "the first status of HTTP's server errors (5xx), which a retry may cure: the protocol's, not a limit" },
   "guest-dom.js": { "2": "the length of the \"on\" of an event attribute's name" },
   "guest-form.js": { "4": "the rows a special-requests box shows: its height, not its limit (max_length is the API's)" },
-  "guest-format.js": { "2000-01-01T": "a day to hang a time of day on, to format the time alone" }
+  "guest-format.js": { "2000-01-01T": "a day to hang a time of day on, to format the time alone" },
+  "book-search.js": { "86400000": "milliseconds in a day: date arithmetic on UTC days" },
+  "book-alternatives.js": { "2": "half: as many dates before the asked arrival as after" },
+  "book-calendar.js": {
+    "7": "days in a week: the grid's rows",
+    "6": "the last day of a week counted from 0 (End)",
+    "31": "more days than a month has: a month's first day moved by it is in the next month",
+    "-01": "a month's first day",
+    "T00:00:00Z": "midnight UTC: a calendar date as a Date to format, never shifted",
+    "2024-01-01": "a Monday: the week's day names are formatted from it"
+  }
 }
 
 describe("public/ holds no guest-visible text and no limit of its own", () => {
@@ -41,7 +51,7 @@ describe("public/ holds no guest-visible text and no limit of its own", () => {
 
   it("the page shells' words are the catalog's {{keys}}", () => {
     const shells = files.filter((file) => file.endsWith(".html"))
-    expect(shells).toEqual(["complete.html", "manage.html"])
+    expect(shells).toEqual(["book.html", "complete.html", "manage.html"])
     for (const file of shells) {
       expect(scanShell(file, read(file)), file).toEqual([])
       expect(read(file)).toMatch(/<title>\{\{\w+\}\}<\/title>/)

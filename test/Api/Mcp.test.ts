@@ -70,7 +70,7 @@ layer(TestApp({ config: { mcpAllowedOrigins: [ALLOWED_ORIGIN] } }).pipe(Layer.pr
 
       const quote = tool("quote_stay")
       expect(quote.inputSchema.required).toEqual(["checkin", "checkout", "rooms"])
-      expect(Object.keys(quote.inputSchema.properties!)).toEqual(["session_id", "checkin", "checkout", "rooms", "promo_code"])
+      expect(Object.keys(quote.inputSchema.properties!)).toEqual(["session_id", "checkin", "checkout", "rooms", "promo_code", "language"])
       expect(quote.inputSchema.properties).toMatchObject({ checkin: { type: "string", format: "date" } })
       for (const rule of [RULES.prices, RULES.occupancy, RULES.infant, RULES.quoteExpiry]) expect(quote.description).toContain(rule)
 

@@ -1,8 +1,13 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { readFile } from "node:fs/promises"
-import { acceptedLanguage, Language } from "../../Domain/Language.js"
-import { fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
+import { acceptedLanguage, chooseLanguage, Language } from "../../Domain/Language.js"
+import { escapeHtml } from "../../Domain/GuestEmails.js"
+import type { RoomTypes } from "../../Domain/Hotel.js"
+import { AppConfig } from "../../Layers/Platform/AppConfig.js"
+import { HotelCatalog, memoized } from "../../Services/HotelCatalog.js"
+import { heavyDocument } from "./HeavyDocument.js"
+import { bookingWidgetModule, fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
 
 /**
  * The guest pages load nothing from elsewhere and run no inline script or style; an injected
@@ -29,7 +34,13 @@ const ASSETS: ReadonlyArray<readonly [file: string, contentType: string]> = [
     "guest-form.js",
     "complete.js",
     "manage.js",
-    "manage-change.js"
+    "manage-change.js",
+    "book.js",
+    "book-search.js",
+    "book-offers.js",
+    "book-calendar.js",
+    "book-alternatives.js",
+    "book-alternatives-view.js"
   ].map((module) => [module, "text/javascript; charset=utf-8"] as const)
 ]
 
@@ -39,14 +50,38 @@ const PAGES: ReadonlyArray<readonly [path: `/${string}`, file: string]> = [
   ["/manage", "manage.html"]
 ]
 
+/**
+ * The booking page's CSP: the guest pages' own, except that the hotel's websites
+ * (`BOOKING_WIDGET_ORIGINS`) may frame it.
+ */
+export const bookPageCsp = (hotelSites: ReadonlyArray<string>) =>
+  GUEST_PAGE_CSP.replace("frame-ancestors 'none'", `frame-ancestors ${hotelSites.length === 0 ? "'none'" : hotelSites.join(" ")}`)
+
+/** The widget of the hotel's websites and the module it imports: served to those sites' pages (CORS). */
+const WIDGET_PATH = "/assets/booking-widget.js"
+const WIDGET_DATA_PATH = "/assets/booking-widget-data.js"
+
 /** The module the pages import for their words and limits, made once at start. */
 const GUEST_MODULE_PATH = "/assets/guest-i18n.js"
+
+/**
+ * The booking page is served in one language, so its modules come from `/assets/<language>/`,
+ * where `guest-i18n.js` holds that language's words alone (a third of the catalog's bytes: the
+ * page's budget is 35 KB of compressed JavaScript and CSS). The other modules are the same files.
+ */
+const ONE_LANGUAGE_SCRIPTS = ASSETS.filter(([file]) => file.endsWith(".js"))
+const oneLanguagePath = (language: Language, file: string) => `/assets/${language}/${file}` as const
 
 /** The paths these pages and assets are served at. */
 export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
   ...PAGES.map(([path]) => path),
+  "/book",
   ...ASSETS.map(([file]) => `/assets/${file}`),
-  GUEST_MODULE_PATH
+  GUEST_MODULE_PATH,
+  ...Language.literals.flatMap((language) =>
+    [...ONE_LANGUAGE_SCRIPTS.map(([file]) => file), "guest-i18n.js"].map((file) => oneLanguagePath(language, file))),
+  WIDGET_PATH,
+  WIDGET_DATA_PATH
 ]
 
 /** Read once, when the layer is built: a missing file stops the start (a defect naming the path). */
@@ -72,6 +107,60 @@ const page = (body: Uint8Array, contentType: string, headers: Record<string, str
   })
 
 /**
+ * A widget file, for the pages of `hotelSites` (`BOOKING_WIDGET_ORIGINS`): a module script from
+ * another origin loads only with CORS. No credentials are asked for or allowed.
+ */
+const widgetAsset = (body: Uint8Array, hotelSites: ReadonlyArray<string>) =>
+  HttpServerRequest.HttpServerRequest.useSync((request) => {
+    const origin = request.headers["origin"]
+    const allowed = hotelSites.includes("*") ? "*" : origin !== undefined && hotelSites.includes(origin) ? origin : undefined
+    return HttpServerResponse.uint8Array(body, {
+      contentType: "text/javascript; charset=utf-8",
+      headers: {
+        "cache-control": "no-cache",
+        "content-security-policy": GUEST_PAGE_CSP,
+        vary: "Origin",
+        ...(allowed === undefined ? {} : { "access-control-allow-origin": allowed })
+      }
+    })
+  })
+
+/** Where the booking page's shell takes the hotel's room types (`data-room-types` of its `<main>`). */
+const ROOM_TYPES_SLOT = `data-room-types=""`
+
+/**
+ * `/book` in the guest's language: its `lang` parameter, else the browser's Accept-Language, else
+ * English. The page carries the hotel's room types (id, name and description in that language) so
+ * that a deep link's quotes start at once: its offers are one API round trip away. Made once per
+ * hotel definition and language.
+ */
+const bookPage = Effect.gen(function*() {
+  const { bookingWidgetOrigins } = yield* AppConfig
+  const catalog = yield* HotelCatalog
+  const csp = bookPageCsp(bookingWidgetOrigins)
+  const shell = yield* readShell("book.html")
+  const pages = new Map(Language.literals.map((language) => {
+    const html = new TextDecoder().decode(shell(language))
+    if (!html.includes(ROOM_TYPES_SLOT)) throw new Error(`public/book.html has no ${ROOM_TYPES_SLOT}`)
+    const withTypes = memoized((types: typeof RoomTypes.Type) => {
+      const listed = types.rooms.map(({ id, name, description }) => ({ id, name, description }))
+      return new TextEncoder().encode(html.replace(ROOM_TYPES_SLOT, `data-room-types="${escapeHtml(JSON.stringify(listed))}"`))
+    })
+    return [language, withTypes] as const
+  }))
+  /** The answer to one request of `/book`. */
+  return (request: HttpServerRequest.HttpServerRequest) => {
+    const asked = new URL(request.url, "http://book").searchParams.get("lang") ?? undefined
+    const language = chooseLanguage(asked, request.headers["accept-language"])
+    return Effect.map(catalog.roomTypes(language), (types) =>
+      HttpServerResponse.uint8Array(pages.get(language)!(types), {
+        contentType: "text/html; charset=utf-8",
+        headers: { "cache-control": "no-store", "content-security-policy": csp, vary: "Accept-Language" }
+      }))
+  }
+})
+
+/**
  * `/complete` (the guest-completion page of `continue_url`, `/complete#token=…`) and `/manage` (the
  * confirmation email's link, `/manage#token=…`): plain HTML with their stylesheet and scripts. The
  * token stays in the fragment: it never reaches the server's logs.
@@ -88,11 +177,24 @@ export const GuestPagesLive = HttpRouter.use((router) =>
         }))
       yield* router.add("GET", path, html)
     }
+    // the pages' files, compressed once (the booking page's budget is in compressed bytes); a
+    // browser asks again each time (no-cache), and a 304 answers when it has them
+    const own = { "cache-control": "no-cache", "content-security-policy": GUEST_PAGE_CSP }
     for (const [file, contentType] of ASSETS) {
-      const asset = page(yield* readPublic(file), contentType, { "cache-control": "no-cache" })
+      const asset = yield* heavyDocument(contentType, yield* readPublic(file), own)
       yield* router.add("GET", `/assets/${file}`, asset)
+      if (file.endsWith(".js")) for (const language of Language.literals) yield* router.add("GET", oneLanguagePath(language, file), asset)
     }
-    const module = page(new TextEncoder().encode(guestPageModule()), "text/javascript; charset=utf-8", { "cache-control": "no-cache" })
+    for (const language of Language.literals) {
+      const words = yield* heavyDocument("text/javascript; charset=utf-8", new TextEncoder().encode(guestPageModule(language)), own)
+      yield* router.add("GET", oneLanguagePath(language, "guest-i18n.js"), words)
+    }
+    yield* router.add("GET", "/book", Effect.flatMap(HttpServerRequest.HttpServerRequest, yield* bookPage))
+    const { bookingWidgetOrigins } = yield* AppConfig
+    const style = new TextDecoder().decode(yield* readPublic("booking-widget.css"))
+    yield* router.add("GET", WIDGET_PATH, widgetAsset(yield* readPublic("booking-widget.js"), bookingWidgetOrigins))
+    yield* router.add("GET", WIDGET_DATA_PATH, widgetAsset(new TextEncoder().encode(bookingWidgetModule(style)), bookingWidgetOrigins))
+    const module = yield* heavyDocument("text/javascript; charset=utf-8", new TextEncoder().encode(guestPageModule()), own)
     yield* router.add("GET", GUEST_MODULE_PATH, module)
   })
 )

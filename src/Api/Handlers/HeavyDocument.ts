@@ -43,10 +43,10 @@ const matches = (header: string | undefined, etag: string) =>
   })
 
 /** The answer to a GET: 304 to a client that has it, else the form it accepts best. */
-const answer = (contentType: string, body: Uint8Array, forms: { readonly [C in Coding]: Uint8Array }) => {
+const answer = (contentType: string, body: Uint8Array, forms: { readonly [C in Coding]: Uint8Array }, own: Record<string, string>) => {
   // weak: the br, gzip and plain forms are the same document
   const etag = `W/"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`
-  const headers = { etag, "cache-control": CACHE_CONTROL, vary: "Accept-Encoding" }
+  const headers = { "cache-control": CACHE_CONTROL, ...own, etag, vary: "Accept-Encoding" }
   return HttpServerRequest.HttpServerRequest.useSync((request) => {
     if (matches(request.headers["if-none-match"], etag)) return HttpServerResponse.empty({ status: 304, headers })
     const accepted = acceptedCodings(request.headers["accept-encoding"])
@@ -57,9 +57,12 @@ const answer = (contentType: string, body: Uint8Array, forms: { readonly [C in C
   })
 }
 
-/** The handler of GETs of the document, which is compressed here, once. */
-export const heavyDocument = (contentType: string, body: Uint8Array) =>
+/**
+ * The handler of GETs of the document, which is compressed here, once; `headers` are its own (a
+ * `cache-control` of its own replaces the documents' five minutes).
+ */
+export const heavyDocument = (contentType: string, body: Uint8Array, headers: Record<string, string> = {}) =>
   Effect.map(
     Effect.all(Record.map(compress, (compressed) => Effect.promise(() => compressed(body)))),
-    (forms) => answer(contentType, body, forms)
+    (forms) => answer(contentType, body, forms, headers)
   )

@@ -111,6 +111,11 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly logFormat: "json" | "pretty"
   /** Origins besides `publicBaseUrl`'s whose pages may call `/mcp` (browsers send `Origin`). */
   readonly mcpAllowedOrigins: ReadonlyArray<string>
+  /**
+   * The hotel's websites: they may load the booking widget (`/assets/booking-widget.js`, CORS) and
+   * frame `/book`; `*` is any site. Empty: none.
+   */
+  readonly bookingWidgetOrigins: ReadonlyArray<string>
   /** Addresses of the reverse proxies in front, whose `X-Forwarded-For` names the client. */
   readonly trustedProxies: ReadonlyArray<string>
   /** Connections held at once; one more is closed at once. */
@@ -167,6 +172,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         Config.withDefault(process.stdout.isTTY ? "pretty" as const : "json" as const)
       ),
       mcpAllowedOrigins: yield* origins("MCP_ALLOWED_ORIGINS"),
+      bookingWidgetOrigins: yield* listOf("BOOKING_WIDGET_ORIGINS", (entry) => (entry === "*" ? entry : originOf(entry)), (entry) =>
+        `${entry} is not an origin (scheme, host and port only, e.g. https://hotel.example) nor *`),
       trustedProxies: yield* ipAddresses("TRUSTED_PROXIES"),
       maxConnections: yield* wholeNumber("MAX_CONNECTIONS", "connections", 1, 1_000_000).pipe(
         Config.withDefault(defaultConnectionLimits.maxConnections)
