@@ -7,6 +7,14 @@ import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
+/** What one booking takes: `roomNights` for reservation `id`, by `address`, at `at`. */
+interface Booking {
+  readonly id: ReservationId
+  readonly address: string
+  readonly roomNights: number
+  readonly at: number
+}
+
 /**
  * BOOKING_LIMIT_PER_HOUR and ROOM_NIGHTS_PER_ADDRESS_PER_DAY: what one client address takes out of
  * the inventory, counted in the database so that every instance sees it. A completion takes its
@@ -30,18 +38,25 @@ export class AddressLimits extends Context.Service<AddressLimits>()("AddressLimi
         return limited ? yield* repo.lockCompletionsFrom(address, new Date(completionAddressCutoff(now))) : []
       }),
       /**
-       * Inside the same transaction: `roomNights` more booked by the address for reservation `id`
-       * now, counted by the next `lock`, if the limits allow it given `recent` (`lock`'s); else 429
-       * `rate_limited`, counting nothing.
+       * Inside the same transaction: whether the limits allow the address `roomNights` more now,
+       * given `recent` (`lock`'s); else 429 `rate_limited`. Asked before the booking's other checks,
+       * so an address over its limits is told so first.
        */
-      take: Tracing.fn("AddressLimits.take")(function*(
+      check: Tracing.fn("AddressLimits.check")(function*(
         hotel: HotelDefinition,
         recent: ReadonlyArray<CountedCompletion>,
-        booking: { readonly id: ReservationId; readonly address: string; readonly roomNights: number; readonly at: number }
+        booking: Booking
       ) {
         if (!limited) return
         const refusal = completionRefusal(limits, hotel, recent, booking.roomNights, booking.at)
         if (Option.isSome(refusal)) return yield* new RateLimited(refusal.value)
+      }),
+      /**
+       * Inside the same transaction, once the booking is made: counted by the next `lock`. Last, so
+       * that a booking refused after its `check` (a 409) counts nothing, also where no rollback undoes it.
+       */
+      record: Tracing.fn("AddressLimits.record")(function*(booking: Booking) {
+        if (!limited) return
         yield* repo.recordCompletionFrom(booking.id, booking.address, { at: booking.at, roomNights: booking.roomNights })
       })
     }

@@ -246,9 +246,8 @@ export class ReservationManagement extends Context.Service<ReservationManagement
         // adds none takes nothing the address had not booked already
         const added = roomNights(lines, stay.checkin, stay.checkout) -
           roomNights(reservation.rooms, reservation.checkin, reservation.checkout)
-        if (added > 0) {
-          yield* addressLimits.take(hotel, recent, { id, address: clientAddress, roomNights: added, at: yield* Clock.currentTimeMillis })
-        }
+        const booking = added > 0 ? { id, address: clientAddress, roomNights: added, at: yield* Clock.currentTimeMillis } : undefined
+        if (booking !== undefined) yield* addressLimits.check(hotel, recent, booking)
         const back = yield* givenBackOn(reservation, locked)
         for (const { checkin, checkout, rooms, roomTypeId } of nightsChanges(reservation, stay, lines)) {
           yield* rooms > 0
@@ -264,6 +263,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
           promo_code: priced.promo_code,
           pms_status: pmsStatusAfterChange(reservation.pms_status)
         })
+        if (booking !== undefined) yield* addressLimits.record(booking)
         // the same manage link, working as long after the new check-out as after the old one
         yield* tokens.setExpiry(id, "manage", new Date(manageLinkExpiry(hotel, stay.checkout)))
         yield* outbox.enqueue([{ kind: "stay_change_email", reservation_id: id }, { kind: "pms_push", reservation_id: id }])

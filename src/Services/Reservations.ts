@@ -300,12 +300,13 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
         }
         // counted across instances, in the database
-        yield* addressLimits.take(hotel, recent, {
+        const booking = {
           id: reservation.id,
           address: clientAddress,
           roomNights: roomNights(reservation.rooms, reservation.checkin, reservation.checkout),
           at: now
-        })
+        }
+        yield* addressLimits.check(hotel, recent, booking)
         // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
         const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
         // a figure of the hotel's cannot count these rooms: its change is written below, after every cursor it knows
@@ -322,6 +323,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           promo_code: appliedPromoCode(hotel, offer)
         }
         yield* repo.complete(reservation.id, completion)
+        yield* addressLimits.record(booking)
         yield* tokens.issue(reservation.id, "manage", new Date(manageLinkExpiry(hotel, reservation.checkout)))
         yield* outbox.enqueue([
           { kind: "confirmation_email", reservation_id: reservation.id },
