@@ -10,7 +10,7 @@ import { NoStatementDeadline } from "./PgClients.js"
 import * as Tracing from "../Platform/Tracing.js"
 
 /** Any number of instances may start at once: the first to take this lock migrates and imports. */
-const STARTUP_LOCK = 7_240_001
+export const STARTUP_LOCK = 7_240_001
 
 const runMigrations = Migrator.make({})
 

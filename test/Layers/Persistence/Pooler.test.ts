@@ -1,9 +1,12 @@
+import { NodeServices } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Logger, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
+import * as path from "node:path"
 import pg from "pg"
 import { DatabaseLive, DatabaseReach } from "../../../src/Layers/Persistence/Database.js"
 import { databaseFault, databaseFaultIn } from "../../../src/Layers/Persistence/DatabaseFaults.js"
+import { MigrationsLive, STARTUP_LOCK } from "../../../src/Layers/Persistence/Migrations.js"
 import { OutboxRepo } from "../../../src/Layers/Persistence/OutboxRepo.js"
 import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
 import { testDatabaseUrl } from "../../support/database.js"
@@ -35,14 +38,14 @@ const serviceOn = (url: Redacted.Redacted, lines: Array<string>, listenUrl: Opti
     })]))
   )
 
-/** A client of the operator's: holds a table's lock in a transaction until the scope ends. */
-const lockHeld = (url: Redacted.Redacted, table: string) =>
+/** A client of the operator's (or another instance's): holds a lock in a transaction (`take`) until the scope ends. */
+const lockHeld = (url: Redacted.Redacted, take: string) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const client = new pg.Client({ connectionString: Redacted.value(url) })
       client.on("error", () => {})
       await client.connect()
-      await client.query(`BEGIN; LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`)
+      await client.query(`BEGIN; ${take}`)
       return client
     }),
     (client) => Effect.promise(() => client.query("ROLLBACK").then(() => client.end()).catch(() => undefined))
@@ -90,7 +93,7 @@ if (poolerUrl === undefined || serverUrl === undefined) {
         yield* Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
           yield* sql`CREATE TABLE probe (id int)`
-          yield* lockHeld(on(serverUrl, database), "probe")
+          yield* lockHeld(on(serverUrl, database), "LOCK TABLE probe IN ACCESS EXCLUSIVE MODE")
           const inTransaction = yield* timed(sql.withTransaction(sql`SELECT * FROM probe`))
           const alone = yield* timed(sql`SELECT * FROM probe`)
           for (const { fault, ms } of [inTransaction, alone]) {
@@ -98,6 +101,25 @@ if (poolerUrl === undefined || serverUrl === undefined) {
             expect(ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS)
           }
         }).pipe(Effect.provide(serviceOn(pooled, [])), Effect.scoped)
+      }), 30_000)
+
+    it.live("start-up migrations wait past the deadline for another instance's", () =>
+      Effect.gen(function*() {
+        const database = yield* testDatabaseUrl
+        const config = AppConfig.InMemory({
+          databaseUrl: Option.some(on(poolerUrl, database)),
+          databaseTimeoutMs: TIMEOUT_MS,
+          hotelFile: path.resolve("data/hotel.json")
+        })
+        const migrated = MigrationsLive.pipe(Layer.provideMerge(DatabaseLive), Layer.provide(Layer.merge(config, NodeServices.layer)))
+        const started = Date.now()
+        const [, exit] = yield* Effect.all([
+          // the other instance migrating: twice the deadline
+          Effect.scoped(Effect.andThen(lockHeld(on(serverUrl, database), `SELECT pg_advisory_xact_lock(${STARTUP_LOCK})`), Effect.sleep(2 * TIMEOUT_MS))),
+          Effect.exit(Effect.scoped(Layer.build(migrated))).pipe(Effect.delay(100))
+        ], { concurrency: "unbounded" })
+        expect(Exit.isSuccess(exit)).toBe(true)
+        expect(Date.now() - started).toBeGreaterThanOrEqual(2 * TIMEOUT_MS)
       }), 30_000)
 
     it.live("never LISTENs through the pooler: the outbox polls, or listens on DATABASE_LISTEN_URL when given", () =>
