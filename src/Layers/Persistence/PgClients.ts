@@ -53,7 +53,7 @@ const deadlineSettings = (timeoutMs: number) => ({ statement_timeout: String(tim
  * then sets them in each transaction (`makeClient`). A connection its server ended (FATAL:
  * `pg_terminate_backend`, a shutdown) is never handed out again: the driver's pool retires it.
  */
-export const connectionsOn = (url: Redacted.Redacted, options: ClientOptions & { readonly startup: boolean }) => ({
+const connectionsOn = (url: Redacted.Redacted, options: ClientOptions & { readonly startup: boolean }) => ({
   url,
   maxConnections: options.maxConnections,
   connectTimeout: options.timeoutMs,
