@@ -113,15 +113,17 @@ const run = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks) =>
       yield* Effect.timeoutOption(Queue.take(wake), waitMs)
     })
 
-    yield* outbox.wakeUps.pipe(
-      Stream.runForEach(() => signal),
-      Effect.catchCause((cause) =>
-        outage.logUnlessDatabase(cause, Effect.logWarning("outbox: no wake-ups from the database, polling meanwhile", cause))
-      ),
-      Effect.andThen(Effect.sleep(options.pollMs)),
-      Effect.forever,
-      Effect.forkScoped
-    )
+    if (Option.isSome(outbox.wakeUps)) {
+      yield* outbox.wakeUps.value.pipe(
+        Stream.runForEach(() => signal),
+        Effect.catchCause((cause) =>
+          outage.logUnlessDatabase(cause, Effect.logWarning("outbox: no wake-ups from the database, polling meanwhile", cause))
+        ),
+        Effect.andThen(Effect.sleep(options.pollMs)),
+        Effect.forever,
+        Effect.forkScoped
+      )
+    }
     const loop = yield* tick.pipe(
       Effect.catchCause((cause) =>
         Effect.andThen(
@@ -141,8 +143,11 @@ const run = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks) =>
         yield* Effect.timeoutOption(Effect.interruptible(Fiber.awaitAll(Array.from(inFlight))), options.drainMs)
       })
     )
+    const woken = Option.isSome(outbox.wakeUps)
+      ? "woken by the database's notifications"
+      : `polling every ${options.pollMs / 1000} s: no direct connection to LISTEN on (behind a pooler, set DATABASE_LISTEN_URL)`
     yield* Effect.logInfo(
-      `outbox: worker started (${options.concurrency} at once, ${options.maxAttempts} attempts, lease ${options.leaseMs / 1000} s)`
+      `outbox: worker started (${options.concurrency} at once, ${options.maxAttempts} attempts, lease ${options.leaseMs / 1000} s), ${woken}`
     )
   })
 

@@ -4,6 +4,7 @@ import { layer, type Vitest } from "@effect/vitest"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import * as path from "node:path"
+import type { DatabaseReach } from "../../src/Layers/Persistence/Database.js"
 import { MigrationsLive } from "../../src/Layers/Persistence/Migrations.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { TestDatabase } from "./database.js"
@@ -23,7 +24,7 @@ export const contract = <R, E>(
   name: string,
   layers: {
     readonly inMemory: Layer.Layer<R>
-    readonly postgres: Layer.Layer<R, E, SqlClient.SqlClient | PgClient.PgClient>
+    readonly postgres: Layer.Layer<R, E, SqlClient.SqlClient | PgClient.PgClient | DatabaseReach>
   },
   suite: (it: Vitest.MethodsNonLive<R>) => void
 ) => {

@@ -3,6 +3,7 @@ import type { PgClient } from "@effect/sql-pg"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import { Repositories, Services } from "../../src/Composition.js"
+import type { DatabaseReach } from "../../src/Layers/Persistence/Database.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 
@@ -17,7 +18,7 @@ export interface InstanceOptions {
  * One instance of the service on the pool given, as a process would be. Apart from the test
  * database's helpers (which need vitest), so that a process of its own can start one too.
  */
-export const instanceOn = <E>(pool: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient, E>, options: InstanceOptions) =>
+export const instanceOn = <E>(pool: Layer.Layer<SqlClient.SqlClient | PgClient.PgClient | DatabaseReach, E>, options: InstanceOptions) =>
   Services.pipe(
     Layer.provideMerge(Repositories),
     Layer.provideMerge(pool),

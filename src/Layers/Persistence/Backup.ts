@@ -14,6 +14,7 @@ import { PRIVATE_FILE } from "../Platform/PrivateFiles.js"
 import * as Tracing from "../Platform/Tracing.js"
 import { sqlErrorText } from "./DatabaseFaults.js"
 import { migrateSchema } from "./Migrations.js"
+import { NoStatementDeadline } from "./PgClients.js"
 import { migrationFiles } from "./migrations/index.js"
 
 /** A backup file that could not be read or written. */
@@ -64,7 +65,6 @@ export const exportTo = (file: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const snapshot = yield* Effect.gen(function*() {
-      yield* sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`
       yield* sql`SET LOCAL statement_timeout = 0` // a large table is read in one statement
       const [at] = yield* sql<{ now: string }>`SELECT to_json(now())#>>'{}' AS now`
       const schema = yield* currentSchema
@@ -78,7 +78,12 @@ export const exportTo = (file: string) =>
           Effect.map(([r]) => [`${c.table}.${c.column}`, r?.value ?? "0"] as const)
         ))
       return { exportedAt: at!.now, schema, rows, sequences }
-    }).pipe(sql.withTransaction)
+    }).pipe(
+      sql.withTransaction,
+      // the isolation in the BEGIN itself: behind a pooler the transaction's first statement sets its deadlines
+      Effect.provideService(SqlClient.BeginTransaction, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"),
+      Effect.provideService(NoStatementDeadline, true)
+    )
     const text = "{\n" +
       `"format": ${BACKUP_FORMAT},\n` +
       `"schema": ${JSON.stringify(snapshot.schema)},\n` +
@@ -202,5 +207,5 @@ export const importFrom = (file: string) =>
       yield* sql`DROP TABLE backup_file`
       yield* migrateSchema(Migrator.fromRecord(migrationFiles))
       return { schema: header.schema, exportedAt: header.exported_at, tables: counts }
-    }).pipe(sql.withTransaction)
+    }).pipe(sql.withTransaction, Effect.provideService(NoStatementDeadline, true))
   }).pipe(Effect.catchTag("SqlError", Effect.die), Tracing.withSpan("Backup.import"))

@@ -1,12 +1,12 @@
-import { PgClient, PgPool } from "@effect/sql-pg"
+import { PgPool } from "@effect/sql-pg"
 import { Context, Effect, Fiber, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Platform/AppConfig.js"
 import { DatabaseUnreachable, sqlErrorText } from "./DatabaseFaults.js"
 import { embeddedDatabase, type EmbeddedDatabaseError } from "./EmbeddedPostgres.js"
-import { connectionsOn, pgClientLayer } from "./PgClients.js"
+import { DatabaseReach, pgClientLayer } from "./PgClients.js"
 
-export { pgClientLayer, type PoolOptions } from "./PgClients.js"
+export { DatabaseReach, pgClientLayer, type PoolOptions } from "./PgClients.js"
 
 /**
  * The service needs no more than to own its tables; a superuser can also read the server's files
@@ -34,14 +34,15 @@ export class DatabaseSupervision extends Context.Service<DatabaseSupervision, {
 }>()("DatabaseSupervision") {}
 
 /**
- * The one SQL client: `DATABASE_URL` when set (as given), else the embedded database in
- * `DATA_DIR` (as a role of the service's own that is not a superuser).
+ * The one SQL client: `DATABASE_URL` when set (as given, `LISTEN` on `DATABASE_LISTEN_URL` when
+ * that is set), else the embedded database in `DATA_DIR` (as a role of the service's own that is
+ * not a superuser).
  */
 export const DatabaseLive = Layer.unwrap(
   Effect.gen(function*() {
     const config = yield* AppConfig
-    const options = { timeoutMs: config.databaseTimeoutMs }
     const given = Option.isSome(config.databaseUrl)
+    const options = { timeoutMs: config.databaseTimeoutMs, listenUrl: given ? config.databaseListenUrl : Option.none() }
     const { givenUp, url } = given
       ? { givenUp: Effect.never, url: config.databaseUrl.value }
       : yield* embeddedDatabase(config.dataDir)
@@ -66,9 +67,9 @@ export class DatabasePing extends Context.Service<DatabasePing, Effect.Effect<vo
   static readonly layer = Layer.effect(
     DatabasePing,
     Effect.gen(function*() {
-      const { config } = yield* PgClient.PgClient
+      const reach = yield* DatabaseReach
       const pool = yield* PgPool.make(
-        connectionsOn(config.url!, { maxConnections: 2, timeoutMs: PING_TIMEOUT_MS, applicationName: "hotel-booking-api health" })
+        reach.connectionsOn({ maxConnections: 2, timeoutMs: PING_TIMEOUT_MS, applicationName: "hotel-booking-api health" })
       )
       const scope = yield* Effect.scope
       const select1 = pool.use((connection) => connection.query("SELECT 1")).pipe(

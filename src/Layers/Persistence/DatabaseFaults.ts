@@ -21,10 +21,12 @@ export interface DatabaseFault {
 
 /**
  * What the server or the socket said of a failed statement (`the database system is shutting down`,
- * `connect ECONNREFUSED …`), else the driver's own words.
+ * `connect ECONNREFUSED …`), else the driver's own words. A connection made alone (not by the pool)
+ * wraps the driver's error in another.
  */
 export const sqlErrorText = (error: SqlError.SqlError): string => {
-  const said = error.reason.cause
+  let said: unknown = error.reason.cause
+  while (SqlError.isSqlError(said)) said = said.reason.cause
   return said instanceof Error && said.message !== "" ? said.message : error.message
 }
 
@@ -38,6 +40,19 @@ export const noConnectionInTime = (timeoutMs: number) =>
       cause: new Error(`no connection within ${timeoutMs} ms`),
       message: NO_CONNECTION_IN_TIME,
       operation: "connect"
+    })
+  })
+
+/** Why `noAnswerInTime` failed a statement: the service's own bound, where the server's may be missing (a pooler). */
+const NO_ANSWER_IN_TIME = "PgClient: no answer within the deadline"
+
+/** A statement not answered within the deadline, by the service's own bound (the driver cancels it on the server). */
+export const noAnswerInTime = (timeoutMs: number) =>
+  new SqlError.SqlError({
+    reason: new SqlError.ConnectionError({
+      cause: new Error(`no answer within ${timeoutMs} ms`),
+      message: NO_ANSWER_IN_TIME,
+      operation: "execute"
     })
   })
 
@@ -72,7 +87,7 @@ export const databaseFault = (error: unknown): Option.Option<DatabaseFault> => {
   // no SQLSTATE: the server never answered (a socket error, a connection lost or not made in time),
   // or the driver refused a value of ours, which is no connection's fault
   if (error.reason._tag !== "ConnectionError") return Option.none()
-  return Option.some({ kind: error.reason.message === NO_CONNECTION_IN_TIME ? "deadline" : "unreachable", reason })
+  return Option.some({ kind: error.reason.message === NO_CONNECTION_IN_TIME || error.reason.message === NO_ANSWER_IN_TIME ? "deadline" : "unreachable", reason })
 }
 
 /** The first failure or defect of `cause` that is a database's fault, if any. */

@@ -6,15 +6,18 @@ import { DatabaseLive } from "./Database.js"
 import { HotelRepo } from "./HotelRepo.js"
 import { readHotelFile } from "./HotelFile.js"
 import { migrations } from "./migrations/index.js"
+import { NoStatementDeadline } from "./PgClients.js"
 import * as Tracing from "../Platform/Tracing.js"
 
 /** Any number of instances may start at once: the first to take this lock migrates and imports. */
-const STARTUP_LOCK = 7_240_001
+export const STARTUP_LOCK = 7_240_001
 
 const runMigrations = Migrator.make({})
 
 /**
  * Inside a transaction: the schema brought up to `loader`'s last migration, under the start-up lock.
+ * It lifts the server's deadlines for the rest of the transaction; the caller lifts the service's
+ * own bound on each statement with `NoStatementDeadline` around the transaction.
  * `db:import` loads a file into the schema it was exported from, then brings it up to date.
  */
 export const migrateSchema = (loader: Migrator.Loader) =>
@@ -43,7 +46,7 @@ export const MigrationsLive = Layer.effectDiscard(
         yield* repo.replace(yield* readHotelFile(hotelFile))
         yield* Effect.logInfo(`hotel imported from ${hotelFile}`)
       }
-    }).pipe(sql.withTransaction)
+    }).pipe(sql.withTransaction, Effect.provideService(NoStatementDeadline, true))
   }).pipe(Tracing.withSpan("Startup.migrate"))
 ).pipe(Layer.provide(HotelRepo.layer))
 

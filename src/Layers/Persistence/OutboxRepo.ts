@@ -13,6 +13,7 @@ import {
 } from "../../Domain/Outbox.js"
 import { randomId } from "../Platform/RandomId.js"
 import * as Tracing from "../Platform/Tracing.js"
+import { DatabaseReach } from "./PgClients.js"
 
 /** The channel the workers listen on: a notification sent in a transaction arrives at its commit. */
 const OUTBOX_CHANNEL = "outbox_jobs"
@@ -78,13 +79,17 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
   readonly bringForward: (channel: JobChannel) => Effect.Effect<number>
   /** Milliseconds until the next job may be claimed (0: now); none while no job is pending. */
   readonly nextDueInMs: Effect.Effect<Option.Option<number>>
-  /** A wake-up for each commit that wrote jobs, on any instance. */
-  readonly wakeUps: Stream.Stream<void>
+  /**
+   * A wake-up for each commit that wrote jobs, on any instance; none without a direct connection to
+   * `LISTEN` on (behind a pooler, `DATABASE_LISTEN_URL` unset): the workers then poll.
+   */
+  readonly wakeUps: Option.Option<Stream.Stream<void>>
 }>()("OutboxRepo") {
   static readonly layer = Layer.effect(
     OutboxRepo,
     Effect.gen(function*() {
       const sql = yield* PgClient.PgClient
+      const { listens } = yield* DatabaseReach
       const pmsKinds = sql.in(channelKinds("pms"))
       /** `e` is pending in the queue of job `j`: the same reservation and channel. */
       const sameQueue = sql`e.reservation_id = j.reservation_id AND e.state = 'pending'
@@ -226,7 +231,9 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
           Effect.orDie,
           Tracing.withSpan("OutboxRepo.nextDueInMs")
         ),
-        wakeUps: Stream.unwrap(Effect.map(sql.listen(OUTBOX_CHANNEL), Stream.fromQueue)).pipe(Stream.as(undefined), Stream.orDie)
+        wakeUps: listens
+          ? Option.some(Stream.unwrap(Effect.map(sql.listen(OUTBOX_CHANNEL), Stream.fromQueue)).pipe(Stream.as(undefined), Stream.orDie))
+          : Option.none()
       }
     })
   )
@@ -265,7 +272,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
         release: () => workerOnly,
         bringForward: () => workerOnly,
         nextDueInMs: workerOnly,
-        wakeUps: Stream.fromEffect(workerOnly)
+        wakeUps: Option.some(Stream.fromEffect(workerOnly))
       }
       return Context.make(OutboxRepo, repo).pipe(Context.add(OutboxInMemory, { jobs: Ref.get(jobs) }))
     })

@@ -1,8 +1,9 @@
 import { PgClient, PgConnection, PgTypes } from "@effect/sql-pg"
-import { Effect, Redacted, Result } from "effect"
+import { Context, Effect, Layer, Option, Redacted, Result } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient, type SqlConnection, SqlError } from "effect/sql"
 import { DEFAULT_DATABASE_TIMEOUT_MS } from "../Platform/AppConfig.js"
-import { noConnectionInTime, sqlErrorText } from "./DatabaseFaults.js"
+import { noAnswerInTime, noConnectionInTime, sqlErrorText } from "./DatabaseFaults.js"
 
 /*
  * The service's PostgreSQL clients: `@effect/sql-pg`'s, with the deadlines, the readings of values
@@ -41,18 +42,23 @@ interface ClientOptions {
   readonly applicationName: string
 }
 
+/** The deadlines as settings of PostgreSQL's: in milliseconds, its unit for both. */
+const deadlineSettings = (timeoutMs: number) => ({ statement_timeout: String(timeoutMs), lock_timeout: String(timeoutMs) })
+
 /**
  * Connections whose every wait on the server is bounded by `timeoutMs`: every statement and every
  * lock (PostgreSQL cancels it and the transaction rolls back whole), and making the connection.
- * Settings of the connection, so they cost no round trip. A connection its server ended (FATAL:
+ * With `startup` (a direct connection), the deadlines are settings of the connection, so they cost
+ * no round trip; a pooler refuses them (PgBouncer: `unsupported startup parameter`), and the pool
+ * then sets them in each transaction (`makeClient`). A connection its server ended (FATAL:
  * `pg_terminate_backend`, a shutdown) is never handed out again: the driver's pool retires it.
  */
-export const connectionsOn = (url: Redacted.Redacted, options: ClientOptions) => ({
+const connectionsOn = (url: Redacted.Redacted, options: ClientOptions & { readonly startup: boolean }) => ({
   url,
   maxConnections: options.maxConnections,
   connectTimeout: options.timeoutMs,
   applicationName: options.applicationName,
-  startupParameters: { statement_timeout: String(options.timeoutMs), lock_timeout: String(options.timeoutMs) },
+  startupParameters: options.startup ? deadlineSettings(options.timeoutMs) : {},
   types,
   // any message the protocol can carry: an export reads a whole table as one value, past the driver's 16 MiB
   maxMessageSize: 2 ** 31 - 1,
@@ -78,18 +84,59 @@ const commit = (connection: SqlConnection.Connection) =>
       : Effect.void)
 
 /**
+ * Set around work that may outlast a request's deadline (the migrations, an export or an import,
+ * which lift the server's deadlines themselves): the service's own bound on each statement
+ * (`Reach.bounded`) then waits as long as they take.
+ */
+export const NoStatementDeadline = Context.Reference<boolean>("hotel/PgClients/NoStatementDeadline", { defaultValue: () => false })
+
+/**
+ * How the pool reaches PostgreSQL, found at its start (`probe`). On a direct connection the
+ * deadlines are settings of each connection (`startup`), which cost nothing per statement. Through
+ * a pooler, or on connections that do not keep the deadlines: they are set in each transaction
+ * (`perTransaction`, one round trip more), and every statement is `bounded` by the service too,
+ * since a statement outside a transaction has no deadline on a pooled server connection.
+ */
+interface Reach {
+  readonly pooled: boolean
+  readonly startup: boolean
+  readonly perTransaction: boolean
+  readonly bounded: boolean
+}
+
+/** Each statement of `connection` answered within `timeoutMs`, or interrupted (the driver cancels it on the server). */
+const boundedStatements = (connection: SqlConnection.Connection, timeoutMs: number): SqlConnection.Connection => {
+  const bound = <A>(statement: Effect.Effect<A, SqlError.SqlError>): Effect.Effect<A, SqlError.SqlError> =>
+    Effect.flatMap(Effect.service(NoStatementDeadline), (unbounded) =>
+      unbounded
+        ? statement
+        : statement.pipe(Effect.timeoutOrElse({ duration: timeoutMs, orElse: () => Effect.fail(noAnswerInTime(timeoutMs)) })))
+  return {
+    execute: (sql, params, transformRows) => bound(connection.execute(sql, params, transformRows)),
+    executeRaw: (sql, params) => bound(connection.executeRaw(sql, params)),
+    executeValues: (sql, params) => bound(connection.executeValues(sql, params)),
+    executeValuesUnprepared: (sql, params) => bound(connection.executeValuesUnprepared(sql, params)),
+    executeUnprepared: (sql, params, transformRows) => bound(connection.executeUnprepared(sql, params, transformRows)),
+    // a stream's rows arrive while its reader works: bounded by the server's deadlines only
+    executeStream: (sql, params, transformRows) => connection.executeStream(sql, params, transformRows)
+  }
+}
+
+/**
  * The driver's client, with a turn for a connection (the pool's wait when all are busy, or its
  * making of a new one) bounded by `timeoutMs` as well, which its own pool does not bound. Its
  * statements' spans stay `sql.execute`: the driver would name them after the database. A `LISTEN`
- * holds a connection of its own for as long as it listens, never one of the pool's.
+ * holds a connection of its own for as long as it listens, never one of the pool's, and only on
+ * `listenUrl` (a direct connection): through a pooler in transaction mode it would listen on a
+ * server connection other clients' transactions then use.
  */
-const makeClient = (url: Redacted.Redacted, options: ClientOptions) =>
+const makeClient = (url: Redacted.Redacted, options: ClientOptions, reach: Reach, listenUrl: Option.Option<Redacted.Redacted>) =>
   Effect.gen(function*() {
-    const connections = connectionsOn(url, options)
-    const driver = yield* PgClient.make(connections)
-    const acquirer = driver.reserve.pipe(
+    const driver = yield* PgClient.make(connectionsOn(url, { ...options, startup: reach.startup }))
+    const reserve = driver.reserve.pipe(
       Effect.timeoutOrElse({ duration: options.timeoutMs, orElse: () => Effect.fail(noConnectionInTime(options.timeoutMs)) })
     )
+    const acquirer = reach.bounded ? Effect.map(reserve, (connection) => boundedStatements(connection, options.timeoutMs)) : reserve
     const sql = yield* SqlClient.make({
       acquirer,
       transactionAcquirer: acquirer,
@@ -99,36 +146,129 @@ const makeClient = (url: Redacted.Redacted, options: ClientOptions) =>
       commit,
       releaseSavepoint: (name) => `RELEASE SAVEPOINT ${name}`
     })
+    const setDeadlines = sql`SELECT set_config('statement_timeout', ${String(options.timeoutMs)}, true),
+      set_config('lock_timeout', ${String(options.timeoutMs)}, true)`
+    const outermost = Effect.map(Effect.serviceOption(sql.transactionService), Option.isNone)
+    const { withTransaction: inTransaction } = sql
+    const withTransaction = <A, E, R>(work: Effect.Effect<A, E, R>) =>
+      Effect.flatMap(outermost, (first) => inTransaction(first ? Effect.andThen(setDeadlines, work) : work))
     const client: PgClient.PgClient = Object.assign(sql, {
       [PgClient.TypeId]: PgClient.TypeId,
       config: driver.config,
       json: driver.json,
-      listen: (channel: string) => Effect.flatMap(PgConnection.make(connections), (connection) => connection.listen(channel)),
+      listen: (channel: string) =>
+        Option.match(listenUrl, {
+          onNone: () => Effect.fail(noDirectConnection),
+          onSome: (direct) =>
+            Effect.flatMap(PgConnection.make(connectionsOn(direct, { ...options, startup: false })), (connection) => connection.listen(channel))
+        }),
       notify: driver.notify
-    })
+    }, reach.perTransaction ? { withTransaction } : {})
     return client
   })
+
+const noDirectConnection = new SqlError.SqlError({
+  reason: new SqlError.ConnectionError({
+    cause: new Error("no direct connection to LISTEN on: DATABASE_URL goes through a pooler and DATABASE_LISTEN_URL is unset"),
+    message: "PgClient: no direct connection to LISTEN on",
+    operation: "listen"
+  })
+})
+
+/** How the service's pool reaches PostgreSQL, found at its start (DESIGN §11, "behind a connection pooler"). */
+export class DatabaseReach extends Context.Service<DatabaseReach, {
+  /** A pooler stands between the service and PostgreSQL: a server connection is not the service's own. */
+  readonly pooled: boolean
+  /** `LISTEN` has a direct connection (`DATABASE_LISTEN_URL`, or `DATABASE_URL` when no pooler stands between). */
+  readonly listens: boolean
+  /** Connections as the pool's (with or without the startup parameters), for a pool of their own. */
+  readonly connectionsOn: (options: ClientOptions) => ReturnType<typeof connectionsOn>
+}>()("DatabaseReach") {}
+
+/** PgBouncer's refusal of a startup parameter it does not know (by default, any but a few). */
+const refusedStartupParameter = (error: SqlError.SqlError) => sqlErrorText(error).startsWith("unsupported startup parameter")
+
+interface Probed {
+  readonly pooled: boolean
+  readonly startup: boolean
+  readonly statementTimeoutMs: number
+  readonly lockTimeoutMs: number
+}
+
+/** The deadlines in milliseconds, as PostgreSQL reports them. */
+const READ_BACK = `SELECT pg_backend_pid() AS pid,
+  (extract(epoch FROM current_setting('statement_timeout')::interval) * 1000)::int AS statement_ms,
+  (extract(epoch FROM current_setting('lock_timeout')::interval) * 1000)::int AS lock_ms`
+
+/**
+ * One connection at start: whether a pooler stands between (the process id it announced is not its
+ * server's, which a pooler hides), and the deadlines a server connection keeps of itself. With the
+ * startup parameters first; a pooler that refuses them is connected to without.
+ */
+const probe = (url: Redacted.Redacted, options: ClientOptions) => {
+  const on = (startup: boolean) =>
+    Effect.scoped(Effect.gen(function*() {
+      const connection = yield* PgConnection.make(connectionsOn(url, { ...options, maxConnections: 1, startup }))
+      const { rows: [row] } = yield* connection.query(READ_BACK)
+      const { lock_ms, pid, statement_ms } = row as { pid: number; statement_ms: number; lock_ms: number }
+      return { pooled: pid !== connection.processId, startup, statementTimeoutMs: statement_ms, lockTimeoutMs: lock_ms } satisfies Probed
+    }))
+  return on(true).pipe(Effect.catchIf(refusedStartupParameter, () => on(false)))
+}
+
+/** The one line at start: the deadlines PostgreSQL reported, and where they are set. */
+const deadlinesLine = (probed: Probed, timeoutMs: number, inTransaction: { statement: number; lock: number } | undefined) =>
+  inTransaction === undefined
+    ? `database: deadlines statement_timeout ${probed.statementTimeoutMs} ms, lock_timeout ${probed.lockTimeoutMs} ms, kept by each connection${
+      probed.pooled ? " (through a pooler: its server connections' own)" : ""
+    }`
+    : `database: deadlines statement_timeout ${inTransaction.statement} ms, lock_timeout ${inTransaction.lock} ms, set in each transaction, and each statement bounded at ${timeoutMs} ms by the service (${
+      probed.pooled ? "through a pooler" : "a direct connection"
+    } whose connections keep ${probed.statementTimeoutMs} ms and ${probed.lockTimeoutMs} ms)`
 
 export interface PoolOptions {
   readonly maxConnections?: number
   /** Bounds the wait for a connection, every statement and every lock (`DATABASE_TIMEOUT_MS`). */
   readonly timeoutMs?: number
+  /** A direct connection for `LISTEN` (`DATABASE_LISTEN_URL`); unset: `url` itself unless a pooler stands between. */
+  readonly listenUrl?: Option.Option<Redacted.Redacted>
 }
 
-/** The service's pool on `url`: connected (or failed) before it is used. */
-export const pgClientLayer = (url: Redacted.Redacted, { maxConnections = POOL_SIZE, timeoutMs = DEFAULT_DATABASE_TIMEOUT_MS }: PoolOptions = {}) =>
-  PgClient.layerFrom(Effect.gen(function*() {
-    const client = yield* makeClient(url, { maxConnections, timeoutMs, applicationName: "hotel-booking-api" })
-    yield* Effect.scoped(Effect.flatMap(client.reserve, (connection) => connection.executeRaw("SELECT 1", []))).pipe(
-      Effect.mapError((error) =>
-        new SqlError.SqlError({
-          reason: new SqlError.ConnectionError({
-            cause: error,
-            message: `PgClient: failed to connect: ${sqlErrorText(error)}`,
-            operation: "connect"
-          })
-        })
-      )
+const failedToConnect = (error: SqlError.SqlError) =>
+  new SqlError.SqlError({
+    reason: new SqlError.ConnectionError({
+      cause: error,
+      message: `PgClient: failed to connect: ${sqlErrorText(error)}`,
+      operation: "connect"
+    })
+  })
+
+/**
+ * The service's pool on `url`: connected (or failed) before it is used, its deadlines read back
+ * and logged.
+ */
+export const pgClientLayer = (
+  url: Redacted.Redacted,
+  { listenUrl = Option.none(), maxConnections = POOL_SIZE, timeoutMs = DEFAULT_DATABASE_TIMEOUT_MS }: PoolOptions = {}
+) =>
+  Layer.effectContext(Effect.gen(function*() {
+    const options = { maxConnections, timeoutMs, applicationName: "hotel-booking-api" }
+    const probed = yield* Effect.mapError(probe(url, options), failedToConnect)
+    const kept = probed.statementTimeoutMs === timeoutMs && probed.lockTimeoutMs === timeoutMs
+    const reach: Reach = { pooled: probed.pooled, startup: probed.startup, perTransaction: !kept, bounded: probed.pooled || !kept }
+    const listenOn = Option.orElse(listenUrl, () => probed.pooled ? Option.none() : Option.some(url))
+    const client = yield* makeClient(url, options, reach, listenOn)
+    const inTransaction = kept ? undefined : yield* client.withTransaction(
+      Effect.map(client.unsafe<{ statement_ms: number; lock_ms: number }>(READ_BACK), ([row]) => ({ statement: row!.statement_ms, lock: row!.lock_ms }))
+    ).pipe(Effect.mapError(failedToConnect))
+    yield* Effect.logInfo(deadlinesLine(probed, timeoutMs, inTransaction))
+    const databaseReach: typeof DatabaseReach.Service = {
+      pooled: probed.pooled,
+      listens: Option.isSome(listenOn),
+      connectionsOn: (others) => connectionsOn(url, { ...others, startup: probed.startup })
+    }
+    return Context.make(PgClient.PgClient, client).pipe(
+      Context.add(SqlClient.SqlClient, client),
+      Context.add(DatabaseReach, databaseReach)
     )
-    return client
-  }))
+  })).pipe(Layer.provide(Reactivity.layer))

@@ -78,6 +78,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly host: string
   readonly publicBaseUrl: string
   readonly databaseUrl: Option.Option<Redacted.Redacted>
+  /** A direct connection (no pooler) to `databaseUrl`'s database, for the outbox's `LISTEN`; unset behind a pooler: the outbox polls. */
+  readonly databaseListenUrl: Option.Option<Redacted.Redacted>
   /** The longest wait for the database: a connection, a statement, a lock (DESIGN §11). */
   readonly databaseTimeoutMs: number
   readonly dataDir: string
@@ -140,6 +142,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       host,
       publicBaseUrl,
       databaseUrl: yield* optionalSecret("DATABASE_URL"),
+      databaseListenUrl: yield* optionalSecret("DATABASE_LISTEN_URL"),
       databaseTimeoutMs: yield* wholeNumber("DATABASE_TIMEOUT_MS", "milliseconds", 100, 60_000).pipe(Config.withDefault(DEFAULT_DATABASE_TIMEOUT_MS)),
       dataDir,
       smtpUrl: yield* optionalSecret("SMTP_URL"),
