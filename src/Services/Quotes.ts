@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Option } from "effect"
 import { groupBooking, requestedRooms } from "../Domain/BookingLimits.js"
 import { NotFound, QuoteExpired } from "../Domain/Errors.js"
 import type { QuoteId } from "../Domain/Ids.js"
@@ -19,6 +19,7 @@ import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { randomId } from "../Layers/Platform/RandomId.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import { PromoCodes } from "./PromoCodes.js"
+import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
 const newQuoteId = Effect.sync(() => randomId("q_") as QuoteId)
@@ -87,6 +88,7 @@ export class Quotes extends Context.Service<Quotes>()("Quotes", {
         }
       }
       yield* repo.insert({ response, client })
+      yield* Metric.update(Metrics.quotes({ outcome: response.status }), 1)
       yield* Tracing.annotate({ "quote.id": response.quote_id, "quote.status": response.status })
       return response
     })

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Option } from "effect"
 import {
   AlreadyCancelled,
   CancellationNotAllowed,
@@ -56,6 +56,7 @@ import { type GivenBack, InventoryRepo } from "../Layers/Persistence/InventoryRe
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
 import { ReservationFeedRepo } from "../Layers/Persistence/ReservationFeedRepo.js"
 import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
+import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { Transactions } from "../Layers/Persistence/Transactions.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
@@ -169,6 +170,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
         yield* outbox.enqueue([{ kind: "cancellation_email", reservation_id: id }, { kind: "pms_cancel", reservation_id: id }])
         yield* feed.record(id, "cancelled")
       }))
+      yield* Metric.update(Metrics.cancellations({}), 1)
     })
 
     /** Refused as StayChangePolicy says (409 change_not_allowed with its reason). */
@@ -207,11 +209,11 @@ export class ReservationManagement extends Context.Service<ReservationManagement
      */
     const changeStay = Tracing.fn("ReservationManagement.changeStay")(function*(id: ReservationId, request: ChangeStayAction) {
       const hotel = yield* catalog.definition()
-      yield* atomically(Effect.gen(function*() {
+      const changed = yield* atomically(Effect.gen(function*() {
         const reservation = yield* repo.findForUpdate(id).pipe(Effect.map(Option.getOrThrow))
         const { lines, stay } = yield* requestedStay(hotel, reservation, request)
         // the same change sent again: it was made, nothing more to take or to tell
-        if (reservation.status === "GUEST_COMPLETED" && isCurrentStay(reservation, stay, lines)) return
+        if (reservation.status === "GUEST_COMPLETED" && isCurrentStay(reservation, stay, lines)) return false
         yield* checkChangeAllowed(reservation)
         const held = roomsByType(reservation.rooms)
         const wanted = roomsByType(lines)
@@ -252,7 +254,9 @@ export class ReservationManagement extends Context.Service<ReservationManagement
         yield* tokens.setExpiry(id, "manage", new Date(manageLinkExpiry(hotel, stay.checkout)))
         yield* outbox.enqueue([{ kind: "stay_change_email", reservation_id: id }, { kind: "pms_push", reservation_id: id }])
         yield* feed.record(id, "stay_changed")
+        return true
       }))
+      if (changed) yield* Metric.update(Metrics.stayChanges({}), 1)
     })
 
     const resendConfirmation = Tracing.fn("ReservationManagement.resendConfirmation")(function*(id: ReservationId) {

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option, Result } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Option, Result } from "effect"
 import { randomBytes } from "node:crypto"
 import {
   completionAddressCutoff,
@@ -52,6 +52,7 @@ import { Idempotency } from "./Idempotency.js"
 import { Quotes } from "./Quotes.js"
 import { ReservationFeed } from "./ReservationFeed.js"
 import { Tokens } from "./Tokens.js"
+import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
 const newReservationId = Effect.sync(() => randomId("r_") as ReservationId)
@@ -176,6 +177,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         completed_at: null
       }
       yield* atomically(Effect.all([repo.insert(record), tokens.issue(id, "guest", new Date(linkExpires)), remember(id)], { discard: true }))
+      yield* Metric.update(Metrics.intents({}), 1)
       yield* Tracing.annotate({ "reservation.id": id, "quote.id": quote.quote_id })
       return id
     })
@@ -270,7 +272,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         early_check_in_request: request.early_check_in_request ?? false,
         late_check_out_request: request.late_check_out_request ?? false
       }
-      return yield* atomically(Effect.gen(function*() {
+      const [response, sold] = yield* atomically(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         // first, before any row lock: completions from one address are counted one at a time
         const recent = limited ? yield* repo.lockCompletionsFrom(clientAddress, new Date(completionAddressCutoff(now))) : []
@@ -282,14 +284,18 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         const promoCode = yield* promoCodes.lockForCompletion(pending.promo_code)
         const reservation = yield* repo.findForUpdate(pending.id).pipe(Effect.map(Option.getOrThrow))
         // completed by a concurrent request while this one waited for the lock
-        if (reservation.status === "GUEST_COMPLETED") return completionResponse(hotel, reservation)
+        if (reservation.status === "GUEST_COMPLETED") return [completionResponse(hotel, reservation), 0] as const
         if (reservation.status !== "PENDING_GUEST") {
           return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
         }
         const nights = roomNights(reservation.rooms, reservation.checkin, reservation.checkout)
         // counted across instances, in the database
         const refusal = completionRefusal(limits, hotel, recent, nights, now)
-        if (Option.isSome(refusal)) return yield* new RateLimited(refusal.value)
+        if (Option.isSome(refusal)) {
+          const { limit, ...refused } = refusal.value
+          yield* Metric.update(Metrics.requestsRefused({ reason: limit }), 1)
+          return yield* new RateLimited(refused)
+        }
         // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
         const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
         // a figure of the hotel's cannot count these rooms: its change is written below, after every cursor it knows
@@ -313,8 +319,12 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           { kind: "pms_push", reservation_id: reservation.id }
         ])
         yield* feed.record(reservation.id, "completed")
-        return completionResponse(hotel, { ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+        const response = completionResponse(hotel, { ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+        return [response, nights] as const
       }))
+      // counted once committed, never for a completion answered again
+      if (sold > 0) yield* Effect.all([Metric.update(Metrics.completions({}), 1), Metric.update(Metrics.roomNightsSold({}), sold)])
+      return response
     })
 
     return {

@@ -1,8 +1,9 @@
-import { Effect, Option } from "effect"
+import { Effect, Metric, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { RateLimited } from "../../Domain/Errors.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
+import * as Metrics from "../../Layers/Platform/Metrics.js"
 import { type RateDecision, RateLimiter } from "../../Services/RateLimiter.js"
 import { CalendarGroup } from "../Contract/Calendar.js"
 import { CHANNEL_PREFIX } from "../Contract/Channel.js"
@@ -10,6 +11,7 @@ import { HotelGroup } from "../Contract/Hotel.js"
 import { QuotesGroup } from "../Contract/Quotes.js"
 import { clientAddress } from "./ClientAddress.js"
 import { answer, type App } from "./Middleware.js"
+import { routeOf } from "./RequestObservation.js"
 
 /** The limit's headers on the answer, whatever it is: set on the response itself, no hook needed. */
 const withRateHeaders = (response: HttpServerResponse.HttpServerResponse, decision: RateDecision) =>
@@ -64,12 +66,14 @@ export const makeRateLimit = Effect.gen(function*() {
       Effect.map(
         decision.allowed
           ? served
-          : answer(
+          : Effect.andThen(
+            Metric.update(Metrics.requestsRefused({ reason: "rate_limited", "http.route": routeOf(path) }), 1),
+            answer(
             new RateLimited({
               message: `more than ${decision.limit} cost units a minute from this client (this request costs ${cost}): retry in ${decision.resetSeconds} s`,
               retry_after_seconds: decision.resetSeconds
             })
-          ),
+          )),
         (response) => withRateHeaders(response, decision)
       ))
   }

@@ -78,6 +78,8 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
   readonly bringForward: (channel: JobChannel) => Effect.Effect<number>
   /** Milliseconds until the next job may be claimed (0: now); none while no job is pending. */
   readonly nextDueInMs: Effect.Effect<Option.Option<number>>
+  /** The jobs waiting to be delivered, and when the oldest of them was written (none: nothing waits). */
+  readonly backlog: Effect.Effect<{ readonly pending: number; readonly oldest: Option.Option<Date> }>
   /** A wake-up for each commit that wrote jobs, on any instance. */
   readonly wakeUps: Stream.Stream<void>
 }>()("OutboxRepo") {
@@ -226,6 +228,13 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
           Effect.orDie,
           Tracing.withSpan("OutboxRepo.nextDueInMs")
         ),
+        // on the partial index of pending jobs: the delivered ones are never read
+        backlog: sql<{ readonly pending: number; readonly oldest: Date | null }>`
+          SELECT count(*)::int AS pending, min(created_at) AS oldest FROM outbox_jobs WHERE state = 'pending'`.pipe(
+          Effect.map((rows) => ({ pending: rows[0]?.pending ?? 0, oldest: Option.fromNullishOr(rows[0]?.oldest) })),
+          Effect.orDie,
+          Tracing.withSpan("OutboxRepo.backlog")
+        ),
         wakeUps: Stream.unwrap(Effect.map(sql.listen(OUTBOX_CHANNEL), Stream.fromQueue)).pipe(Stream.as(undefined), Stream.orDie)
       }
     })
@@ -265,6 +274,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
         release: () => workerOnly,
         bringForward: () => workerOnly,
         nextDueInMs: workerOnly,
+        backlog: Effect.map(Ref.get(jobs), (all) => ({ pending: all.length, oldest: Option.fromNullishOr(all[0]?.created_at) })),
         wakeUps: Stream.fromEffect(workerOnly)
       }
       return Context.make(OutboxRepo, repo).pipe(Context.add(OutboxInMemory, { jobs: Ref.get(jobs) }))

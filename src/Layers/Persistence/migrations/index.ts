@@ -12,6 +12,7 @@ import m0010 from "./0010_channel.js"
 import m0011 from "./0011_reservation_feed.js"
 import m0012 from "./0012_bounds.js"
 import m0013 from "./0013_channel_knowledge.js"
+import m0014 from "./0014_channel_received_at.js"
 
 /** Every migration by its id, in order; a new one is a new file and a new line here. */
 export const migrationFiles = {
@@ -27,7 +28,8 @@ export const migrationFiles = {
   "0010_channel": m0010,
   "0011_reservation_feed": m0011,
   "0012_bounds": m0012,
-  "0013_channel_knowledge": m0013
+  "0013_channel_knowledge": m0013,
+  "0014_channel_received_at": m0014
 }
 
 export const migrations = Migrator.fromRecord(migrationFiles)
