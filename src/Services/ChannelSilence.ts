@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
+import { closedWhileSilent, type NightLookup } from "../Domain/Channel.js"
 import { ChannelMessageRepo } from "../Layers/Persistence/ChannelMessageRepo.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
@@ -33,8 +34,11 @@ export class ChannelSilence extends Context.Service<ChannelSilence, {
   readonly state: Effect.Effect<Option.Option<ChannelState>>
   /** Seconds since the last message (since this instance started when none came); none while the channel is off. */
   readonly ageSeconds: Effect.Effect<Option.Option<number>>
-  /** Whether nothing more may be sold: the channel is silent and `CHANNEL_STALE_ACTION=stop_selling`. */
-  readonly stopsSales: Effect.Effect<boolean>
+  /**
+   * `nights` as they may be sold now: every night closed (reason `channel_stale`) while the channel
+   * is silent and `CHANNEL_STALE_ACTION=stop_selling`; as they are otherwise.
+   */
+  readonly sellable: (nights: NightLookup) => Effect.Effect<NightLookup>
   /** A message arrived at `at` on this instance. */
   readonly heard: (at: Date) => Effect.Effect<void>
 }>()("ChannelSilence") {
@@ -72,14 +76,16 @@ export class ChannelSilence extends Context.Service<ChannelSilence, {
       return {
         state: Effect.succeedNone,
         ageSeconds: Effect.succeedNone,
-        stopsSales: Effect.succeed(false),
+        sellable: Effect.succeed,
         heard: () => Effect.void
       }
     }
     return {
       state: Effect.map(state(), Option.some),
       ageSeconds: Effect.map(current, ({ lastAt, now }) => Option.some(Math.max(0, now - lastAt) / 1000)),
-      stopsSales: channelStaleAction === "stop_selling" ? Effect.map(state(), (s) => s === "stale") : Effect.succeed(false),
+      sellable: channelStaleAction === "stop_selling"
+        ? (nights: NightLookup) => Effect.map(state(), (s) => s === "stale" ? closedWhileSilent(nights) : nights)
+        : Effect.succeed,
       heard: (at: Date) => Ref.update(reading, (r) => ({ ...r, lastAt: Math.max(r.lastAt, at.getTime()) }))
     }
   })

@@ -21,6 +21,7 @@ import { HotelCatalog } from "./HotelCatalog.js"
 import { PromoCodes } from "./PromoCodes.js"
 import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
+import { ChannelSilence } from "./ChannelSilence.js"
 
 const newQuoteId = Effect.sync(() => randomId("q_") as QuoteId)
 
@@ -40,6 +41,7 @@ export class Quotes extends Context.Service<Quotes>()("Quotes", {
     const inventory = yield* InventoryRepo
     const repo = yield* QuoteRepo
     const promoCodes = yield* PromoCodes
+    const silence = yield* ChannelSilence
 
     /** Prices a request against live bookings. */
     const price = Tracing.fn("Quotes.price")(function*(request: QuoteRequest) {
@@ -48,7 +50,7 @@ export class Quotes extends Context.Service<Quotes>()("Quotes", {
       yield* Effect.fromResult(validateRooms(hotel, request.rooms))
       // most quotes carry no code: they skip the call and its span
       const promoCode = request.promoCode === undefined ? null : yield* promoCodes.resolve(request.promoCode)
-      const nights = nightLookup(yield* inventory.nights(stay.checkin, readUntil(stay.checkout)))
+      const nights = yield* silence.sellable(nightLookup(yield* inventory.nights(stay.checkin, readUntil(stay.checkout))))
       const outcome = priceStay({ hotel, stay, rooms: request.rooms, nights, promoCode })
       return { hotel, stay, outcome, promoCode }
     })
@@ -135,5 +137,5 @@ export class Quotes extends Context.Service<Quotes>()("Quotes", {
     }
   })
 }) {
-  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide([HotelCatalog.layer, PromoCodes.layer]))
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide([HotelCatalog.layer, PromoCodes.layer, ChannelSilence.layer]))
 }

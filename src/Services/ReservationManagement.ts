@@ -64,6 +64,7 @@ import { Documents } from "./Documents.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import { ReservationFeed } from "./ReservationFeed.js"
 import { Tokens } from "./Tokens.js"
+import { ChannelSilence } from "./ChannelSilence.js"
 
 const cancelled = (r: ReservationRecord) =>
   new AlreadyCancelled({ message: `reservation ${r.number} is cancelled: nothing more can change; contact the hotel` })
@@ -76,6 +77,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
   make: Effect.gen(function*() {
     const config = yield* AppConfig
     const catalog = yield* HotelCatalog
+    const silence = yield* ChannelSilence
     const tokens = yield* Tokens
     const documents = yield* Documents
     const repo = yield* ReservationRepo
@@ -197,7 +199,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
       const { lines, stay } = yield* requestedStay(hotel, reservation, request)
       // change_stay would change nothing (the same change sent again): the stay as it was paid, not re-priced
       if (isCurrentStay(reservation, stay, lines)) return changeQuote(hotel, reservation, reservation)
-      const nights = withoutOwnRooms(yield* inventory.nights(stay.checkin, readUntil(stay.checkout)), reservation)
+      const nights = yield* silence.sellable(withoutOwnRooms(yield* inventory.nights(stay.checkin, readUntil(stay.checkout)), reservation))
       const priced = yield* Effect.fromResult(priceChange(hotel, reservation, stay, lines, nights))
       return changeQuote(hotel, reservation, changedRecord(reservation, stay, priced))
     })
@@ -222,7 +224,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
           // the new check-out date's row too: closed to departure is said there
           { roomTypeIds: [...wanted.keys()], checkin: stay.checkin, checkout: readUntil(stay.checkout) }
         ])
-        const priced = yield* Effect.fromResult(priceChange(hotel, reservation, stay, lines, withoutOwnRooms(locked, reservation)))
+        const priced = yield* Effect.fromResult(priceChange(hotel, reservation, stay, lines, yield* silence.sellable(withoutOwnRooms(locked, reservation))))
         const total = priced.offer.price.total
         if (total !== request.expected_total) {
           const amount = (c: number) => (c / 100).toFixed(2)
@@ -322,6 +324,6 @@ export class ReservationManagement extends Context.Service<ReservationManagement
   })
 }) {
   static readonly layer = Layer.effect(this, this.make).pipe(
-    Layer.provide([HotelCatalog.layer, Tokens.layer, Documents.layer, ReservationFeed.layer])
+    Layer.provide([HotelCatalog.layer, Tokens.layer, Documents.layer, ReservationFeed.layer, ChannelSilence.layer])
   )
 }

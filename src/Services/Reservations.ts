@@ -54,6 +54,7 @@ import { ReservationFeed } from "./ReservationFeed.js"
 import { Tokens } from "./Tokens.js"
 import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
+import { ChannelSilence } from "./ChannelSilence.js"
 
 const newReservationId = Effect.sync(() => randomId("r_") as ReservationId)
 
@@ -72,6 +73,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
     const repo = yield* ReservationRepo
     const outbox = yield* OutboxRepo
     const promoCodes = yield* PromoCodes
+    const silence = yield* ChannelSilence
     const feed = yield* ReservationFeed
     const { atomically } = yield* Transactions
 
@@ -139,7 +141,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           `it has no package ${request.package_code}; its packages are ${quote.package_offers.map((o) => o.package_code).join(", ")}`
         )
       }
-      const nights = nightLookup(yield* inventory.nights(quote.stay.checkin, readUntil(quote.stay.checkout)))
+      const nights = yield* silence.sellable(nightLookup(yield* inventory.nights(quote.stay.checkin, readUntil(quote.stay.checkout))))
       const [lost] = roomsNotToBeHad({ hotel, nights, rooms: quote.rooms, stay: quote.stay })
       if (lost !== undefined) return yield* notReservable(`${lost.message}; quote again`)
       const now = yield* Clock.currentTimeMillis
@@ -208,7 +210,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         new AvailabilityChanged({ message, currency: hotel.currency, rooms })
       const stay = validateStay(hotel, yield* catalog.today(hotel), reservation.checkin, reservation.checkout)
       if (Result.isFailure(stay)) return yield* unavailable(`the stay can no longer be booked: ${stay.failure.message}`, changedRooms("stay_not_bookable"))
-      const input = { hotel, stay: stay.success, rooms: reservation.rooms, nights: nightLookup(locked), promoCode }
+      const input = { hotel, stay: stay.success, rooms: reservation.rooms, nights: yield* silence.sellable(nightLookup(locked)), promoCode }
       const outcome = priceStay(input)
       if (outcome._tag === "Unavailable") {
         return yield* unavailable(
@@ -352,6 +354,6 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
   })
 }) {
   static readonly layer = Layer.effect(this, this.make).pipe(
-    Layer.provide([HotelCatalog.layer, Quotes.layer, Tokens.layer, Idempotency.layer, PromoCodes.layer, ReservationFeed.layer])
+    Layer.provide([HotelCatalog.layer, Quotes.layer, Tokens.layer, Idempotency.layer, PromoCodes.layer, ReservationFeed.layer, ChannelSilence.layer])
   )
 }

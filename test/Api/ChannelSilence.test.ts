@@ -2,7 +2,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, Option, Redacted } from "effect"
 import type { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { makeTestClock } from "../support/clock.js"
-import { get, post } from "../support/flow.js"
+import { completeWith, get, pendingReservation, post } from "../support/flow.js"
 import { parsePrometheus, valueOf } from "../support/prometheus.js"
 import { TestApp } from "../support/TestApp.js"
 
@@ -77,6 +77,38 @@ describe("a silent channel", () => {
         clock.advance(31 * MINUTE)
         expect((yield* health).channel).toBe("stale")
         expect(silenceWarnings()).toBe(2)
+      }))
+  })
+
+  layer(withApp({
+    channelToken: Option.some(Redacted.make(CHANNEL_TOKEN)),
+    channelStaleAfterMinutes: 30,
+    channelStaleAction: "stop_selling"
+  }), { excludeTestServices: true })("CHANNEL_STALE_ACTION=stop_selling", (it) => {
+    it.effect("a silent channel sells nothing more: quotes, the calendar and a completion say channel_stale; a heartbeat sells again", () =>
+      Effect.gen(function*() {
+        yield* heartbeat
+        const stay = { checkin: "2026-12-10", checkout: "2026-12-12" }
+        const rooms = [{ room_type_id: "double", adults: 2 }, { room_type_id: "twin", adults: 1 }]
+        expect((yield* post("/v1/quotes", { ...stay, rooms })).body.status).toBe("available")
+        const pending = yield* pendingReservation(stay.checkin, stay.checkout, [{ room_type_id: "double", adults: 2 }])
+
+        clock.advance(31 * MINUTE)
+        const silent = (yield* post("/v1/quotes", { ...stay, rooms })).body
+        expect(silent.status).toBe("unavailable")
+        expect(silent.unavailable_rooms.map((r: { reason: string }) => r.reason)).toEqual(["channel_stale", "channel_stale"])
+        const calendar = yield* get(`/v1/calendar?from=2026-12-10&to=2026-12-11&nights=1&adults=2`)
+        expect(calendar.body.days.map((d: { reason: string }) => d.reason)).toEqual(["channel_stale", "channel_stale"])
+        const refused = yield* completeWith(pending.token, pending.total)
+        expect([refused.status, refused.body.error.code, refused.body.error.details.rooms[0].reason]).toEqual([
+          409,
+          "availability_changed",
+          "channel_stale"
+        ])
+
+        yield* heartbeat
+        expect((yield* post("/v1/quotes", { ...stay, rooms })).body.status).toBe("available")
+        expect((yield* completeWith(pending.token, pending.total)).status).toBe(200)
       }))
   })
 
