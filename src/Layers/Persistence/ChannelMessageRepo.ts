@@ -67,8 +67,9 @@ export class ChannelMessageRepo extends Context.Service<ChannelMessageRepo, {
           Effect.orDie,
           Tracing.withSpan("ChannelMessageRepo.watermark")
         ),
-      lastReceivedAt: sql<{ readonly at: Date | null }>`SELECT max(received_at) AS at FROM channel_messages`.pipe(
-        Effect.map((rows) => Option.fromNullishOr(rows[0]?.at)),
+      lastReceivedAt: sql<{ readonly at: string | null }>`SELECT max(received_at) AS at FROM channel_messages`.pipe(
+        // the driver gives a timestamptz as its text
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]?.at), (at) => new Date(at))),
         Effect.orDie,
         Tracing.withSpan("ChannelMessageRepo.lastReceivedAt")
       )

@@ -229,9 +229,10 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
           Tracing.withSpan("OutboxRepo.nextDueInMs")
         ),
         // on the partial index of pending jobs: the delivered ones are never read
-        backlog: sql<{ readonly pending: number; readonly oldest: Date | null }>`
+        backlog: sql<{ readonly pending: number; readonly oldest: string | null }>`
           SELECT count(*)::int AS pending, min(created_at) AS oldest FROM outbox_jobs WHERE state = 'pending'`.pipe(
-          Effect.map((rows) => ({ pending: rows[0]?.pending ?? 0, oldest: Option.fromNullishOr(rows[0]?.oldest) })),
+          // the driver gives a timestamptz as its text
+          Effect.map((rows) => ({ pending: rows[0]?.pending ?? 0, oldest: Option.map(Option.fromNullishOr(rows[0]?.oldest), (at) => new Date(at)) })),
           Effect.orDie,
           Tracing.withSpan("OutboxRepo.backlog")
         ),
