@@ -32,6 +32,10 @@ import { bodyHash } from "./Idempotency.js"
 import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
+/** A message refused (400, 422) counts in the metrics too. */
+const countingRefusals = <A, E, R>(apply: (message: AriMessage) => Effect.Effect<A, E, R>) => (message: AriMessage) =>
+  apply(message).pipe(Effect.tapError(() => Metric.update(Metrics.channelMessages({ outcome: "refused" }), 1)))
+
 const invalid = (issues: ReadonlyArray<MessageIssue>) =>
   new InvalidMessage({
     message: `the message was not applied: ${listIssues(issues)}`,
@@ -70,92 +74,88 @@ export class Channel extends Context.Service<Channel>()("Channel", {
       return (night: TouchedNight) => ({ knowledge, booked_since: unknown(night.room_type_id, night.night) })
     })
 
-    /**
-     * `POST /internal/v1/ari`: a message applied whole or not at all, in one transaction that locks
-     * the rows it touches in the completions' order (room type, then night): it queues with them
-     * and never deadlocks with them.
-     */
-    const apply = Tracing.fn("Channel.applyMessage")(function*(message: AriMessage) {
-      yield* Tracing.annotate({ "channel.message_id": message.message_id, "channel.updates": message.updates.length })
-      const hotel = yield* catalog.definition()
-      const now = yield* Clock.currentTimeMillis
-      const issues = messageIssues(hotel, yield* catalog.today(hotel), now, message)
-      if (issues.length > 0) return yield* invalid(issues)
-      const through = message.reservations_through === undefined ? null : BigInt(message.reservations_through)
-      const body = bodyHash(message)
-      const result = yield* atomically(Effect.gen(function*() {
-        const known = yield* messages.claim({
-          message_id: message.message_id,
-          body_hash: body,
-          as_of: new Date(message.as_of),
-          reservations_through: through,
-          received_at: new Date(now)
-        })
-        if (Option.isSome(known)) {
-          // applied before bodies were kept (no hash): answered as the same message
-          if (known.value.body_hash !== null && known.value.body_hash !== body) {
-            return yield* new MessageIdReused({
-              message: `message_id "${message.message_id}" was already used by a message with another body: nothing ` +
-                "was applied; a new message takes a new message_id",
-              message_id: message.message_id
-            })
-          }
-          return { answer: known.value.answer, oversold: [] }
-        }
-        const states = nightLookup(yield* inventory.lockRangesAlone(messageRanges(hotel, message)))
-        // behind the exclusive lock no reservation change is under way: the feed's last cursor is final
-        const last = through === null ? 0n : yield* feed.lastCursor
-        if (through !== null && through > last) {
-          return yield* invalid([{
-            path: "reservations_through",
-            message: `${through} is past the feed's last change (${last}): send a cursor GET /internal/v1/reservations answered`
-          }])
-        }
-        const outcome = applyMessage(hotel, states, message)
-        if (outcome.issues.length > 0) return yield* invalid(outcome.issues)
-        const recounted = yield* recount(message, now, outcome.nights.filter((night) => night.roomsToSellWritten))
-        const written = outcome.nights.map((night) => ({
-          room_type_id: night.room_type_id,
-          night: night.night,
-          cells: night.cells,
-          recount: night.roomsToSellWritten ? recounted(night) : undefined
-        }))
-        yield* inventory.writeChannel(written)
-        const answer: AriAnswer = { message_id: message.message_id, applied: outcome.applied, stale: outcome.stale }
-        yield* messages.answer(answer)
-        const oversold = written.filter((night) => {
-          const state = states(night.room_type_id, night.night)
-          return isOversold({ ...state, ...night.recount, cells: night.cells })
-        })
-        return { answer, oversold }
-      }))
-      const { answer, oversold } = result
-      if (oversold.length > 0) {
-        // nothing is cancelled: the hotel sold elsewhere what was booked here; the inventory view shows
-        // every night, the log the first ones (one line, however many nights a message touched)
-        const named = oversold.slice(0, MAX_LOGGED_NIGHTS).map((night) => `${night.room_type_id} ${night.night}`).join(", ")
-        yield* Effect.logWarning("channel: the hotel's rooms_to_sell is below the rooms this service took that it does not count").pipe(
-          Effect.annotateLogs({
-            "channel.message_id": message.message_id,
-            "channel.oversold": oversold.length > MAX_LOGGED_NIGHTS ? `${named} and ${oversold.length - MAX_LOGGED_NIGHTS} more` : named
-          })
-        )
-      }
-      yield* silence.heard(new Date(now))
-      yield* Effect.all([
-        Metric.update(Metrics.channelMessages({ outcome: answer.applied === 0 && answer.stale > 0 ? "stale" : "applied" }), 1),
-        Metric.update(Metrics.channelOversoldNights({}), oversold.length)
-      ])
-      yield* Effect.logInfo("channel: message applied").pipe(
-        Effect.annotateLogs({ "channel.message_id": message.message_id, applied: answer.applied, stale: answer.stale })
-      )
-      return answer
-    })
-
     return {
-      /** A message refused (400, 422) counts in the metrics too. */
-      applyMessage: (message: AriMessage) =>
-        apply(message).pipe(Effect.tapError(() => Metric.update(Metrics.channelMessages({ outcome: "refused" }), 1))),
+      /**
+       * `POST /internal/v1/ari`: a message applied whole or not at all, in one transaction that locks
+       * the rows it touches in the completions' order (room type, then night): it queues with them
+       * and never deadlocks with them.
+       */
+      applyMessage: countingRefusals(Tracing.fn("Channel.applyMessage")(function*(message: AriMessage) {
+        yield* Tracing.annotate({ "channel.message_id": message.message_id, "channel.updates": message.updates.length })
+        const hotel = yield* catalog.definition()
+        const now = yield* Clock.currentTimeMillis
+        const issues = messageIssues(hotel, yield* catalog.today(hotel), now, message)
+        if (issues.length > 0) return yield* invalid(issues)
+        const through = message.reservations_through === undefined ? null : BigInt(message.reservations_through)
+        const body = bodyHash(message)
+        const result = yield* atomically(Effect.gen(function*() {
+          const known = yield* messages.claim({
+            message_id: message.message_id,
+            body_hash: body,
+            as_of: new Date(message.as_of),
+            reservations_through: through,
+            received_at: new Date(now)
+          })
+          if (Option.isSome(known)) {
+            // applied before bodies were kept (no hash): answered as the same message
+            if (known.value.body_hash !== null && known.value.body_hash !== body) {
+              return yield* new MessageIdReused({
+                message: `message_id "${message.message_id}" was already used by a message with another body: nothing ` +
+                  "was applied; a new message takes a new message_id",
+                message_id: message.message_id
+              })
+            }
+            return { answer: known.value.answer, oversold: [] }
+          }
+          const states = nightLookup(yield* inventory.lockRangesAlone(messageRanges(hotel, message)))
+          // behind the exclusive lock no reservation change is under way: the feed's last cursor is final
+          const last = through === null ? 0n : yield* feed.lastCursor
+          if (through !== null && through > last) {
+            return yield* invalid([{
+              path: "reservations_through",
+              message: `${through} is past the feed's last change (${last}): send a cursor GET /internal/v1/reservations answered`
+            }])
+          }
+          const outcome = applyMessage(hotel, states, message)
+          if (outcome.issues.length > 0) return yield* invalid(outcome.issues)
+          const recounted = yield* recount(message, now, outcome.nights.filter((night) => night.roomsToSellWritten))
+          const written = outcome.nights.map((night) => ({
+            room_type_id: night.room_type_id,
+            night: night.night,
+            cells: night.cells,
+            recount: night.roomsToSellWritten ? recounted(night) : undefined
+          }))
+          yield* inventory.writeChannel(written)
+          const answer: AriAnswer = { message_id: message.message_id, applied: outcome.applied, stale: outcome.stale }
+          yield* messages.answer(answer)
+          const oversold = written.filter((night) => {
+            const state = states(night.room_type_id, night.night)
+            return isOversold({ ...state, ...night.recount, cells: night.cells })
+          })
+          return { answer, oversold }
+        }))
+        const { answer, oversold } = result
+        if (oversold.length > 0) {
+          // nothing is cancelled: the hotel sold elsewhere what was booked here; the inventory view shows
+          // every night, the log the first ones (one line, however many nights a message touched)
+          const named = oversold.slice(0, MAX_LOGGED_NIGHTS).map((night) => `${night.room_type_id} ${night.night}`).join(", ")
+          yield* Effect.logWarning("channel: the hotel's rooms_to_sell is below the rooms this service took that it does not count").pipe(
+            Effect.annotateLogs({
+              "channel.message_id": message.message_id,
+              "channel.oversold": oversold.length > MAX_LOGGED_NIGHTS ? `${named} and ${oversold.length - MAX_LOGGED_NIGHTS} more` : named
+            })
+          )
+        }
+        yield* silence.heard(new Date(now))
+        yield* Effect.all([
+          Metric.update(Metrics.channelMessages({ outcome: answer.applied === 0 && answer.stale > 0 ? "stale" : "applied" }), 1),
+          Metric.update(Metrics.channelOversoldNights({}), oversold.length)
+        ])
+        yield* Effect.logInfo("channel: message applied").pipe(
+          Effect.annotateLogs({ "channel.message_id": message.message_id, applied: answer.applied, stale: answer.stale })
+        )
+        return answer
+      })),
 
       /** `GET /internal/v1/inventory`: per room type and night, what this service believes it may sell, and why. */
       inventory: Tracing.fn("Channel.inventory")(function*(query: InventoryQuery) {

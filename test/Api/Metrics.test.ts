@@ -93,7 +93,7 @@ const expectConsistentHistograms = (exposition: Exposition) => {
 }
 
 // the client past the rate limit is another address (behind the trusted proxy), not the scraper's
-layer(withApp({ ...metricsOn, rateLimitPerMinute: 200, trustedProxies: ["127.0.0.1", "::1"] }), { excludeTestServices: true })("GET /internal/metrics, METRICS_TOKEN set", (it) => {
+layer(withApp({ ...metricsOn, rateLimitPerMinute: 200, bookingLimitPerHour: 1, trustedProxies: ["127.0.0.1", "::1"] }), { excludeTestServices: true })("GET /internal/metrics, METRICS_TOKEN set", (it) => {
   it.effect("a scripted day shows in the documented series, counted as it happened, with labels from closed sets only", () =>
     Effect.gen(function*() {
       const before = yield* scrape
@@ -119,12 +119,14 @@ layer(withApp({ ...metricsOn, rateLimitPerMinute: 200, trustedProxies: ["127.0.0
       const closed = yield* post("/v1/quotes", { checkin: day(20), checkout: day(21), rooms: [{ room_type_id: "deluxe", adults: 2 }] })
       expect(closed.body.status).toBe("unavailable")
 
-      // a booking of 3 nights, completed then cancelled; a second one completed at an old total (409)
-      const booked = yield* completedBooking(day(18), day(21), [{ room_type_id: "double", adults: 2 }])
-      expect((yield* manageAct(booked.manageToken, { action: "cancel" })).status).toBe("CANCELLED")
+      // a booking completed at an old total (409); one of 3 nights, completed then cancelled; then the
+      // first again, past the one completion an hour the address may make (429)
       const pending = yield* pendingReservation(day(25), day(26), [{ room_type_id: "twin", adults: 1 }])
       const conflict = yield* completeWith(pending.token, pending.total + 100)
       expect([conflict.status, conflict.body.error.code]).toEqual([409, "price_changed"])
+      const booked = yield* completedBooking(day(18), day(21), [{ room_type_id: "double", adults: 2 }])
+      expect((yield* manageAct(booked.manageToken, { action: "cancel" })).status).toBe("CANCELLED")
+      expect((yield* completeWith(pending.token, pending.total)).status).toBe(429)
 
       // a path no route has, then one client past the rate limit on a read
       expect((yield* get("/no-such-page-4f2a9c")).status).toBe(404)
@@ -148,6 +150,7 @@ layer(withApp({ ...metricsOn, rateLimitPerMinute: 200, trustedProxies: ["127.0.0
         applied: delta("hotel_channel_messages_total", { outcome: "applied" }),
         refusedMessages: delta("hotel_channel_messages_total", { outcome: "refused" }),
         rateLimited: delta("hotel_requests_refused_total", { reason: "rate_limited", http_route: "/v1/hotel" }),
+        bookingLimit: delta("hotel_requests_refused_total", { reason: "booking_limit" }),
         quoteRequests: delta("http_server_request_duration_seconds_count", {
           http_route: "/v1/quotes",
           http_request_method: "POST",
@@ -166,6 +169,7 @@ layer(withApp({ ...metricsOn, rateLimitPerMinute: 200, trustedProxies: ["127.0.0
         applied: 1,
         refusedMessages: 1,
         rateLimited: 1,
+        bookingLimit: 1,
         quoteRequests: 3,
         unmatched: 1
       })
