@@ -125,6 +125,13 @@ layer(withApp({ ...metricsOn, rateLimitPerMinute: 200, bookingLimitPerHour: 1, t
       const conflict = yield* completeWith(pending.token, pending.total + 100)
       expect([conflict.status, conflict.body.error.code]).toEqual([409, "price_changed"])
       const booked = yield* completedBooking(day(18), day(21), [{ room_type_id: "double", adults: 2 }])
+      // one night fewer, asked twice: one stay change
+      const shorter = { action: "quote_change", checkin: day(18), checkout: day(20), rooms: [{ room_type_id: "double", adults: 2 }] }
+      const priced = yield* post("/v1/reservation-manage", shorter, { "x-reservation-token": booked.manageToken })
+      const change = { ...shorter, action: "change_stay", expected_total: priced.body.new_total }
+      for (const _ of [1, 2]) {
+        expect((yield* post("/v1/reservation-manage", change, { "x-reservation-token": booked.manageToken })).status).toBe(200)
+      }
       expect((yield* manageAct(booked.manageToken, { action: "cancel" })).status).toBe("CANCELLED")
       expect((yield* completeWith(pending.token, pending.total)).status).toBe(429)
 
@@ -145,6 +152,7 @@ layer(withApp({ ...metricsOn, rateLimitPerMinute: 200, bookingLimitPerHour: 1, t
         completions: delta("hotel_completions_total"),
         roomNights: delta("hotel_room_nights_sold_total"),
         cancellations: delta("hotel_cancellations_total"),
+        stayChanges: delta("hotel_stay_changes_total"),
         priceChanged: delta("hotel_conflicts_total", { reason: "price_changed" }),
         otherConflicts: delta("hotel_conflicts_total") - delta("hotel_conflicts_total", { reason: "price_changed" }),
         applied: delta("hotel_channel_messages_total", { outcome: "applied" }),
@@ -164,6 +172,7 @@ layer(withApp({ ...metricsOn, rateLimitPerMinute: 200, bookingLimitPerHour: 1, t
         completions: 1,
         roomNights: 3,
         cancellations: 1,
+        stayChanges: 1,
         priceChanged: 1,
         otherConflicts: 0,
         applied: 1,
