@@ -25,6 +25,7 @@ import { Housekeeping } from "./Services/Housekeeping.js"
 import { Idempotency } from "./Services/Idempotency.js"
 import { Inventory } from "./Services/Inventory.js"
 import { Mailer } from "./Services/Mailer.js"
+import { MetricGauges } from "./Services/MetricGauges.js"
 import { OutboxWorker } from "./Services/OutboxWorker.js"
 import { Pms } from "./Services/Pms.js"
 import { PriceCalendar } from "./Services/PriceCalendar.js"
@@ -55,6 +56,7 @@ export const Services = Layer.mergeAll(
   Idempotency.layer,
   Documents.layer,
   Health.layer,
+  MetricGauges.layer,
   DatabaseOutage.layer,
   RateLimiter.layer
 )

@@ -125,6 +125,8 @@ export const countsCompletions = (limits: CompletionLimits): boolean => limits.p
 
 /** A completion one of the limits refuses: how long to wait, why, and the hotel's contact when the hotel can take it. */
 export interface CompletionRefusal {
+  /** Which limit refuses it, as the operators' metrics name it. */
+  readonly limit: "booking_limit" | "room_nights"
   readonly message: string
   readonly retry_after_seconds: number
   readonly contact?: HotelContact
@@ -147,6 +149,7 @@ export const completionRefusal = (
   const inHour = completionLimitWait(limits.perHour, lastHour, now)
   if (Option.isSome(inHour)) {
     return Option.some({
+      limit: "booking_limit",
       message: `this client address has booked ${lastHour.length} times in the last hour (completions, and stay changes ` +
         `adding room-nights), the most the hotel ` +
         `takes (${limits.perHour}): retry in ${inHour.value} s, or contact the hotel`,
@@ -158,6 +161,7 @@ export const completionRefusal = (
     const contact = hotelContact(hotel)
     const booked = recent.reduce((sum, c) => sum + c.roomNights, 0)
     return {
+      limit: "room_nights",
       message: `${requested} more room-nights would take this client address beyond the ${limit} the hotel books online ` +
         `from one address in 24 hours (${booked} booked): ` +
         (requested > limit ? "" : `retry in ${wait} s, or `) + `book with the hotel (${contact.email}, ${contact.phone})`,

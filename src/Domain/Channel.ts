@@ -314,6 +314,8 @@ export interface NightState {
   readonly booked_since: number
   readonly cells: ChannelCells
   readonly knowledge: Knowledge | null
+  /** The hotel's system fell silent and the hotel chose to stop selling then (`CHANNEL_STALE_ACTION=stop_selling`). */
+  readonly channel_stale?: boolean
 }
 
 export const emptyNight: NightState = { booked: 0, booked_since: 0, cells: noCells, knowledge: null }
@@ -338,6 +340,15 @@ export const nightLookup = (rows: ReadonlyArray<StoredNight>): NightLookup => {
   }
   return (roomTypeId, night) => byType.get(roomTypeId)?.get(night) ?? emptyNight
 }
+
+/**
+ * The nights of `nights` closed while the channel is silent (DESIGN §15): the figures may be old,
+ * so no stay is sold on them, whatever they say, until the hotel's system speaks again.
+ */
+export const closedWhileSilent = (nights: NightLookup): NightLookup => (roomTypeId, night) => ({
+  ...nights(roomTypeId, night),
+  channel_stale: true
+})
 
 /**
  * The rooms of a type that may still be sold on a night: what the hotel file's count leaves, and,
@@ -384,6 +395,7 @@ export const isOversold = (night: NightState): boolean => {
 
 /** Why a stay cannot be booked in a room type, before counting rooms (DESIGN §12.3), in order of precedence. */
 export const RestrictionReason = Schema.Literals([
+  "channel_stale",
   "stop_sell",
   "closed_to_arrival",
   "closed_to_departure",
@@ -400,7 +412,7 @@ export interface Restriction {
 
 /**
  * The restriction a stay of a room type breaks, the first in order of precedence, or undefined:
- * stop-sell on any night; closed to arrival on the check-in date, to departure on the check-out
+ * a silent channel the hotel stops selling on; stop-sell on any night; closed to arrival on the check-in date, to departure on the check-out
  * date; the minimum and maximum stay of the check-in date (arrival-based, as Apaleo and Mews count).
  */
 export const stayRestriction = (
@@ -410,6 +422,7 @@ export const stayRestriction = (
   checkout: LocalDate
 ): Restriction | undefined => {
   const stayNights = nightsOf(checkin, checkout)
+  if (stayNights.some((night) => nights(roomTypeId, night).channel_stale === true)) return { reason: "channel_stale" }
   if (stayNights.some((night) => nights(roomTypeId, night).cells.stop_sell.value === true)) return { reason: "stop_sell" }
   const arrival = nights(roomTypeId, checkin).cells
   if (arrival.closed_to_arrival.value === true) return { reason: "closed_to_arrival" }
@@ -434,6 +447,8 @@ export const restrictionBound = (
 /** A guest's or agent's words for a restriction. */
 export const restrictionMessage = (roomTypeId: RoomTypeId, restriction: Restriction): string => {
   switch (restriction.reason) {
+    case "channel_stale":
+      return `the hotel's system has not confirmed its ${roomTypeId} rooms for a while, and the hotel sells none meanwhile`
     case "stop_sell":
       return `the hotel has closed ${roomTypeId} rooms on a night of this stay`
     case "closed_to_arrival":

@@ -117,6 +117,7 @@ export const PackageOffer = Schema.Struct({
 export type PackageOffer = typeof PackageOffer.Type
 
 const REASONS = [
+  "channel_stale",
   "stop_sell",
   "closed_to_arrival",
   "closed_to_departure",
@@ -131,10 +132,12 @@ type Reason = typeof REASONS[number]
 /**
  * Why a room request cannot be had, in order of precedence (DESIGN §12.4), each with what it means
  * and what a client or agent does about it: the one text the schemas, the agent rules, the MCP
- * tools and the OpenAPI descriptions give. The first five are the hotel's restrictions, set in its
- * own systems per room type and date.
+ * tools and the OpenAPI descriptions give. The first is the service's own while the hotel's system is
+ * silent; the next five are the hotel's restrictions, set in its own systems per room type and date.
  */
 export const UNAVAILABILITY_REASONS: { readonly [R in Reason]: string } = {
+  channel_stale: "the hotel's own system has sent no figures for a while and the hotel sells nothing online meanwhile: " +
+    "ask again later, or contact the hotel",
   stop_sell: "the hotel has closed this room type on a night of the stay: offer other dates or another room type",
   closed_to_arrival: "the hotel takes no arrival on the check-in date in this room type: offer another arrival date or room type",
   closed_to_departure: "the hotel takes no departure on the check-out date in this room type: offer another departure date or room type",

@@ -253,7 +253,7 @@ export const ChangedRoom = Schema.Struct({
   room_index: Schema.Int,
   room_type_id: RoomTypeId,
   reason: Schema.String.annotate({
-    description: "A quote's unavailable reason (stop_sell, closed_to_arrival, closed_to_departure, min_stay, max_stay, sold_out, " +
+    description: "A quote's unavailable reason (channel_stale, stop_sell, closed_to_arrival, closed_to_departure, min_stay, max_stay, sold_out, " +
       "rate_not_eligible, …), price_changed, or stay_not_bookable"
   }),
   min_stay: Schema.optionalKey(Schema.Int).annotate({ description: "With reason min_stay: the fewest nights allowed" }),

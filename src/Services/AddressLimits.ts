@@ -1,10 +1,11 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Metric, Option } from "effect"
 import { completionAddressCutoff, completionRefusal, countsCompletions, type CountedCompletion } from "../Domain/BookingLimits.js"
 import { RateLimited } from "../Domain/Errors.js"
 import type { HotelDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
+import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /** What one booking takes: `roomNights` for reservation `id`, by `address`, at `at`. */
@@ -49,7 +50,11 @@ export class AddressLimits extends Context.Service<AddressLimits>()("AddressLimi
       ) {
         if (!limited) return
         const refusal = completionRefusal(limits, hotel, recent, booking.roomNights, booking.at)
-        if (Option.isSome(refusal)) return yield* new RateLimited(refusal.value)
+        if (Option.isSome(refusal)) {
+          const { limit, ...refused } = refusal.value
+          yield* Metric.update(Metrics.requestsRefused({ reason: limit }), 1)
+          return yield* new RateLimited(refused)
+        }
       }),
       /**
        * Inside the same transaction, once the booking is made: counted by the next `lock`. Last, so

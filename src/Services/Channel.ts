@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Option } from "effect"
 import {
   type AriAnswer,
   type AriMessage,
@@ -26,9 +26,15 @@ import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { ReservationFeedRepo } from "../Layers/Persistence/ReservationFeedRepo.js"
 import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
 import { Transactions } from "../Layers/Persistence/Transactions.js"
+import { ChannelSilence } from "./ChannelSilence.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import { bodyHash } from "./Idempotency.js"
+import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
+
+/** A message refused (400, 422) counts in the metrics too. */
+const countingRefusals = <A, E, R>(apply: (message: AriMessage) => Effect.Effect<A, E, R>) => (message: AriMessage) =>
+  apply(message).pipe(Effect.tapError(() => Metric.update(Metrics.channelMessages({ outcome: "refused" }), 1)))
 
 const invalid = (issues: ReadonlyArray<MessageIssue>) =>
   new InvalidMessage({
@@ -45,6 +51,7 @@ export class Channel extends Context.Service<Channel>()("Channel", {
     const catalog = yield* HotelCatalog
     const inventory = yield* InventoryRepo
     const messages = yield* ChannelMessageRepo
+    const silence = yield* ChannelSilence
     const reservations = yield* ReservationRepo
     const feed = yield* ReservationFeedRepo
     const { atomically } = yield* Transactions
@@ -73,7 +80,7 @@ export class Channel extends Context.Service<Channel>()("Channel", {
        * the rows it touches in the completions' order (room type, then night): it queues with them
        * and never deadlocks with them.
        */
-      applyMessage: Tracing.fn("Channel.applyMessage")(function*(message: AriMessage) {
+      applyMessage: countingRefusals(Tracing.fn("Channel.applyMessage")(function*(message: AriMessage) {
         yield* Tracing.annotate({ "channel.message_id": message.message_id, "channel.updates": message.updates.length })
         const hotel = yield* catalog.definition()
         const now = yield* Clock.currentTimeMillis
@@ -139,11 +146,16 @@ export class Channel extends Context.Service<Channel>()("Channel", {
             })
           )
         }
+        yield* silence.heard(new Date(now))
+        yield* Effect.all([
+          Metric.update(Metrics.channelMessages({ outcome: answer.applied === 0 && answer.stale > 0 ? "stale" : "applied" }), 1),
+          Metric.update(Metrics.channelOversoldNights({}), oversold.length)
+        ])
         yield* Effect.logInfo("channel: message applied").pipe(
           Effect.annotateLogs({ "channel.message_id": message.message_id, applied: answer.applied, stale: answer.stale })
         )
         return answer
-      }),
+      })),
 
       /** `GET /internal/v1/inventory`: per room type and night, what this service believes it may sell, and why. */
       inventory: Tracing.fn("Channel.inventory")(function*(query: InventoryQuery) {
@@ -192,5 +204,5 @@ export class Channel extends Context.Service<Channel>()("Channel", {
     }
   })
 }) {
-  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide(HotelCatalog.layer))
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide([HotelCatalog.layer, ChannelSilence.layer]))
 }

@@ -1,8 +1,9 @@
-import { Context, Effect, Layer, Result } from "effect"
+import { Context, Effect, Layer, Option, Result } from "effect"
 import { performance } from "node:perf_hooks"
 import { DatabaseDown } from "../Domain/Errors.js"
 import { DatabasePing } from "../Layers/Persistence/Database.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
+import { ChannelSilence } from "./ChannelSilence.js"
 
 /**
  * How late the event loop may run during a ping before the instance counts as busy: the ping's
@@ -43,7 +44,8 @@ const nextTimers = Effect.callback<void>((resume) => {
 const ANSWER_LASTS = "1 second"
 
 /**
- * Whether the service can answer: the database must take a query within a second (DatabasePing).
+ * Whether the service can answer: the database must take a query within a second (DatabasePing);
+ * and, while the channel interface is served, whether the hotel's system still speaks to it.
  * The event loop's delay is measured apart: when the ping was late only because this process was
  * busy (a flood of calendars), the answer is 200 `database: "busy"`, not a database down, so a load
  * balancer does not take an instance out of service for work it is doing.
@@ -54,17 +56,22 @@ const ANSWER_LASTS = "1 second"
 export class Health extends Context.Service<Health>()("Health", {
   make: Effect.gen(function*() {
     const ping = yield* DatabasePing
+    const silence = yield* ChannelSilence
     const compute = Tracing.fn("Health.check")(function*() {
       const { lagMs, outcome } = yield* withLoopLag(ping)
       const busy = lagMs >= BUSY_LAG_MS
       if (Result.isFailure(outcome) && !(outcome.failure.timedOut === true && busy)) {
         return yield* new DatabaseDown({ message: outcome.failure.message })
       }
-      return { status: "ok" as const, database: busy ? "busy" as const : "ok" as const }
+      const database = busy ? "busy" as const : "ok" as const
+      return Option.match(yield* silence.state, {
+        onNone: () => ({ status: "ok" as const, database }),
+        onSome: (channel) => ({ status: "ok" as const, database, channel })
+      })
     })
     const answer = yield* Effect.cachedWithTTL(compute(), ANSWER_LASTS)
     return { check: () => answer }
   })
 }) {
-  static readonly layer = Layer.effect(this, this.make)
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide(ChannelSilence.layer))
 }

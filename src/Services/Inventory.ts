@@ -6,18 +6,20 @@ import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
+import { ChannelSilence } from "./ChannelSilence.js"
 
 /** Live room availability: what may be sold (the hotel's figures and restrictions, less the rooms reservations hold). */
 export class Inventory extends Context.Service<Inventory>()("Inventory", {
   make: Effect.gen(function*() {
     const catalog = yield* HotelCatalog
     const repo = yield* InventoryRepo
+    const silence = yield* ChannelSilence
     return {
       availability: Tracing.fn("Inventory.availability")(function*(query: AvailabilityQuery) {
         yield* Tracing.annotate({ checkin: query.checkin, checkout: query.checkout })
         const hotel = yield* catalog.definition()
         const stay = yield* Effect.fromResult(validateStay(hotel, yield* catalog.today(hotel), query.checkin, query.checkout))
-        const nights = nightLookup(yield* repo.nights(stay.checkin, readUntil(stay.checkout)))
+        const nights = yield* silence.sellable(nightLookup(yield* repo.nights(stay.checkin, readUntil(stay.checkout))))
         // children without ages count as standard guests; infants need a quote
         const guests = { adults: query.adults, childrenAges: Array(query.children).fill(INFANT_AGE_LIMIT) }
         const result: Availability = {
@@ -47,5 +49,5 @@ export class Inventory extends Context.Service<Inventory>()("Inventory", {
     }
   })
 }) {
-  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide(HotelCatalog.layer))
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide([HotelCatalog.layer, ChannelSilence.layer]))
 }

@@ -1,7 +1,8 @@
-import { Cause, Effect, Fiber, FiberSet, Layer, Option, Queue, Random, Ref, Stream } from "effect"
+import { Cause, Effect, Fiber, FiberSet, Layer, Metric, Option, Queue, Random, Ref, Stream } from "effect"
 import { type ClaimedJob, defaultOutboxWorkerOptions, type JobChannel, jobChannel, type OutboxWorkerOptions, retryDelayMs } from "../Domain/Outbox.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
+import * as Metrics from "../Layers/Platform/Metrics.js"
 import { DatabaseOutage } from "./DatabaseOutage.js"
 import { Deliveries, isRetryable } from "./Deliveries.js"
 
@@ -33,6 +34,7 @@ const run = (options: OutboxWorkerOptions, hooks: OutboxWorkerHooks) =>
 
     const retryOrGiveUp = (job: ClaimedJob, error: string, retryable: boolean) =>
       Effect.gen(function*() {
+        yield* Metric.update(Metrics.outboxFailures({ kind: jobChannel[job.kind] }), 1)
         if (retryable && job.attempt < options.maxAttempts) {
           const delayMs = retryDelayMs(options, job.attempt, yield* Random.next)
           yield* outbox.reschedule(job, delayMs, error)

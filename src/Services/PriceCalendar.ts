@@ -14,6 +14,7 @@ import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import { PromoCodes } from "./PromoCodes.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
+import { ChannelSilence } from "./ChannelSilence.js"
 
 /**
  * Calendars computed at once per instance. The event loop is one thread whatever the cores: a few
@@ -57,6 +58,7 @@ export class PriceCalendar extends Context.Service<PriceCalendar>()("PriceCalend
     const catalog = yield* HotelCatalog
     const inventory = yield* InventoryRepo
     const promoCodes = yield* PromoCodes
+    const silence = yield* ChannelSilence
     const calendarInTurn = inTurn(yield* Semaphore.make(CALENDARS_AT_ONCE), CALENDAR_WAIT)
     const compute = Effect.fnUntraced(function*(query: CalendarQuery) {
       const dates = yield* Effect.fromResult(calendarDates(query.from, query.to, query.nights))
@@ -77,7 +79,7 @@ export class PriceCalendar extends Context.Service<PriceCalendar>()("PriceCalend
         adults: query.adults,
         children_ages: query.children_ages,
         currency: hotel.currency,
-        days: priceCalendar({ hotel, stays, rooms, nights: nightLookup(nights), promoCode })
+        days: priceCalendar({ hotel, stays, rooms, nights: yield* silence.sellable(nightLookup(nights)), promoCode })
       }
       return answer
     })
@@ -89,5 +91,5 @@ export class PriceCalendar extends Context.Service<PriceCalendar>()("PriceCalend
     }
   })
 }) {
-  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide([HotelCatalog.layer, PromoCodes.layer]))
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide([HotelCatalog.layer, PromoCodes.layer, ChannelSilence.layer]))
 }

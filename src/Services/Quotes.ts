@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Option } from "effect"
 import { groupBooking, requestedRooms } from "../Domain/BookingLimits.js"
 import { NotFound, QuoteExpired } from "../Domain/Errors.js"
 import type { QuoteId } from "../Domain/Ids.js"
@@ -22,7 +22,9 @@ import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import { randomId } from "../Layers/Platform/RandomId.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import { PromoCodes } from "./PromoCodes.js"
+import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
+import { ChannelSilence } from "./ChannelSilence.js"
 
 /** An offer with its plan's name and description in `language` (the reservation views say them in the guest's too). */
 const inLanguage = (hotel: HotelDefinition, offer: PackageOffer, language: Language): PackageOffer => {
@@ -52,6 +54,7 @@ export class Quotes extends Context.Service<Quotes>()("Quotes", {
     const inventory = yield* InventoryRepo
     const repo = yield* QuoteRepo
     const promoCodes = yield* PromoCodes
+    const silence = yield* ChannelSilence
 
     /** Prices a request against live bookings. */
     const price = Tracing.fn("Quotes.price")(function*(request: QuoteRequest) {
@@ -60,7 +63,7 @@ export class Quotes extends Context.Service<Quotes>()("Quotes", {
       yield* Effect.fromResult(validateRooms(hotel, request.rooms))
       // most quotes carry no code: they skip the call and its span
       const promoCode = request.promoCode === undefined ? null : yield* promoCodes.resolve(request.promoCode)
-      const nights = nightLookup(yield* inventory.nights(stay.checkin, readUntil(stay.checkout)))
+      const nights = yield* silence.sellable(nightLookup(yield* inventory.nights(stay.checkin, readUntil(stay.checkout))))
       const outcome = priceStay({ hotel, stay, rooms: request.rooms, nights, promoCode })
       return { hotel, stay, outcome, promoCode }
     })
@@ -100,6 +103,7 @@ export class Quotes extends Context.Service<Quotes>()("Quotes", {
         }
       }
       yield* repo.insert({ response, client })
+      yield* Metric.update(Metrics.quotes({ outcome: response.status }), 1)
       yield* Tracing.annotate({ "quote.id": response.quote_id, "quote.status": response.status })
       return response
     })
@@ -147,5 +151,5 @@ export class Quotes extends Context.Service<Quotes>()("Quotes", {
     }
   })
 }) {
-  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide([HotelCatalog.layer, PromoCodes.layer]))
+  static readonly layer = Layer.effect(this, this.make).pipe(Layer.provide([HotelCatalog.layer, PromoCodes.layer, ChannelSilence.layer]))
 }

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Option } from "effect"
 import {
   AlreadyCancelled,
   CancellationNotAllowed,
@@ -57,6 +57,7 @@ import { type GivenBack, InventoryRepo } from "../Layers/Persistence/InventoryRe
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
 import { ReservationFeedRepo } from "../Layers/Persistence/ReservationFeedRepo.js"
 import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
+import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { Transactions } from "../Layers/Persistence/Transactions.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
@@ -65,6 +66,7 @@ import { HotelCatalog } from "./HotelCatalog.js"
 import { ReservationFeed } from "./ReservationFeed.js"
 import { AddressLimits } from "./AddressLimits.js"
 import { Tokens } from "./Tokens.js"
+import { ChannelSilence } from "./ChannelSilence.js"
 
 const cancelled = (r: ReservationRecord) =>
   new AlreadyCancelled({ message: `reservation ${r.number} is cancelled: nothing more can change; contact the hotel` })
@@ -77,6 +79,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
   make: Effect.gen(function*() {
     const config = yield* AppConfig
     const catalog = yield* HotelCatalog
+    const silence = yield* ChannelSilence
     const tokens = yield* Tokens
     const documents = yield* Documents
     const repo = yield* ReservationRepo
@@ -172,6 +175,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
         yield* outbox.enqueue([{ kind: "cancellation_email", reservation_id: id }, { kind: "pms_cancel", reservation_id: id }])
         yield* feed.record(id, "cancelled")
       }))
+      yield* Metric.update(Metrics.cancellations({}), 1)
     })
 
     /** Refused as StayChangePolicy says (409 change_not_allowed with its reason). */
@@ -198,7 +202,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
       const { lines, stay } = yield* requestedStay(hotel, reservation, request)
       // change_stay would change nothing (the same change sent again): the stay as it was paid, not re-priced
       if (isCurrentStay(reservation, stay, lines)) return changeQuote(hotel, reservation, reservation)
-      const nights = withoutOwnRooms(yield* inventory.nights(stay.checkin, readUntil(stay.checkout)), reservation)
+      const nights = yield* silence.sellable(withoutOwnRooms(yield* inventory.nights(stay.checkin, readUntil(stay.checkout)), reservation))
       const priced = yield* Effect.fromResult(priceChange(hotel, reservation, stay, lines, nights))
       return changeQuote(hotel, reservation, changedRecord(reservation, stay, priced))
     })
@@ -214,13 +218,13 @@ export class ReservationManagement extends Context.Service<ReservationManagement
       clientAddress: string
     ) {
       const hotel = yield* catalog.definition()
-      yield* atomically(Effect.gen(function*() {
+      const changed = yield* atomically(Effect.gen(function*() {
         // first, before any row lock, as a completion: what the address booked is counted one booking at a time
         const recent = yield* addressLimits.lock(clientAddress, yield* Clock.currentTimeMillis)
         const reservation = yield* repo.findForUpdate(id).pipe(Effect.map(Option.getOrThrow))
         const { lines, stay } = yield* requestedStay(hotel, reservation, request)
         // the same change sent again: it was made, nothing more to take or to tell
-        if (reservation.status === "GUEST_COMPLETED" && isCurrentStay(reservation, stay, lines)) return
+        if (reservation.status === "GUEST_COMPLETED" && isCurrentStay(reservation, stay, lines)) return false
         yield* checkChangeAllowed(reservation)
         const held = roomsByType(reservation.rooms)
         const wanted = roomsByType(lines)
@@ -229,7 +233,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
           // the new check-out date's row too: closed to departure is said there
           { roomTypeIds: [...wanted.keys()], checkin: stay.checkin, checkout: readUntil(stay.checkout) }
         ])
-        const priced = yield* Effect.fromResult(priceChange(hotel, reservation, stay, lines, withoutOwnRooms(locked, reservation)))
+        const priced = yield* Effect.fromResult(priceChange(hotel, reservation, stay, lines, yield* silence.sellable(withoutOwnRooms(locked, reservation))))
         const total = priced.offer.price.total
         if (total !== request.expected_total) {
           const amount = (c: number) => (c / 100).toFixed(2)
@@ -268,7 +272,9 @@ export class ReservationManagement extends Context.Service<ReservationManagement
         yield* tokens.setExpiry(id, "manage", new Date(manageLinkExpiry(hotel, stay.checkout)))
         yield* outbox.enqueue([{ kind: "stay_change_email", reservation_id: id }, { kind: "pms_push", reservation_id: id }])
         yield* feed.record(id, "stay_changed")
+        return true
       }))
+      if (changed) yield* Metric.update(Metrics.stayChanges({}), 1)
     })
 
     const resendConfirmation = Tracing.fn("ReservationManagement.resendConfirmation")(function*(id: ReservationId) {
@@ -338,6 +344,6 @@ export class ReservationManagement extends Context.Service<ReservationManagement
   })
 }) {
   static readonly layer = Layer.effect(this, this.make).pipe(
-    Layer.provide([HotelCatalog.layer, Tokens.layer, Documents.layer, ReservationFeed.layer, AddressLimits.layer])
+    Layer.provide([HotelCatalog.layer, Tokens.layer, Documents.layer, ReservationFeed.layer, AddressLimits.layer, ChannelSilence.layer])
   )
 }

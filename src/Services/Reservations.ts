@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option, Result } from "effect"
+import { Clock, Context, Effect, Layer, Metric, Option, Result } from "effect"
 import { randomBytes } from "node:crypto"
 import {
   groupBooking,
@@ -52,7 +52,9 @@ import { Idempotency } from "./Idempotency.js"
 import { Quotes } from "./Quotes.js"
 import { ReservationFeed } from "./ReservationFeed.js"
 import { Tokens } from "./Tokens.js"
+import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
+import { ChannelSilence } from "./ChannelSilence.js"
 
 const newReservationId = Effect.sync(() => randomId("r_") as ReservationId)
 
@@ -69,6 +71,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
     const repo = yield* ReservationRepo
     const outbox = yield* OutboxRepo
     const promoCodes = yield* PromoCodes
+    const silence = yield* ChannelSilence
     const feed = yield* ReservationFeed
     const { atomically } = yield* Transactions
 
@@ -147,7 +150,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           `it has no package ${request.package_code}; its packages are ${quote.package_offers.map((o) => o.package_code).join(", ")}`
         )
       }
-      const nights = nightLookup(yield* inventory.nights(quote.stay.checkin, readUntil(quote.stay.checkout)))
+      const nights = yield* silence.sellable(nightLookup(yield* inventory.nights(quote.stay.checkin, readUntil(quote.stay.checkout))))
       const [lost] = roomsNotToBeHad({ hotel, nights, rooms: quote.rooms, stay: quote.stay })
       if (lost !== undefined) return yield* notReservable(`${lost.message}; quote again`)
       const now = yield* Clock.currentTimeMillis
@@ -189,6 +192,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           discard: true
         })
       )
+      yield* Metric.update(Metrics.intents({}), 1)
       yield* Tracing.annotate({ "reservation.id": id, "quote.id": quote.quote_id })
       return id
     })
@@ -219,7 +223,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         new AvailabilityChanged({ message, currency: hotel.currency, rooms })
       const stay = validateStay(hotel, yield* catalog.today(hotel), reservation.checkin, reservation.checkout)
       if (Result.isFailure(stay)) return yield* unavailable(`the stay can no longer be booked: ${stay.failure.message}`, changedRooms("stay_not_bookable"))
-      const input = { hotel, stay: stay.success, rooms: reservation.rooms, nights: nightLookup(locked), promoCode }
+      const input = { hotel, stay: stay.success, rooms: reservation.rooms, nights: yield* silence.sellable(nightLookup(locked)), promoCode }
       const outcome = priceStay(input)
       if (outcome._tag === "Unavailable") {
         return yield* unavailable(
@@ -283,7 +287,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         early_check_in_request: request.early_check_in_request ?? false,
         late_check_out_request: request.late_check_out_request ?? false
       }
-      return yield* atomically(Effect.gen(function*() {
+      const [response, sold] = yield* atomically(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         // first, before any row lock: completions from one address are counted one at a time
         const recent = yield* addressLimits.lock(clientAddress, now)
@@ -295,7 +299,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         const promoCode = yield* promoCodes.lockForCompletion(pending.promo_code)
         const reservation = yield* repo.findForUpdate(pending.id).pipe(Effect.map(Option.getOrThrow))
         // completed by a concurrent request while this one waited for the lock
-        if (reservation.status === "GUEST_COMPLETED") return completionResponse(hotel, reservation)
+        if (reservation.status === "GUEST_COMPLETED") return [completionResponse(hotel, reservation), 0] as const
         if (reservation.status !== "PENDING_GUEST") {
           return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
         }
@@ -330,8 +334,12 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           { kind: "pms_push", reservation_id: reservation.id }
         ])
         yield* feed.record(reservation.id, "completed")
-        return completionResponse(hotel, { ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+        const response = completionResponse(hotel, { ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
+        return [response, booking.roomNights] as const
       }))
+      // counted once committed, never for a completion answered again
+      if (sold > 0) yield* Effect.all([Metric.update(Metrics.completions({}), 1), Metric.update(Metrics.roomNightsSold({}), sold)])
+      return response
     })
 
     return {
@@ -369,7 +377,8 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
       Idempotency.layer,
       PromoCodes.layer,
       ReservationFeed.layer,
-      AddressLimits.layer
+      AddressLimits.layer,
+      ChannelSilence.layer
     ])
   )
 }

@@ -68,6 +68,7 @@ describe("business limits", () => {
     const limits = { perHour: 2, roomNightsPerDay: 60 }
     const recent = [{ at: now - 20 * HOUR, roomNights: 28 }, { at: now - 30 * 60_000, roomNights: 28 }, { at: now - 10 * 60_000, roomNights: 2 }]
     expect(completionRefusal(limits, demoHotel, recent, 1, now)).toEqual(Option.some({
+      limit: "booking_limit",
       message: "this client address has booked 2 times in the last hour (completions, and stay changes adding room-nights), " +
         "the most the hotel takes (2): " +
         "retry in 1800 s, or contact the hotel",
@@ -75,6 +76,7 @@ describe("business limits", () => {
     }))
     const contact = { email: "reservations@belle-rive-nice.example", phone: "+33 4 93 00 12 34" }
     expect(completionRefusal({ ...limits, perHour: 0 }, demoHotel, recent, 3, now)).toEqual(Option.some({
+      limit: "room_nights",
       message: "3 more room-nights would take this client address beyond the 60 the hotel books online from one address in " +
         "24 hours (58 booked): retry in 14400 s, or book with the hotel (reservations@belle-rive-nice.example, +33 4 93 00 12 34)",
       retry_after_seconds: 14400,

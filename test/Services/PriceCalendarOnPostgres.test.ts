@@ -8,6 +8,7 @@ import * as path from "node:path"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
+import { ChannelMessageRepo } from "../../src/Layers/Persistence/ChannelMessageRepo.js"
 import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { MigrationsLive } from "../../src/Layers/Persistence/Migrations.js"
@@ -22,7 +23,7 @@ const clock = makeTestClock("2026-11-22T10:00:00Z")
 const Config = Layer.merge(AppConfig.InMemory({ hotelFile: path.resolve("data/hotel.json") }), NodeServices.layer)
 const CalendarOnPostgres = PriceCalendar.layer.pipe(
   Layer.provideMerge(HotelCatalog.layer),
-  Layer.provideMerge(Layer.mergeAll(HotelRepo.layer, InventoryRepo.layer, ReservationRepo.layer)),
+  Layer.provideMerge(Layer.mergeAll(HotelRepo.layer, InventoryRepo.layer, ChannelMessageRepo.layer, ReservationRepo.layer)),
   Layer.provideMerge(MigrationsLive),
   Layer.provideMerge(TestDatabase),
   Layer.provideMerge(Config),

@@ -43,19 +43,26 @@ export const spansOf = (bodies: ReadonlyArray<string>): Array<ReceivedSpan> =>
     )
   )
 
-/** An OTLP/HTTP collector on a free port that keeps the bodies posted to /v1/traces, for the scope. */
+/** An OTLP/HTTP collector on a free port that keeps the bodies posted to /v1/traces and /v1/metrics, for the scope. */
 export const otlpCollector = Effect.acquireRelease(
-  Effect.callback<{ readonly server: Server; readonly url: string; readonly bodies: Array<string> }>((resume) => {
+  Effect.callback<{
+    readonly server: Server
+    readonly url: string
+    readonly bodies: Array<string>
+    readonly metricBodies: Array<string>
+  }>((resume) => {
     const bodies: Array<string> = []
+    const metricBodies: Array<string> = []
     const server = createServer((request, response) => {
       let body = ""
       request.on("data", (chunk) => (body += chunk)).on("end", () => {
         if (request.url === "/v1/traces") bodies.push(body)
+        if (request.url === "/v1/metrics") metricBodies.push(body)
         response.writeHead(200, { "content-type": "application/json" }).end("{}")
       })
     })
     server.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies })))
+      resume(Effect.succeed({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, metricBodies })))
   }),
   ({ server }) => Effect.callback<void>((resume) => void server.close(() => resume(Effect.void)))
 )

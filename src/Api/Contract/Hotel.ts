@@ -10,7 +10,11 @@ export const HealthStatus = Schema.Struct({
   status: Schema.Literal("ok"),
   database: Schema.Literals(["ok", "busy"]).annotate({
     description: "busy: the database answered, or would have, but this instance's event loop lags (it is working hard)"
-  })
+  }),
+  channel: Schema.optionalKey(Schema.Literals(["ok", "stale"]).annotate({
+    description: "Only while the hotel's system feeds the channel interface: stale when it sent no message, not even a " +
+      "heartbeat, for CHANNEL_STALE_AFTER_MINUTES (the figures may be old; still 200)"
+  }))
 }).annotate({ identifier: "Health" })
 
 /** The health check's 503: the same shape as its 200, so a load balancer reads one document. */
@@ -37,7 +41,8 @@ export class HotelGroup extends HttpApiGroup.make("hotel")
       .annotate(
         OpenApi.Description,
         "200 when the API and its database answer (the check has connections of its own, so a full pool does not " +
-          "matter), with database busy when only this instance's event loop lags; " +
+          "matter), with database busy when only this instance's event loop lags, and channel stale when the hotel's system fed " +
+          "the channel interface nothing for a while; " +
           "503 { status: degraded, database: unavailable } when the database does not answer within a second."
       ),
     HttpApiEndpoint.get("hotel", "/v1/hotel", { success: Hotel })

@@ -1,16 +1,13 @@
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { createHash, timingSafeEqual } from "node:crypto"
-import { InvalidToken } from "../../Domain/Errors.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
 import { Channel } from "../../Services/Channel.js"
 import { ReservationFeed } from "../../Services/ReservationFeed.js"
 import { aboutTheHotel, ChannelApi, ChannelAuth, ChannelRequestErrors } from "../Contract/Channel.js"
 import { noStore } from "../Contract/ReservationToken.js"
-import { clientAddress } from "../Transport/ClientAddress.js"
+import { bearerRefusal } from "../Transport/BearerToken.js"
 import { issuesByPath } from "../Transport/Middleware.js"
-import { Forbidden, MissingToken } from "../Transport/TransportErrors.js"
 import { documentOf, perHotel } from "./AboutTheHotel.js"
 
 const ChannelHandlers = HttpApiBuilder.group(ChannelApi, "channel", (handlers) =>
@@ -26,35 +23,24 @@ const ChannelHandlers = HttpApiBuilder.group(ChannelApi, "channel", (handlers) =
       .handle("document", () => document)
   }))
 
-const BEARER = "Bearer "
-
-/** Digests of equal length whatever was sent: compared in constant time, not even the token's length shows in the time taken. */
-const digest = (text: string) => createHash("sha256").update(text).digest()
-
-/**
- * The caller's address first (outside `CHANNEL_ALLOWED_ADDRESSES`, it learns nothing of the
- * token), then the token. Answers are never cached: they are the hotel's own figures.
- */
+/** Answers are never cached: they are the hotel's own figures. */
 const channelAuth = (token: Redacted.Redacted) =>
   Layer.effect(
     ChannelAuth,
     Effect.map(Effect.service(AppConfig), ({ channelAllowedAddresses, trustedProxies }) => {
-      const expected = digest(Redacted.value(token))
-      const allowed = new Set(channelAllowedAddresses)
-      const addressOf = clientAddress(trustedProxies)
+      const refusal = bearerRefusal({
+        token,
+        allowedAddresses: channelAllowedAddresses,
+        trustedProxies,
+        forbidden: "this client address may not call the channel interface (CHANNEL_ALLOWED_ADDRESSES)",
+        missing: "the Authorization: Bearer header with the channel token is required",
+        invalid: "the bearer token is not the channel token"
+      })
       return {
         channelToken: (handler, { credential }) =>
           Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
-            // another scheme (Basic …) is no bearer token, yet a wrong token rather than none
-            const value = Redacted.value(credential) || (request.headers.authorization ?? "").slice(BEARER.length)
-            const refusal = allowed.size > 0 && !allowed.has(addressOf(request))
-              ? new Forbidden({ message: "this client address may not call the channel interface (CHANNEL_ALLOWED_ADDRESSES)" })
-              : value === ""
-              ? new MissingToken({ message: "the Authorization: Bearer header with the channel token is required" })
-              : !timingSafeEqual(digest(value), expected)
-              ? new InvalidToken({ message: "the bearer token is not the channel token" })
-              : undefined
-            const checked = refusal === undefined ? Effect.void : Effect.fail(refusal)
+            const refused = refusal(request, Redacted.value(credential))
+            const checked = refused === undefined ? Effect.void : Effect.fail(refused)
             return noStore.pipe(Effect.andThen(checked), Effect.andThen(handler))
           })
       }

@@ -9,6 +9,7 @@ import { DocsLive } from "./Docs.js"
 import { GuestPagesLive } from "./GuestPages.js"
 import { HotelHttp } from "./Hotel.js"
 import { ManageHttp } from "./Manage.js"
+import { MetricsLive } from "./Metrics.js"
 import { QuotesHttp } from "./Quotes.js"
 import { ReservationsHttp } from "./Reservations.js"
 
@@ -27,7 +28,7 @@ export const ApiGroupsLive = Layer.mergeAll(DiscoveryHttp, HotelHttp, CalendarHt
 export const ApiLive = HttpApiBuilder.layer(Api).pipe(Layer.provide(ApiGroupsLive))
 
 /**
- * Every route of the handlers: the API, its documents, the guest pages and the channel interface
- * (when it is served). MCP's and the transport's are their own.
+ * Every route of the handlers: the API, its documents, the guest pages, the channel interface
+ * and the metrics (when they are served). MCP's and the transport's are their own.
  */
-export const RoutesLive = Layer.mergeAll(ApiLive, DocsLive, GuestPagesLive, ChannelLive)
+export const RoutesLive = Layer.mergeAll(ApiLive, DocsLive, GuestPagesLive, ChannelLive, MetricsLive)

@@ -1,15 +1,17 @@
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { Cause, type Context, Effect, Option, Schema } from "effect"
+import { Cause, type Context, Effect, Metric, Option, Schema } from "effect"
 import { HttpMethod, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { InvalidMessage, listIssues, NotFound, RateLimited, ServiceUnavailable, ValidationError } from "../../Domain/Errors.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
+import * as Metrics from "../../Layers/Platform/Metrics.js"
 import { DatabaseOutage } from "../../Services/DatabaseOutage.js"
 import { ARI_PATH, MAX_ARI_BODY_BYTES } from "../Contract/Channel.js"
 import {
   describeIssues,
   errorResponse,
   InvalidMessageBody,
+  InvalidTokenBody,
   NotFoundBody,
   pathIssues,
   RateLimitedBody,
@@ -19,7 +21,7 @@ import {
 import { MCP_PATH } from "../Contract/Discovery.js"
 import { isPreflight, preflight } from "./Cors.js"
 import { type BodyLimits, withBoundedBody } from "./RequestBody.js"
-import { InternalError, InternalErrorBody, PayloadTooLarge, PayloadTooLargeBody } from "./TransportErrors.js"
+import { ForbiddenBody, InternalError, InternalErrorBody, MissingBearerBody, PayloadTooLarge, PayloadTooLargeBody } from "./TransportErrors.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read them whole, however large. */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -43,11 +45,15 @@ export const noResource = (request: HttpServerRequest.HttpServerRequest) =>
 
 /**
  * The answer to every error the transport itself raises or meets (an unknown path, a body too
- * large, a request that does not decode, a database that does not answer, a fault of ours), as the
- * `Error` body with its status.
+ * large, a request that does not decode, a database that does not answer, a fault of ours), and
+ * a refusal of a route outside the API's contracts (`/internal/metrics`), as the `Error` body with
+ * its status.
  */
 const answerOf = errorResponse([
   ValidationErrorBody,
+  ForbiddenBody,
+  MissingBearerBody,
+  InvalidTokenBody,
   NotFoundBody,
   PayloadTooLargeBody,
   RateLimitedBody,
@@ -147,10 +153,15 @@ const answerCause = (outage: Context.Service.Shape<typeof DatabaseOutage>, reque
 
 /**
  * A route's answer, with `Retry-After` when it is a 429 or a 503 `Error` body, the seconds of its
- * `details.retry_after_seconds`: an endpoint's error is encoded by the framework within its route,
- * where no step of the transport sees it as an error.
+ * `details.retry_after_seconds`; a 409 counted in `hotel.conflicts` by its error code. An
+ * endpoint's error is encoded by the framework within its route, where no step of the transport
+ * sees it as an error.
  */
 const withRetryAfter = (response: HttpServerResponse.HttpServerResponse): App => {
+  if (response.status === 409) {
+    const code = errorCodeOf(response)
+    return Effect.as(conflictCodes.has(code ?? "") ? Metric.update(Metrics.conflicts({ reason: code! }), 1) : Effect.void, response)
+  }
   if ((response.status === 429 || response.status === 503) && response.headers["retry-after"] === undefined) {
     const seconds = retryAfterOf(response)
     if (seconds !== undefined) return Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(seconds)))
@@ -173,13 +184,27 @@ const refuseMediaType = (request: HttpServerRequest.HttpServerRequest): App =>
 
 const RetryAfterBody = Schema.Struct({ error: Schema.Struct({ details: Schema.Struct({ retry_after_seconds: Schema.Int }) }) })
 const decodeRetryAfter = Schema.decodeUnknownOption(Schema.fromJsonString(RetryAfterBody))
+const CodeBody = Schema.Struct({ error: Schema.Struct({ code: Schema.String }) })
+const decodeCode = Schema.decodeUnknownOption(Schema.fromJsonString(CodeBody))
 const utf8 = new TextDecoder()
+/** Only the codes the API answers 409 with are reasons: a label takes its values from a closed set. */
+const conflictCodes: ReadonlySet<string> = new Set(Metrics.CONFLICT_REASONS)
+
+const bodyText = (response: HttpServerResponse.HttpServerResponse): string | undefined => {
+  const body = response.body
+  return body._tag === "Uint8Array" ? body.text ?? utf8.decode(body.body) : undefined
+}
 
 /** The `details.retry_after_seconds` of an `Error` body, if the response is one that says it. */
 const retryAfterOf = (response: HttpServerResponse.HttpServerResponse): number | undefined => {
-  const body = response.body
-  const text = body._tag === "Uint8Array" ? body.text ?? utf8.decode(body.body) : undefined
+  const text = bodyText(response)
   return text === undefined ? undefined : Option.getOrUndefined(Option.map(decodeRetryAfter(text), (b) => b.error.details.retry_after_seconds))
+}
+
+/** The `error.code` of an `Error` body. */
+const errorCodeOf = (response: HttpServerResponse.HttpServerResponse): string | undefined => {
+  const text = bodyText(response)
+  return text === undefined ? undefined : Option.getOrUndefined(Option.map(decodeCode(text), (b) => b.error.code))
 }
 
 const bodyLimits = (maxBytes: number, textDepth: boolean): BodyLimits => ({

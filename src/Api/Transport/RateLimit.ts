@@ -1,8 +1,9 @@
-import { Effect, Option } from "effect"
+import { Effect, Metric, Option } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { RateLimited } from "../../Domain/Errors.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
+import * as Metrics from "../../Layers/Platform/Metrics.js"
 import { type RateDecision, RateLimiter } from "../../Services/RateLimiter.js"
 import { CalendarGroup } from "../Contract/Calendar.js"
 import { CHANNEL_PREFIX } from "../Contract/Channel.js"
@@ -10,6 +11,7 @@ import { HotelGroup } from "../Contract/Hotel.js"
 import { QuotesGroup } from "../Contract/Quotes.js"
 import { clientAddress } from "./ClientAddress.js"
 import { answer, type App } from "./Middleware.js"
+import { routeOf } from "./RequestObservation.js"
 
 /**
  * The limit's headers on the answer, whatever it is: set on the response itself, no hook needed.
@@ -61,10 +63,11 @@ export const makeRateLimit = Effect.gen(function*() {
   const { take } = yield* RateLimiter
   const { trustedProxies } = yield* AppConfig
   const addressOf = clientAddress(trustedProxies)
-  /** `counted` units of a request costing `cost` in all, its refusal `refusalCost`. */
+  /** `counted` units of a request to `path` costing `cost` in all, its refusal `refusalCost`. */
   const limited = <R>(
     served: App<never, R>,
     request: HttpServerRequest.HttpServerRequest,
+    path: string,
     cost: number,
     counted: number,
     refusalCost: number
@@ -80,22 +83,24 @@ export const makeRateLimit = Effect.gen(function*() {
       Effect.map(
         decision.allowed
           ? served
-          : answer(
+          : Effect.andThen(
+            Metric.update(Metrics.requestsRefused({ reason: "rate_limited", "http.route": routeOf(path) }), 1),
+            answer(
             new RateLimited({
               message: `more than ${decision.limit} cost units a minute from this client (this request costs ${cost}): retry in ${decision.resetSeconds} s`,
               retry_after_seconds: decision.resetSeconds
             })
-          ),
+          )),
         (response) => withRateHeaders(response, decision)
       ))
   }
   return {
     route: <R>(served: App<never, R>, request: HttpServerRequest.HttpServerRequest, path: string): App<never, R> => {
       const cost = costOf(request.method, path)
-      return limited(served, request, cost, cost, 1)
+      return limited(served, request, path, cost, cost, 1)
     },
     /** A request to `path` that costs `cost` in all, its route's cost already counted. */
     beyondRoute: <R>(served: App<never, R>, request: HttpServerRequest.HttpServerRequest, path: string, cost: number): App<never, R> =>
-      limited(served, request, cost, cost - costOf(request.method, path), 0)
+      limited(served, request, path, cost, cost - costOf(request.method, path), 0)
   }
 })

@@ -4,10 +4,12 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { MCP_PATH } from "../Contract/Discovery.js"
 import { maskSecrets } from "../../Domain/Redaction.js"
 import { type RequestLogLine } from "../../Layers/Platform/Logging.js"
+import * as Metrics from "../../Layers/Platform/Metrics.js"
 import * as Tracing from "../../Layers/Platform/Tracing.js"
 import { Api } from "../Contract/Api.js"
 import { ChannelApi } from "../Contract/Channel.js"
 import { GUEST_PAGE_PATHS } from "../Handlers/GuestPages.js"
+import { METRICS_PATH } from "../Handlers/Metrics.js"
 import { AnalyticsHeaders } from "../Contract/RequestHeaders.js"
 import { withResponseHeader } from "./ResponseHeaders.js"
 
@@ -23,6 +25,7 @@ export const ROUTES: ReadonlySet<string> = new Set([
   ...endpointPaths(ChannelApi),
   ...GUEST_PAGE_PATHS,
   MCP_PATH,
+  METRICS_PATH,
   "/openapi.json",
   "/docs/"
 ])
@@ -86,20 +89,40 @@ export const traceRequests = <E, R>(
 /** The status logged for a request whose client went away before its answer (nginx's 499). */
 const CLIENT_CLOSED_REQUEST = 499
 
+/** The methods OpenTelemetry names; any other is `_OTHER`, so a made-up method adds no series. */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+
+/** The process's metric registry (Effect's default one, the one the services and `/internal/metrics` use). */
+const metricsContext = Context.empty()
+
 /**
- * The log line of a request, once its response is sent or its connection closed: method, route
- * template, status and duration, and the server span named by the response's `traceparent`
- * while traces are collected.
+ * Once a request's response is sent or its connection closed: its duration and status in
+ * `http.server.request.duration` (by method, route template and status), and its log line
+ * (method, route template, status, duration, and the server span named by the response's
+ * `traceparent` while traces are collected) when `log` is set. It counts in
+ * `http.server.active_requests` until then.
  */
-export const logResponse = (request: IncomingMessage, response: ServerResponse, log: RequestLogLine) => {
+export const observeResponse = (request: IncomingMessage, response: ServerResponse, log: RequestLogLine | undefined) => {
   const start = performance.now()
+  Metrics.httpActiveRequests.modifyUnsafe(1, metricsContext)
   response.once("close", () => {
+    const durationMs = performance.now() - start
+    const method = request.method ?? ""
+    const route = routeOf(request.url ?? "")
+    const status = response.writableFinished ? response.statusCode : CLIENT_CLOSED_REQUEST
+    Metrics.httpActiveRequests.modifyUnsafe(-1, metricsContext)
+    Metrics.httpRequestDuration({
+      "http.request.method": KNOWN_METHODS.has(method) ? method : "_OTHER",
+      "http.route": route,
+      "http.response.status_code": String(status)
+    }).updateUnsafe(durationMs / 1000, metricsContext)
+    if (log === undefined) return
     const traceparent = response.getHeader("traceparent")
     log({
-      method: request.method ?? "",
-      route: routeOf(request.url ?? ""),
-      status: response.writableFinished ? response.statusCode : CLIENT_CLOSED_REQUEST,
-      durationMs: Math.round((performance.now() - start) * 100) / 100,
+      method,
+      route,
+      status,
+      durationMs: Math.round(durationMs * 100) / 100,
       traceparent: typeof traceparent === "string" ? traceparent : undefined
     })
   })

@@ -6,10 +6,11 @@ import type { Duplex } from "node:stream"
 import { ValidationError } from "../../Domain/Errors.js"
 import { defaultConnectionLimits } from "../../Layers/Platform/AppConfig.js"
 import { RequestLog, type RequestLogLine } from "../../Layers/Platform/Logging.js"
+import * as Metrics from "../../Layers/Platform/Metrics.js"
 import { type CapCounts, type ConnectionLimits, limitConnections } from "./Connections.js"
 import { allowCrossOrigin } from "./Cors.js"
 import { ValidationErrorBody } from "../Contract/Errors.js"
-import { logResponse } from "./RequestObservation.js"
+import { observeResponse } from "./RequestObservation.js"
 import { HeadersTooLarge, HeadersTooLargeBody, PayloadTooLarge, PayloadTooLargeBody, RequestTimeout, RequestTimeoutBody } from "./TransportErrors.js"
 
 /** An answer Node writes itself, before any application sees the request; its connection is closed after it. */
@@ -187,7 +188,7 @@ export const createHttpServer = (overrides: Partial<ServerOptions> = {}): Server
       response.setHeader("connection", "close")
     }
     allowCrossOrigin(request, response)
-    if (state.log !== undefined) logResponse(request, response, state.log)
+    observeResponse(request, response, state.log)
     // One request at a time per connection: Node gives a pipelined request's response the
     // connection once the answer before it is written in full, and only then is it served, so a
     // client that does not read holds back only itself.
@@ -288,16 +289,24 @@ export const nodeServerLayer = (
   Layer.unwrap(Effect.map(NodeServer, (server) => NodeHttpServer.layer(() => server, listen))).pipe(
     Layer.provideMerge(Layer.effect(
       NodeServer,
-      Effect.map(Effect.context<never>(), (context) =>
-        createHttpServer({
+      Effect.map(Effect.context<never>(), (context) => {
+        const logRefusals = logCapCounts(context, Effect.logWarning, "connections refused: MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS reached")
+        return createHttpServer({
           ...options,
-          reportRefusals: logCapCounts(context, Effect.logWarning, "connections refused: MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS reached"),
+          reportRefusals: (refused) => {
+            Metrics.requestsRefused({ reason: "connections" }).modifyUnsafe(
+              refused.overMaxConnections + refused.overMaxConnectionsPerAddress,
+              context
+            )
+            logRefusals(refused)
+          },
           reportIdleClosed: logCapCounts(
             context,
             Effect.logInfo,
             "idle keep-alive connections closed to make room: MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS reached"
           )
-        }))
+        })
+      })
     ))
   )
 

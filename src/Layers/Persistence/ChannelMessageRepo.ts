@@ -33,6 +33,8 @@ export class ChannelMessageRepo extends Context.Service<ChannelMessageRepo, {
    * system that counted those changes then counts them still.
    */
   readonly watermark: (asOf: Date) => Effect.Effect<bigint | null>
+  /** When the last message arrived, on any instance (none: never). */
+  readonly lastReceivedAt: Effect.Effect<Option.Option<Date>>
 }>()("ChannelMessageRepo") {
   static readonly layer = Layer.effect(
     ChannelMessageRepo,
@@ -64,7 +66,13 @@ export class ChannelMessageRepo extends Context.Service<ChannelMessageRepo, {
           Effect.map((rows) => rows.length === 0 ? null : BigInt(rows[0]!.through)),
           Effect.orDie,
           Tracing.withSpan("ChannelMessageRepo.watermark")
-        )
+        ),
+      lastReceivedAt: sql<{ readonly at: string | null }>`SELECT max(received_at) AS at FROM channel_messages`.pipe(
+        // the driver gives a timestamptz as its text
+        Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]?.at), (at) => new Date(at))),
+        Effect.orDie,
+        Tracing.withSpan("ChannelMessageRepo.lastReceivedAt")
+      )
     }))
   )
 
@@ -99,7 +107,9 @@ export class ChannelMessageRepo extends Context.Service<ChannelMessageRepo, {
               }
             }
             return highest
-          })
+          }),
+        lastReceivedAt: Effect.map(Ref.get(messages), (all) =>
+          Option.fromNullishOr([...all.values()].reduce<Date | undefined>((last, m) => last === undefined || m.received_at > last ? m.received_at : last, undefined)))
       }
     })
   )

@@ -79,6 +79,8 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
   readonly bringForward: (channel: JobChannel) => Effect.Effect<number>
   /** Milliseconds until the next job may be claimed (0: now); none while no job is pending. */
   readonly nextDueInMs: Effect.Effect<Option.Option<number>>
+  /** The jobs waiting to be delivered, and when the oldest of them was written (none: nothing waits). */
+  readonly backlog: Effect.Effect<{ readonly pending: number; readonly oldest: Option.Option<Date> }>
   /**
    * A wake-up for each commit that wrote jobs, on any instance; none without a direct connection to
    * `LISTEN` on (behind a pooler, `DATABASE_LISTEN_URL` unset): the workers then poll.
@@ -231,6 +233,14 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
           Effect.orDie,
           Tracing.withSpan("OutboxRepo.nextDueInMs")
         ),
+        // on the partial index of pending jobs: the delivered ones are never read
+        backlog: sql<{ readonly pending: number; readonly oldest: string | null }>`
+          SELECT count(*)::int AS pending, min(created_at) AS oldest FROM outbox_jobs WHERE state = 'pending'`.pipe(
+          // the driver gives a timestamptz as its text
+          Effect.map((rows) => ({ pending: rows[0]?.pending ?? 0, oldest: Option.map(Option.fromNullishOr(rows[0]?.oldest), (at) => new Date(at)) })),
+          Effect.orDie,
+          Tracing.withSpan("OutboxRepo.backlog")
+        ),
         wakeUps: listens
           ? Option.some(Stream.unwrap(Effect.map(sql.listen(OUTBOX_CHANNEL), Stream.fromQueue)).pipe(Stream.as(undefined), Stream.orDie))
           : Option.none()
@@ -272,6 +282,7 @@ export class OutboxRepo extends Context.Service<OutboxRepo, {
         release: () => workerOnly,
         bringForward: () => workerOnly,
         nextDueInMs: workerOnly,
+        backlog: Effect.map(Ref.get(jobs), (all) => ({ pending: all.length, oldest: Option.fromNullishOr(all[0]?.created_at) })),
         wakeUps: Option.some(Stream.fromEffect(workerOnly))
       }
       return Context.make(OutboxRepo, repo).pipe(Context.add(OutboxInMemory, { jobs: Ref.get(jobs) }))

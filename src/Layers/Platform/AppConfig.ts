@@ -128,6 +128,14 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly channelToken: Option.Option<Redacted.Redacted>
   /** The only client addresses that may call the channel interface; empty: any. */
   readonly channelAllowedAddresses: ReadonlyArray<string>
+  /** Minutes without a channel message (a heartbeat counts) after which the channel counts as silent. */
+  readonly channelStaleAfterMinutes: number
+  /** While the channel is silent: go on selling on its last figures, or sell nothing more. */
+  readonly channelStaleAction: "keep_selling" | "stop_selling"
+  /** The scraper's bearer token for `GET /internal/metrics`; none: the path is not served. */
+  readonly metricsToken: Option.Option<Redacted.Redacted>
+  /** The only client addresses that may scrape the metrics; empty: any. */
+  readonly metricsAllowedAddresses: ReadonlyArray<string>
 }>()("AppConfig") {
   static readonly fromEnv = Effect.gen(function*() {
     const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
@@ -185,7 +193,13 @@ export class AppConfig extends Context.Service<AppConfig, {
         Config.withDefault(defaultConnectionLimits.maxConnectionsPerAddress)
       ),
       channelToken: yield* optionalLongSecret("CHANNEL_TOKEN", 32),
-      channelAllowedAddresses: yield* ipAddresses("CHANNEL_ALLOWED_ADDRESSES")
+      channelAllowedAddresses: yield* ipAddresses("CHANNEL_ALLOWED_ADDRESSES"),
+      channelStaleAfterMinutes: yield* wholeNumber("CHANNEL_STALE_AFTER_MINUTES", "minutes", 1, 10_080).pipe(Config.withDefault(60)),
+      channelStaleAction: yield* Config.Literals(["keep_selling", "stop_selling"], "CHANNEL_STALE_ACTION").pipe(
+        Config.withDefault("keep_selling" as const)
+      ),
+      metricsToken: yield* optionalLongSecret("METRICS_TOKEN", 32),
+      metricsAllowedAddresses: yield* ipAddresses("METRICS_ALLOWED_ADDRESSES")
     }
   })
 

@@ -3,25 +3,38 @@ import { Headers, HttpTraceContext } from "effect/http"
 import { API_VERSION } from "../../Domain/Version.js"
 import { AppConfig } from "./AppConfig.js"
 
+/** How often the metrics go to the collector: the usual scrape interval, so both ways show the same resolution. */
+const METRICS_EXPORT_EVERY_MS = 15_000
+
 /**
- * Traces go to an OTLP/HTTP collector when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; else nowhere.
- * The OpenTelemetry SDK is loaded only then: its heap would be walked by every full GC for nothing.
+ * Traces and metrics go to an OTLP/HTTP collector when `OTEL_EXPORTER_OTLP_ENDPOINT` is set; else
+ * nowhere (`/internal/metrics` serves the same metrics to a scraper). The OpenTelemetry SDK is
+ * loaded only then: its heap would be walked by every full GC for nothing. The metrics are Effect's
+ * registry, read by the SDK at each export; closing the layer exports what is left.
  */
 export const TracingLive = Layer.unwrap(
   Effect.gen(function*() {
     const config = yield* AppConfig
     if (Option.isNone(config.otlpEndpoint)) return Layer.empty
     const endpoint = config.otlpEndpoint.value
-    const [{ layer }, { OTLPTraceExporter }, { BatchSpanProcessor }] = yield* Effect.promise(() =>
-      Promise.all([
-        import("@effect/opentelemetry/NodeSdk"),
-        import("@opentelemetry/exporter-trace-otlp-http"),
-        import("@opentelemetry/sdk-trace-base")
-      ])
-    )
+    const [{ layer }, { OTLPTraceExporter }, { BatchSpanProcessor }, { OTLPMetricExporter }, { PeriodicExportingMetricReader }] =
+      yield* Effect.promise(() =>
+        Promise.all([
+          import("@effect/opentelemetry/NodeSdk"),
+          import("@opentelemetry/exporter-trace-otlp-http"),
+          import("@opentelemetry/sdk-trace-base"),
+          import("@opentelemetry/exporter-metrics-otlp-http"),
+          import("@opentelemetry/sdk-metrics")
+        ])
+      )
+    const base = endpoint.replace(/\/$/, "")
     return layer(() => ({
       resource: { serviceName: "hotel-booking-api", serviceVersion: API_VERSION, attributes: { "deployment.environment": config.environment } },
-      spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, "")}/v1/traces` }))
+      spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter({ url: `${base}/v1/traces` })),
+      metricReader: new PeriodicExportingMetricReader({
+        exporter: new OTLPMetricExporter({ url: `${base}/v1/metrics` }),
+        exportIntervalMillis: METRICS_EXPORT_EVERY_MS
+      })
     }))
   })
 )

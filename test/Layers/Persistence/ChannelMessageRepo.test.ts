@@ -34,6 +34,16 @@ contract("ChannelMessageRepo", {
       expect(yield* atomically(repo.claim(message("CM-1")))).toEqual(Option.none())
     }))
 
+  it.effect("the last arrival is the latest received_at of the messages kept; a refused one never arrived", () =>
+    Effect.gen(function*() {
+      const repo = yield* ChannelMessageRepo
+      const { atomically } = yield* Transactions
+      const latest = new Date("2030-01-01T00:00:00Z")
+      yield* atomically(Effect.andThen(repo.claim(message("cm-latest", { received_at: latest })), repo.answer({ message_id: "cm-latest", applied: 0, stale: 0 })))
+      yield* Effect.exit(atomically(Effect.andThen(repo.claim(message("cm-later-refused", { received_at: new Date("2031-01-01T00:00:00Z") })), Effect.fail("refused" as const))))
+      expect(yield* repo.lastReceivedAt).toEqual(Option.some(latest))
+    }))
+
   it.effect("a claim whose transaction failed uses up nothing: the id is claimed again", () =>
     Effect.gen(function*() {
       const repo = yield* ChannelMessageRepo

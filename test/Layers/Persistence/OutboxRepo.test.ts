@@ -37,4 +37,18 @@ contract("OutboxRepo", {
       const again = Option.getOrThrow(yield* repo.lastEnqueuedAt(first, "confirmation_email")).getTime()
       expect(again).toBeGreaterThan(written)
     }))
+
+  it.effect("the backlog counts the jobs waiting and dates the oldest of them", () =>
+    Effect.gen(function*() {
+      const repo = yield* OutboxRepo
+      const reservations = yield* ReservationRepo
+      const third = "r_outbox_3" as ReservationId
+      yield* reservations.insert({ ...sampleReservation(), id: third, number: "BR-OUTBOX3" })
+      const before = yield* repo.backlog
+      yield* repo.enqueue([{ kind: "confirmation_email", reservation_id: third }, { kind: "pms_push", reservation_id: third }])
+      const after = yield* repo.backlog
+      expect(after.pending - before.pending).toBe(2)
+      const oldest = Option.getOrThrow(after.oldest)
+      expect([oldest instanceof Date, Number.isFinite(oldest.getTime())]).toEqual([true, true])
+    }))
 })

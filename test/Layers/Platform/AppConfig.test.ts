@@ -69,7 +69,23 @@ describe("AppConfig", () => {
       expect((yield* withEnv({ TRUSTED_PROXIES: " 10.0.0.1, ::FFFF:10.0.0.2,2001:DB8::1 " })).trustedProxies).toEqual(["10.0.0.1", "10.0.0.2", "2001:db8::1"])
     }))
 
-  for (const [name, value] of [["PORT", "abc"], ["PORT", "70000"], ["QUOTE_TTL_SECONDS", "5"], ["PUBLIC_BASE_URL", "not a url"], ["PMS_URL", "::"], ["OUTBOX_MAX_ATTEMPTS", "0"], ["OUTBOX_CONCURRENCY", "0"], ["APP_SECRET", "x".repeat(31)], ["PENDING_RETENTION_DAYS", "0"], ["BOOKING_LIMIT_PER_HOUR", "-1"], ["INTENT_LIMIT_PER_HOUR", "-1"], ["INTENT_LIMIT_PER_HOUR", "ten"], ["MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "1.5"], ["MCP_ALLOWED_ORIGINS", "https://agent.example/mcp"], ["MCP_ALLOWED_ORIGINS", "https://ok.example,*"], ["MCP_ALLOWED_ORIGINS", "null"], ["MCP_ALLOWED_ORIGINS", "file:///tmp"], ["TRUSTED_PROXIES", "proxy.internal"], ["TRUSTED_PROXIES", "10.0.0.0/8"]]) {
+  it.effect("the metrics are served only with METRICS_TOKEN; a silent channel is kept selling unless CHANNEL_STALE_ACTION says stop", () =>
+    Effect.gen(function*() {
+      const defaults = yield* withEnv({})
+      expect(Option.isNone(defaults.metricsToken)).toBe(true)
+      expect(defaults).toMatchObject({ metricsAllowedAddresses: [], channelStaleAfterMinutes: 60, channelStaleAction: "keep_selling" })
+      const set = yield* withEnv({
+        METRICS_TOKEN: "metrics-token-of-the-scraper-0123456789",
+        METRICS_ALLOWED_ADDRESSES: "10.0.0.9, ::ffff:10.0.0.8",
+        CHANNEL_STALE_AFTER_MINUTES: "15",
+        CHANNEL_STALE_ACTION: "stop_selling"
+      })
+      expect(Redacted.value(Option.getOrThrow(set.metricsToken))).toBe("metrics-token-of-the-scraper-0123456789")
+      expect(String(set.metricsToken)).not.toContain("metrics-token")
+      expect(set).toMatchObject({ metricsAllowedAddresses: ["10.0.0.9", "10.0.0.8"], channelStaleAfterMinutes: 15, channelStaleAction: "stop_selling" })
+    }))
+
+  for (const [name, value] of [["METRICS_TOKEN", "x".repeat(31)], ["METRICS_ALLOWED_ADDRESSES", "scraper.internal"], ["CHANNEL_STALE_AFTER_MINUTES", "0"], ["CHANNEL_STALE_ACTION", "stop"], ["PORT", "abc"], ["PORT", "70000"], ["QUOTE_TTL_SECONDS", "5"], ["PUBLIC_BASE_URL", "not a url"], ["PMS_URL", "::"], ["OUTBOX_MAX_ATTEMPTS", "0"], ["OUTBOX_CONCURRENCY", "0"], ["APP_SECRET", "x".repeat(31)], ["PENDING_RETENTION_DAYS", "0"], ["BOOKING_LIMIT_PER_HOUR", "-1"], ["INTENT_LIMIT_PER_HOUR", "-1"], ["INTENT_LIMIT_PER_HOUR", "ten"], ["MAIL_LIMIT_PER_RECIPIENT_PER_DAY", "1.5"], ["MCP_ALLOWED_ORIGINS", "https://agent.example/mcp"], ["MCP_ALLOWED_ORIGINS", "https://ok.example,*"], ["MCP_ALLOWED_ORIGINS", "null"], ["MCP_ALLOWED_ORIGINS", "file:///tmp"], ["TRUSTED_PROXIES", "proxy.internal"], ["TRUSTED_PROXIES", "10.0.0.0/8"]]) {
     it.effect(`a wrong ${name} (${value}) stops the start with a message naming it`, () =>
       Effect.gen(function*() {
         const error = yield* withEnv({ [name!]: value! }).pipe(Effect.flip)

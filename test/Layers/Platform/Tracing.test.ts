@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Layer, Option, References } from "effect"
+import { Context, Deferred, Effect, Layer, Metric, Option, References } from "effect"
 import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
+import * as Metrics from "../../../src/Layers/Platform/Metrics.js"
 import * as Tracing from "../../../src/Layers/Platform/Tracing.js"
 import { otlpCollector } from "../../support/otlp.js"
 
@@ -86,5 +87,17 @@ describe("TracingLive", () => {
       )
       // closing the layer flushed the batch of spans
       expect(bodies.join("\n")).toContain("Test.method")
+    }))
+
+  it.effect("with a collector, the metrics go to it too, with the traces' resource, and closing the layer exports the last of them", () =>
+    Effect.gen(function*() {
+      const { metricBodies, url } = yield* otlpCollector
+      yield* Metric.update(Metrics.quotes({ outcome: "available" }), 3).pipe(
+        Effect.provide(Tracing.TracingLive.pipe(Layer.provide(AppConfig.InMemory({ otlpEndpoint: Option.some(url) }))))
+      )
+      const metrics = metricBodies.flatMap((body) => JSON.parse(body).resourceMetrics ?? [])
+      const names = metrics.flatMap((r: any) => r.scopeMetrics.flatMap((s: any) => s.metrics.map((m: any) => m.name)))
+      expect(names).toContain("hotel.quotes")
+      expect(JSON.stringify(metrics[0].resource)).toContain("hotel-booking-api")
     }))
 })

@@ -14,6 +14,7 @@ import m0012 from "./0012_bounds.js"
 import m0013 from "./0013_channel_knowledge.js"
 import m0014 from "./0014_intent_limit.js"
 import m0015 from "./0015_stay_changes_counted.js"
+import m0016 from "./0016_channel_received_at.js"
 
 /** Every migration by its id, in order; a new one is a new file and a new line here. */
 export const migrationFiles = {
@@ -31,7 +32,8 @@ export const migrationFiles = {
   "0012_bounds": m0012,
   "0013_channel_knowledge": m0013,
   "0014_intent_limit": m0014,
-  "0015_stay_changes_counted": m0015
+  "0015_stay_changes_counted": m0015,
+  "0016_channel_received_at": m0016
 }
 
 export const migrations = Migrator.fromRecord(migrationFiles)
