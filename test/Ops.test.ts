@@ -1,13 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parse } from "yaml"
+import { DatabasePing } from "../src/Layers/Persistence/Database.js"
+import { DatabaseUnreachable } from "../src/Layers/Persistence/DatabaseFaults.js"
 import { mailingTestApp } from "./support/MailingTestApp.js"
 import { get, post } from "./support/flow.js"
-import { parsePrometheus } from "./support/prometheus.js"
+import { parsePrometheus, type Sample } from "./support/prometheus.js"
+import { TestApp } from "./support/TestApp.js"
 
 /*
  * What operators get in ops/ (DESIGN §15): the alert rules and their promtool unit tests, the
@@ -190,6 +193,38 @@ describe("every query of ops/ against a real scrape of the service", () => {
         "nodejs_eventloop_delay_p99_seconds"
       ]))
     }).pipe(Effect.provide(mailingTestApp({ metricsToken: Option.some(Redacted.make(METRICS_TOKEN)) }))), 60_000)
+})
+
+/** The samples a selector's matchers (`{a="x",b!~"y|z"}`) select, as Prometheus selects them (regexes anchored). */
+const select = (samples: ReadonlyArray<Sample>, metric: string, matchers: string) => {
+  const tests = [...matchers.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(=~|!~|!=|=)\s*"((?:[^"\\]|\\.)*)"/g)].map(([, label, op, value]) => {
+    const regex = new RegExp(`^(?:${value})$`)
+    return (sample: Sample) => {
+      const actual = sample.labels[label!] ?? ""
+      return op === "=" ? actual === value : op === "!=" ? actual !== value : op === "=~" ? regex.test(actual) : !regex.test(actual)
+    }
+  })
+  return samples.filter((sample) => sample.name === metric && tests.every((test) => test(sample)))
+}
+
+describe("HotelDatabaseUnavailable against the service with a database that does not answer", () => {
+  it.live("health answers 503, and the alert's selector counts it in the scrape", () =>
+    Effect.gen(function*() {
+      const before = parsePrometheus((yield* get("/internal/metrics", { authorization: `Bearer ${METRICS_TOKEN}` })).text)
+      expect((yield* get("/v1/health")).status).toBe(503)
+      const after = parsePrometheus((yield* get("/internal/metrics", { authorization: `Bearer ${METRICS_TOKEN}` })).text)
+      const rule = rules.find((r) => r.alert === "HotelDatabaseUnavailable")!
+      const [, metric, matchers] = /([a-z_]+)\{([^}]*)\}/.exec(rule.expr)!
+      const count = (exposition: typeof after) => select(exposition.samples, metric!, matchers!).reduce((sum, s) => sum + s.value, 0)
+      expect(count(after) - count(before)).toBe(1)
+      expect(select(after.samples, metric!, matchers!).map((s) => s.labels["http_route"])).toEqual(["/v1/health"])
+      // the calendar's "busy" 503 is not selected
+      expect(select([{ name: metric!, labels: { http_route: "/v1/calendar", http_response_status_code: "503" }, value: 1 }], metric!, matchers!))
+        .toEqual([])
+    }).pipe(Effect.provide(TestApp({
+      ping: Layer.succeed(DatabasePing, Effect.fail(new DatabaseUnreachable({ message: "connection refused" }))),
+      config: { metricsToken: Option.some(Redacted.make(METRICS_TOKEN)) }
+    }))), 60_000)
 })
 
 /** promtool from Debian's `prometheus` package (or PROMTOOL); CI sets REQUIRE_PROMTOOL=1 so that a missing one fails there. */
