@@ -2,11 +2,10 @@
    when nothing fits, why for each room type. Every figure is the quote's own: the page adds
    nothing up. */
 import { el } from "./guest-dom.js"
-import { fmtDateTime, money } from "./guest-format.js"
-import { reasonText } from "./guest-summary.js"
+import { fmtDateTime } from "./guest-format.js"
+import { priceTable, reasonText } from "./guest-summary.js"
 import { t } from "./guest-text.js"
 
-const priceRow = (label, value, cls) => el("tr", { class: cls }, el("th", { scope: "row" }, label), el("td", null, value))
 
 /** Whether the quote's promo code is among the promotions this offer applies. */
 const appliesCode = (quote, offer) =>
@@ -34,20 +33,7 @@ function offerCard(quote, offer, id, choose) {
         ? t("freeUntil", { when: fmtDateTime(offer.free_cancellation_until) })
         : t("nonRefundablePolicy")
     ),
-    el(
-      "table",
-      { class: "price" },
-      el(
-        "tbody",
-        null,
-        priceRow(t("roomTotal"), money(price.room_total, price.currency)),
-        price.promotion_discount > 0
-          ? priceRow(appliesCode(quote, offer) ? t("promoCodeApplied", quote.promo_code) : t("discount"), money(-price.promotion_discount, price.currency))
-          : null,
-        priceRow(t("tax"), money(price.tourist_tax, price.currency)),
-        priceRow(t("total"), el("span", { class: "amount" }, money(price.total, price.currency)), "total")
-      )
-    ),
+    priceTable(price, appliesCode(quote, offer) ? t("promoCodeApplied", quote.promo_code) : t("discount"), { class: "amount" }),
     quote.reservable
       ? el("button", { type: "button", class: "primary choose", "aria-describedby": titleId, onclick: (event) => choose(quote, offer, event.currentTarget) }, t("chooseOffer"))
       : null

@@ -24,6 +24,24 @@ export const roomLine = (room) => {
 
 const priceRow = (label, value, cls) => el("tr", { class: cls }, el("th", { scope: "row" }, label), el("td", null, value))
 
+/**
+ * A price as a table, the quote's or the reservation's figures as they are (never added up here):
+ * the discount's line named `discountLabel`, the total's amount with `totalAttributes`.
+ */
+export const priceTable = (price, discountLabel, totalAttributes) =>
+  el(
+    "table",
+    { class: "price" },
+    el(
+      "tbody",
+      null,
+      priceRow(t("roomTotal"), money(price.room_total, price.currency)),
+      price.promotion_discount > 0 ? priceRow(discountLabel, money(-price.promotion_discount, price.currency)) : null,
+      priceRow(t("tax"), money(price.tourist_tax, price.currency)),
+      priceRow(t("total"), el("span", totalAttributes, money(price.total, price.currency)), "total")
+    )
+  )
+
 /** The stay, rooms, package, price and policies, in the reservation's language. */
 export function summary(r) {
   const { stay, price, policies } = r
@@ -39,20 +57,7 @@ export function summary(r) {
     el("p", { id: "package" }, el("strong", null, pkg.name), pkg.description ? el("br") : null, pkg.description || null),
     el("p", { class: "note" }, `${pkg.breakfast_included ? t("breakfast") : t("noBreakfast")} · ${policies.refundable ? t("refundable") : t("nonRefundable")}`),
     el("h3", null, t("price")),
-    el(
-      "table",
-      { class: "price" },
-      el(
-        "tbody",
-        null,
-        priceRow(t("roomTotal"), money(price.room_total, price.currency)),
-        price.promotion_discount > 0
-          ? priceRow(r.promo_code ? t("promoCodeLine", r.promo_code) : t("discount"), money(-price.promotion_discount, price.currency))
-          : null,
-        priceRow(t("tax"), money(price.tourist_tax, price.currency)),
-        priceRow(t("total"), el("span", { id: "total" }, money(price.total, price.currency)), "total")
-      )
-    ),
+    priceTable(price, r.promo_code ? t("promoCodeLine", r.promo_code) : t("discount"), { id: "total" }),
     el("h3", null, t("cancellation")),
     policies.refundable && policies.free_cancellation_until
       ? el("p", { id: "free-until" }, t("freeUntil", { when: fmtDateTime(policies.free_cancellation_until) }))
