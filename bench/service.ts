@@ -190,9 +190,9 @@ export const temporaryDataDir = () => {
 /**
  * The service as `npm start` runs it, on a fresh database and DATA_DIR, once it answers
  * /v1/health; `env` adds settings. `startupMs`: from the spawn to the first healthy answer.
- * The benches complete hundreds of reservations from one address, most for one guest's email:
- * `BOOKING_LIMIT_PER_HOUR`, `ROOM_NIGHTS_PER_ADDRESS_PER_DAY` and `MAIL_LIMIT_PER_RECIPIENT_PER_DAY`
- * are off (0), so that every completion is made and every email sent, as before these limits, and
+ * The benches make and complete hundreds of reservations from one address, most for one guest's
+ * email: `INTENT_LIMIT_PER_HOUR`, `BOOKING_LIMIT_PER_HOUR`, `ROOM_NIGHTS_PER_ADDRESS_PER_DAY` and
+ * `MAIL_LIMIT_PER_RECIPIENT_PER_DAY` are off (0), so that every completion is made and every email sent, as before these limits, and
  * the figures compare; so is `RATE_LIMIT_PER_MINUTE`, which thousands of requests a second from
  * one address would exhaust.
  * Without SMTP_URL in `env`, its emails are .eml files under `dataDir`/mail. `cwd`: the checkout
@@ -212,6 +212,7 @@ export const startServiceOn = async (databaseUrl: string, env: Record<string, st
     PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
+    INTENT_LIMIT_PER_HOUR: "0",
     BOOKING_LIMIT_PER_HOUR: "0",
     ROOM_NIGHTS_PER_ADDRESS_PER_DAY: "0",
     MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "0",
