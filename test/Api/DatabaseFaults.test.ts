@@ -91,25 +91,42 @@ const operator = (url: Redacted.Redacted) =>
     (client) => Effect.promise(() => client.end().catch(() => undefined))
   )
 
+/**
+ * An embedded PostgreSQL with a database `faults` of its own, that the test stops (`pg_ctl stop -m
+ * fast`) and starts again on the same data; stopped when the test ends, after the app on it.
+ */
+const restartableDatabase = Effect.gen(function*() {
+  const dataDir = yield* temporaryDataDir
+  // the server, in a scope of its own: closing it is the stop
+  let serverScope = yield* Scope.make()
+  const superuser = yield* embeddedPostgres(dataDir).pipe(Scope.provide(serverScope))
+  yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE faults`).pipe(
+    Effect.provide(pgClientLayer(superuser, { maxConnections: 1 }))
+  )
+  yield* Effect.addFinalizer(() => Effect.suspend(() => Scope.close(serverScope, Exit.void)))
+  const url = new URL(Redacted.value(superuser))
+  url.pathname = "/faults"
+  return {
+    url: Redacted.make(url.toString()),
+    stop: Effect.gen(function*() {
+      yield* Scope.close(serverScope, Exit.void)
+      serverScope = yield* Scope.make()
+    }),
+    // started again, until the test ends
+    start: Effect.suspend(() => Effect.asVoid(embeddedPostgres(dataDir).pipe(Scope.provide(serverScope))))
+  }
+})
+
 describe("a database restart", () => {
   it.live("answers 503 with Retry-After meanwhile, logs it once, serves what needs no database, and recovers by itself", () =>
     Effect.gen(function*() {
-      const dataDir = yield* temporaryDataDir
-      // the server, in a scope of its own: closing it is `pg_ctl stop -m fast`
-      let serverScope = yield* Scope.make()
-      const superuser = yield* embeddedPostgres(dataDir).pipe(Scope.provide(serverScope))
-      yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE faults`).pipe(
-        Effect.provide(pgClientLayer(superuser, { maxConnections: 1 }))
-      )
-      const url = new URL(Redacted.value(superuser))
-      url.pathname = "/faults"
+      const database = yield* restartableDatabase
       const logs: Array<LogLine> = []
       yield* Effect.provide(Effect.gen(function*() {
         expect((yield* post("/v1/quotes", quoteBody)).status).toBe(200)
         expect((yield* get("/v1/hotel")).status).toBe(200)
 
-        yield* Scope.close(serverScope, Exit.void)
-        serverScope = yield* Scope.make()
+        yield* database.stop
         // through the hotel definition's 5 s in memory, as the 8 s restart did
         const during = []
         const outageEnds = Date.now() + 6000
@@ -134,7 +151,7 @@ describe("a database restart", () => {
         expect(said[0]!.hasCause).toBe(false)
         expect(logs.filter((line) => line.level === "ERROR" && line !== said[0])).toEqual([])
 
-        yield* embeddedPostgres(dataDir).pipe(Scope.provide(serverScope)) // started again, until the app has stopped
+        yield* database.start
         const back = yield* post("/v1/quotes", quoteBody)
         expect(back.status).toBe(200)
         // health answers from a result at most a second old (DESIGN §13): the outage's 503 may last that much longer
@@ -142,28 +159,20 @@ describe("a database restart", () => {
           Effect.repeat({ until: ({ status }) => status === 200, schedule: Schedule.spaced("100 millis"), times: 30 })
         )
         expect(healthBack.status).toBe(200)
-      }), appOn(Redacted.make(url.toString()), logs)).pipe(Effect.ensuring(Scope.close(serverScope, Exit.void)))
+      }), appOn(database.url, logs))
     }), 90_000)
 })
 
 describe("an Idempotency-Key whose attempt the database failed", () => {
   it.live("is free as soon as the database is back: the retry right after a restart is answered, not 409", () =>
     Effect.gen(function*() {
-      const dataDir = yield* temporaryDataDir
-      let serverScope = yield* Scope.make()
-      const superuser = yield* embeddedPostgres(dataDir).pipe(Scope.provide(serverScope))
-      yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE DATABASE faults`).pipe(
-        Effect.provide(pgClientLayer(superuser, { maxConnections: 1 }))
-      )
-      const url = new URL(Redacted.value(superuser))
-      url.pathname = "/faults"
-      const database = Redacted.make(url.toString())
+      const database = yield* restartableDatabase
       yield* Effect.provide(Effect.gen(function*() {
         const quoted = yield* quoteStay(checkin, checkout, quoteBody.rooms)
         const intent = { quote_id: quoted.quote_id, package_code: quoted.package_offers[0]!.package_code }
         const key = { "idempotency-key": "outage-intent-1" }
         // the intent has claimed its key and waits for the quote when the server stops under it
-        const locker = yield* operator(database)
+        const locker = yield* operator(database.url)
         yield* Effect.promise(() => locker.query("BEGIN; LOCK TABLE quotes IN ACCESS EXCLUSIVE MODE"))
         const attempt = yield* Effect.forkChild(post("/v1/reservation-intents", intent, key))
         yield* Effect.promise(async () => {
@@ -173,11 +182,10 @@ describe("an Idempotency-Key whose attempt the database failed", () => {
             await new Promise((resolve) => setTimeout(resolve, 20))
           }
         })
-        yield* Scope.close(serverScope, Exit.void)
-        serverScope = yield* Scope.make()
+        yield* database.stop
         expectUnavailable(yield* Fiber.join(attempt))
 
-        yield* embeddedPostgres(dataDir).pipe(Scope.provide(serverScope))
+        yield* database.start
         // its key was left claimed when the database went: the retry finds it free, not in progress for 30 s
         const retried = yield* post("/v1/reservation-intents", intent, key)
         expect([retried.status, retried.body.error?.code]).toEqual([200, undefined])
@@ -187,7 +195,7 @@ describe("an Idempotency-Key whose attempt the database failed", () => {
           "true",
           retried.body.reservation_id
         ])
-      }), appOn(database, [])).pipe(Effect.ensuring(Scope.close(serverScope, Exit.void)))
+      }), appOn(database.url, []))
     }), 90_000)
 })
 
