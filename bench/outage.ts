@@ -279,7 +279,7 @@ const restartPart = async () => {
   const url = new URL(superuser)
   url.username = "hotel"
   url.pathname = "/outage"
-  const service = await startServiceOn(url.toString(), { APP_SECRET: randomBytes(32).toString("base64url") })
+  const service = await startServiceOn(url.toString(), { APP_SECRET: randomBytes(32).toString("base64url") }, undefined, "pipe")
   const log = logOf(service.child)
   const { base } = service
   console.error(`restart: quotes every 50 ms for 3 s…`)
@@ -359,7 +359,7 @@ const restartPart = async () => {
 
 // 2. A lock held.
 const lockPart = async () => {
-  const service = await startService()
+  const service = await startService({}, undefined, "pipe")
   const log = logOf(service.child)
   const { base } = service
   const warm = await Promise.all(Array.from({ length: 5 }, () => shoot("warm-up", `${base}/v1/quotes`, quoteBody)))

@@ -55,7 +55,6 @@ import { runChannelBench } from "./channel.js"
 import { CONNECTIONS, type Measured, measure, SECONDS, table, WARMUP_SECONDS } from "./load.js"
 import {
   complete,
-  freePort,
   isoDate,
   percentile,
   pool,
@@ -63,10 +62,9 @@ import {
   runBench,
   type Stay,
   sleep,
-  startNode,
+  startBare,
   startService,
-  termsVersion,
-  waitHealthy
+  termsVersion
 } from "./service.js"
 
 const PDF_ROUNDS = Number(process.env["BENCH_PDF_ROUNDS"] ?? "5")
@@ -100,13 +98,7 @@ const main = async () => {
   const idleRss = rssMiB(service.child.pid!)
 
   // 3. The baseline: a bare node:http server in a child of its own.
-  const barePort = await freePort()
-  const bare = startNode([
-    "-e",
-    `require("node:http").createServer((q, s) => { q.resume(); s.writeHead(200, { "content-type": "application/json" }); s.end('{"ok":true}') })` +
-    `.listen(${barePort}, "127.0.0.1")`
-  ], {})
-  await waitHealthy(`http://127.0.0.1:${barePort}/`, bare.child, bare.tail)
+  const bareUrl = (await startBare()).url
 
   // 4. The load.
   const quoteBody = JSON.stringify({
@@ -114,7 +106,6 @@ const main = async () => {
     checkout: isoDate(33),
     rooms: [{ room_type_id: "double", adults: 2 }, { room_type_id: "twin", adults: 1, children_ages: [5] }]
   })
-  const bareUrl = `http://127.0.0.1:${barePort}/`
   const calendarUrl = `${base}/v1/calendar?from=${isoDate(1)}&to=${isoDate(62)}&nights=1&adults=2`
   const targets: Array<Target> = [
     { name: "bare node:http GET /", service: false, opts: { url: bareUrl }, connections: CONNECTIONS },
@@ -197,7 +188,7 @@ const main = async () => {
       completionsFailed = true
       console.error(
         `  ${scenario.name}: ${succeeded} succeeded, ${scenario.succeeds} expected; outcomes ${JSON.stringify(Object.fromEntries(outcomes))}; ` +
-          `service output tail:\n${service.tail.join("")}`
+          `service output tail:\n${service.output()}`
       )
     }
   }
@@ -225,7 +216,7 @@ const main = async () => {
   const changers = await prepareChangers(base, terms, service.dataDir, service.databaseUrl)
   console.error(`stay changes: spread, then contended beside ${CHANGERS} completions…`)
   const changes = await runChanges(base, terms, changers, service.databaseUrl)
-  for (const failure of changes.failures) console.error(`  stay changes: ${failure}; service output tail:\n${service.tail.join("")}`)
+  for (const failure of changes.failures) console.error(`  stay changes: ${failure}; service output tail:\n${service.output()}`)
 
   // 8. The hotel's messages: quotes and calendars beside 500 days of them, and a message applied while guests complete.
   console.error(`channel: two more services, one holding 500 days of the hotel's messages…`)

@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -30,9 +30,9 @@ export const freePort = () =>
     })
   })
 
-/** The node arguments of `npm start`, so that the bench runs the service exactly as it is run. */
-export const startArguments = (): Array<string> => {
-  const start: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.start
+/** The node arguments of `npm start` in the checkout `cwd`, so that the bench runs each version exactly as it is run. */
+export const startArguments = (cwd = ROOT): Array<string> => {
+  const start: string = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")).scripts.start
   const [command, ...args] = start.split(/\s+/)
   if (command !== "node") throw new Error(`npm start is not a plain node command: ${start}`)
   return args
@@ -41,11 +41,30 @@ export const startArguments = (): Array<string> => {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /**
- * Spawns a node child in `cwd` (this checkout by default), keeps the tail of its output, and
- * registers its kill (SIGTERM, SIGKILL after 5 s).
+ * Where a service's stdout goes: to a file by default, as a deployment writes its log (each write
+ * a system call that returns once the kernel has the bytes), or to a pipe the bench reads
+ * (`BENCH_STDOUT=pipe`, or a bench that reads the log). A pipe the reader keeps draining costs the
+ * service less than a file, so figures taken on a pipe flatter the request log.
  */
-export const startNode = (args: Array<string>, env: Record<string, string>, cwd = ROOT) => {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+export type Output = "file" | "pipe"
+export const DEFAULT_OUTPUT: Output = process.env["BENCH_STDOUT"] === "pipe" ? "pipe" : "file"
+
+/**
+ * `BENCH_PROFILE=DIR`: each service runs with `--cpu-prof`, its profile written into DIR when it
+ * stops (open it in Chrome's DevTools, or summarise it with `npx tsx bench/profileTop.ts DIR/x.cpuprofile`).
+ */
+const PROFILE_DIR = process.env["BENCH_PROFILE"]
+
+/**
+ * Spawns a node child in `cwd` (this checkout by default), its stdout to a file in `outputDir`
+ * (when given) or to a pipe, keeps the tail of what it says, and registers its kill (SIGTERM,
+ * SIGKILL after 5 s). `output()`: the last lines of stderr and of stdout.
+ */
+export const startNode = (args: Array<string>, env: Record<string, string>, cwd = ROOT, outputDir?: string) => {
+  const stdoutFile = outputDir === undefined ? undefined : join(outputDir, "stdout.log")
+  const stdoutFd = stdoutFile === undefined ? "pipe" : openSync(stdoutFile, "a")
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", stdoutFd, "pipe"] })
+  if (typeof stdoutFd === "number") closeSync(stdoutFd)
   const tail: Array<string> = []
   const keep = (chunk: Buffer) => {
     tail.push(chunk.toString())
@@ -54,7 +73,11 @@ export const startNode = (args: Array<string>, env: Record<string, string>, cwd 
   child.stdout?.on("data", keep)
   child.stderr?.on("data", keep)
   cleanups.push(() => stop(child))
-  return { child, tail }
+  const output = () => {
+    const stdout = stdoutFile === undefined ? "" : readFileSync(stdoutFile, "utf8").split("\n").slice(-40).join("\n")
+    return `${tail.join("")}${stdout}`
+  }
+  return { child, tail, output, stdoutFile }
 }
 
 /** Stops a child now (SIGTERM, SIGKILL after 5 s); its registered cleanup then has nothing to do. */
@@ -68,15 +91,15 @@ export const stop = async (child: ChildProcess) => {
 }
 
 /** Polls `url` until it answers 200; fails after `timeoutMs` or if the child exits. */
-export const waitHealthy = async (url: string, child: ChildProcess, tail: Array<string>, timeoutMs = 60_000) => {
+export const waitHealthy = async (url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited (${child.exitCode}):\n${tail.join("")}`)
+    if (child.exitCode !== null) throw new Error(`${url}: process exited (${child.exitCode}):\n${output()}`)
     const ok = await fetch(url).then((r) => r.status === 200, () => false)
     if (ok) return
     await sleep(100)
   }
-  throw new Error(`${url}: not healthy after ${timeoutMs / 1000} s:\n${tail.join("")}`)
+  throw new Error(`${url}: not healthy after ${timeoutMs / 1000} s:\n${output()}`)
 }
 
 /** The date `daysAhead` days after today in the hotel's time (Europe/Paris), as YYYY-MM-DD. */
@@ -84,6 +107,19 @@ export const isoDate = (daysAhead: number) => {
   const d = new Date(`${new Date().toLocaleDateString("en-CA", { timeZone: "Europe/Paris" })}T00:00:00Z`)
   d.setUTCDate(d.getUTCDate() + daysAhead)
   return d.toISOString().slice(0, 10)
+}
+
+/** A bare `node:http` server answering {"ok":true}, in a child of its own: the baseline every ratio is to; its URL. */
+export const startBare = async () => {
+  const port = await freePort()
+  const bare = startNode([
+    "-e",
+    `require("node:http").createServer((q, s) => { q.resume(); s.writeHead(200, { "content-type": "application/json" }); s.end('{"ok":true}') })` +
+    `.listen(${port}, "127.0.0.1")`
+  ], {})
+  const url = `http://127.0.0.1:${port}/`
+  await waitHealthy(url, bare.child, bare.output)
+  return { ...bare, url }
 }
 
 /** Runs `fn` on every item with at most `concurrency` calls in flight; the results in item order. */
@@ -196,17 +232,20 @@ export const temporaryDataDir = () => {
  * the figures compare; so is `RATE_LIMIT_PER_MINUTE`, which thousands of requests a second from
  * one address would exhaust.
  * Without SMTP_URL in `env`, its emails are .eml files under `dataDir`/mail. `cwd`: the checkout
- * whose build runs (another one's, for a bench side by side with an older version).
+ * whose build runs (another one's, for a bench side by side with an older version). `output`:
+ * its stdout to `dataDir`/stdout.log (the default, as deployed) or to a pipe the bench reads.
  */
-export const startService = async (env: Record<string, string> = {}, cwd = ROOT) => startServiceOn(await freshDatabase(), env, cwd)
+export const startService = async (env: Record<string, string> = {}, cwd = ROOT, output = DEFAULT_OUTPUT) =>
+  startServiceOn(await freshDatabase(), env, cwd, output)
 
 /** As `startService`, on the database at `databaseUrl`, from the checkout in `cwd` (this one by default: another's `dist/`). */
-export const startServiceOn = async (databaseUrl: string, env: Record<string, string> = {}, cwd = ROOT) => {
+export const startServiceOn = async (databaseUrl: string, env: Record<string, string> = {}, cwd = ROOT, output = DEFAULT_OUTPUT) => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const dataDir = temporaryDataDir()
   const spawnedAt = performance.now()
-  const service = startNode(startArguments(), {
+  const profile = PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]
+  const service = startNode([...profile, ...startArguments(cwd)], {
     DATABASE_URL: databaseUrl,
     APP_SECRET: randomBytes(32).toString("base64url"), // required with DATABASE_URL
     PORT: String(port),
@@ -218,8 +257,8 @@ export const startServiceOn = async (databaseUrl: string, env: Record<string, st
     MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "0",
     RATE_LIMIT_PER_MINUTE: "0",
     ...env
-  }, cwd)
-  await waitHealthy(`${base}/v1/health`, service.child, service.tail)
+  }, cwd, output === "file" ? dataDir : undefined)
+  await waitHealthy(`${base}/v1/health`, service.child, service.output)
   return { ...service, base, databaseUrl, dataDir, startupMs: performance.now() - spawnedAt }
 }
 

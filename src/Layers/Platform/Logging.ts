@@ -33,11 +33,14 @@ const currentSpan = (fiber: Fiber.Fiber<unknown, unknown>): Option.Option<Tracer
   )
 
 /**
- * Lines written to stdout together, at most every `FLUSH_MS` or once `FLUSH_BYTES` are waiting,
- * and at exit: one write per request would be a system call per request. A crash (SIGKILL) loses
- * at most the last `FLUSH_MS` of lines.
+ * Lines written to stdout together, at most `FLUSH_MS` after the first of them or once
+ * `FLUSH_BYTES` are waiting, and at exit: one write per request was a system call per request. The
+ * process's 'exit' comes after `process.exit`, an uncaught error or an unhandled rejection, and at
+ * the end of a stop by SIGTERM or SIGINT (the server drained): the lines of every answer given are
+ * written then. Only a death the process cannot see (SIGKILL, an out-of-memory abort) loses lines,
+ * those of the last `FLUSH_MS` at most.
  */
-const FLUSH_MS = 100
+const FLUSH_MS = 5
 const FLUSH_BYTES = 64 * 1024
 
 export const bufferedStdout = (write: (chunk: string) => void = (chunk) => void process.stdout.write(chunk)) => {
