@@ -139,6 +139,11 @@ runBench(async () => {
     const tree = treeOf(npm.pid!)
     const whole = memoryOf(tree)
     memoryRows.push(["npm start, idle: npm, its shell, the service, PostgreSQL", "", "", mib(whole.rss), mib(whole.pss), String(whole.processes)])
+    for (const pid of tree) {
+      const { pss, rss } = memoryOf([pid])
+      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim().slice(0, 60)
+      memoryRows.push([`  ${command}`, "", "", mib(rss), mib(pss), "1"])
+    }
   } finally {
     await stopNpm()
   }
