@@ -1,7 +1,7 @@
 /** Load runs with autocannon, and their tables, shared by the benches. */
 import autocannon from "autocannon"
 import { readFileSync } from "node:fs"
-import { percentile } from "./service.js"
+import { isoDate, percentile } from "./service.js"
 
 export const SECONDS = Number(process.env["BENCH_SECONDS"] ?? "10")
 export const CONNECTIONS = 50
@@ -40,6 +40,22 @@ export const measure = (opts: autocannon.Options, connections: number) =>
       if (status < 200 || status > 299) non2xx++
     })
   })
+
+/** The quote every bench asks: a double for 2 adults and a twin for 1 adult and a child of 5, in 30 days, 3 nights. */
+export const twoRoomQuoteBody = () =>
+  JSON.stringify({
+    checkin: isoDate(30),
+    checkout: isoDate(33),
+    rooms: [{ room_type_id: "double", adults: 2 }, { room_type_id: "twin", adults: 1, children_ages: [5] }]
+  })
+
+/** POST /v1/quotes of `twoRoomQuoteBody` on the service at `base`, as autocannon sends it. */
+export const twoRoomQuote = (base: string): autocannon.Options => ({
+  url: `${base}/v1/quotes`,
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: twoRoomQuoteBody()
+})
 
 /** A table as aligned text (first column to the left) and as Markdown. */
 export const table = (header: Array<string>, rows: Array<Array<string>>) => {

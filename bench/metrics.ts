@@ -8,8 +8,8 @@
 import type { ChildProcess } from "node:child_process"
 import { readFileSync } from "node:fs"
 import type autocannon from "autocannon"
-import { measure, table } from "./load.js"
-import { isoDate, runBench, startService } from "./service.js"
+import { measure, table, twoRoomQuote } from "./load.js"
+import { runBench, startService } from "./service.js"
 
 const BASELINE = process.env["BENCH_BASELINE"]
 const PAIRS = Number(process.env["BENCH_PAIRS"] ?? "3")
@@ -27,16 +27,7 @@ runBench(async () => {
   if (BASELINE === undefined) throw new Error("BENCH_BASELINE: the path of a checkout built before the metrics")
   const routes = (base: string): Array<readonly [string, autocannon.Options]> => [
     ["GET /v1/hotel", { url: `${base}/v1/hotel` }],
-    ["POST /v1/quotes", {
-      url: `${base}/v1/quotes`,
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        checkin: isoDate(30),
-        checkout: isoDate(33),
-        rooms: [{ room_type_id: "double", adults: 2 }, { room_type_id: "twin", adults: 1, children_ages: [5] }]
-      })
-    }]
+    ["POST /v1/quotes", twoRoomQuote(base)]
   ]
   const load = async (child: ChildProcess, opts: autocannon.Options) => {
     const before = cpuMicros(child.pid!)

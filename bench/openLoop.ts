@@ -11,8 +11,8 @@
  * checkout runs the same load alternately, `BENCH_PAIRS` (default 1) pairs.
  */
 import { Agent, request } from "node:http"
-import { table } from "./load.js"
-import { isoDate, percentile, runBench, sleep, startService, stop } from "./service.js"
+import { table, twoRoomQuoteBody } from "./load.js"
+import { percentile, runBench, sleep, startService, stop } from "./service.js"
 
 const RATE = Number(process.env["BENCH_RATE"] ?? "500")
 const SECONDS = Number(process.env["BENCH_OPEN_SECONDS"] ?? "30")
@@ -21,11 +21,7 @@ const PAIRS = Number(process.env["BENCH_PAIRS"] ?? "1")
 const BASELINE = process.env["BENCH_BASELINE"]
 const P99_TARGET_MS = 10
 
-const body = JSON.stringify({
-  checkin: isoDate(30),
-  checkout: isoDate(33),
-  rooms: [{ room_type_id: "double", adults: 2 }, { room_type_id: "twin", adults: 1, children_ages: [5] }]
-})
+const body = twoRoomQuoteBody()
 
 interface Outcome {
   /** 0 when the request failed. */

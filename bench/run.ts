@@ -52,7 +52,7 @@ import {
   probeWhileDownloading
 } from "./pdfs.js"
 import { runChannelBench } from "./channel.js"
-import { CONNECTIONS, type Measured, measure, SECONDS, table, WARMUP_SECONDS } from "./load.js"
+import { CONNECTIONS, type Measured, measure, SECONDS, table, twoRoomQuote, WARMUP_SECONDS } from "./load.js"
 import {
   complete,
   isoDate,
@@ -101,11 +101,6 @@ const main = async () => {
   const bareUrl = (await startBare()).url
 
   // 4. The load.
-  const quoteBody = JSON.stringify({
-    checkin: isoDate(30),
-    checkout: isoDate(33),
-    rooms: [{ room_type_id: "double", adults: 2 }, { room_type_id: "twin", adults: 1, children_ages: [5] }]
-  })
   const calendarUrl = `${base}/v1/calendar?from=${isoDate(1)}&to=${isoDate(62)}&nights=1&adults=2`
   const targets: Array<Target> = [
     { name: "bare node:http GET /", service: false, opts: { url: bareUrl }, connections: CONNECTIONS },
@@ -114,7 +109,7 @@ const main = async () => {
     {
       name: "POST /v1/quotes",
       service: true,
-      opts: { url: `${base}/v1/quotes`, method: "POST", headers: { "content-type": "application/json" }, body: quoteBody },
+      opts: twoRoomQuote(base),
       connections: CONNECTIONS
     },
     { name: "GET /v1/calendar (62 dates), 1 client", service: true, opts: { url: calendarUrl }, connections: 1 },

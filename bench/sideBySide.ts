@@ -9,8 +9,8 @@
  * for a pipe) with its production limits (RATE_LIMIT_PER_MINUTE at a figure no run reaches, so
  * that every answer is a 200). Then the medians of each version.
  */
-import { cpuMicros, measure, table } from "./load.js"
-import { isoDate, percentile, runBench, startBare, startService, stop } from "./service.js"
+import { cpuMicros, measure, table, twoRoomQuote } from "./load.js"
+import { percentile, runBench, startBare, startService, stop } from "./service.js"
 
 const PAIRS = Number(process.env["BENCH_PAIRS"] ?? "3")
 const BASELINE = process.env["BENCH_BASELINE"]
@@ -19,16 +19,7 @@ runBench(async () => {
   if (BASELINE === undefined) throw new Error("BENCH_BASELINE: the path of the older checkout to compare with (built with npm run build)")
   const targets = (base: string) => [
     ["GET /v1/hotel", { url: `${base}/v1/hotel` }],
-    ["POST /v1/quotes", {
-      url: `${base}/v1/quotes`,
-      method: "POST" as const,
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        checkin: isoDate(30),
-        checkout: isoDate(33),
-        rooms: [{ room_type_id: "double", adults: 2 }, { room_type_id: "twin", adults: 1, children_ages: [5] }]
-      })
-    }]
+    ["POST /v1/quotes", twoRoomQuote(base)]
   ] as const
   const versions = [["baseline", BASELINE], ["this version", undefined]] as const
   const bare = await startBare()
