@@ -12,7 +12,7 @@
  */
 import { Agent, request } from "node:http"
 import { table, twoRoomQuoteBody } from "./load.js"
-import { percentile, runBench, sleep, startService, stop } from "./service.js"
+import { percentile, runBench, settleDatabase, sleep, startService, stop } from "./service.js"
 
 const RATE = Number(process.env["BENCH_RATE"] ?? "500")
 const SECONDS = Number(process.env["BENCH_OPEN_SECONDS"] ?? "30")
@@ -91,6 +91,7 @@ runBench(async () => {
       console.error(`${name}, pair ${pair}: ${RATE} quotes/s, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s…`)
       const outcomes = await poisson(port, WARMUP_SECONDS + SECONDS, WARMUP_SECONDS)
       await stop(service.child)
+      await settleDatabase()
       const ms = outcomes.map((o) => o.ms)
       const errors = outcomes.filter((o) => o.status === 0).length
       const non200 = outcomes.filter((o) => o.status !== 0 && o.status !== 200).length
