@@ -1,7 +1,8 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Result, Schema, Stream } from "effect"
 import { HttpClientRequest } from "effect/http"
 import { RoomTypeId } from "../../src/Domain/Ids.js"
+import { MultiRoomQuoteResponse } from "../../src/Domain/Quote.js"
 import { makeTestClock } from "../support/clock.js"
 import { eur, quoteStay, stayOf } from "../support/flow.js"
 import { apiClient, request, TestApp } from "../support/TestApp.js"
@@ -69,6 +70,25 @@ layer(TestApp({ booked: { deluxe: { "2026-12-11": 5 } } }).pipe(Layer.provide(cl
         // double: 370 + 2 x 16 x 3 = 466 (infant free); twins: 2 x (120 + 140 + 140 + 16 x 3) = 896
         // room_total 1362, -10 % = 136.20; tax (2 + 1 + 1) adults x 3 nights x 2.88 = 34.56
         expect(body.package_offers[0]!.price).toEqual(price(1362, 136.2, 34.56, 1260.36))
+      }))
+
+    // the answer is encoded without the schema's checks (QuotesGroup): what the domain made must pass them all
+    it.effect("every quote answered passes every check of its schema, a promotion, a child and an unavailable room included", () =>
+      Effect.gen(function*() {
+        const decodeChecked = Schema.decodeUnknownResult(MultiRoomQuoteResponse, { errors: "all", onExcessProperty: "error" })
+        for (const body of [
+          { ...stay, rooms: [{ room_type_id: "double", adults: 2, children_ages: [1] }], session_id: "chat-1" },
+          { checkin: "2027-03-11", checkout: "2027-03-14", rooms: [{ room_type_id: "twin", quantity: 2, adults: 1 }], promo_code: "direct12" },
+          { checkin: "2026-12-11", checkout: "2026-12-12", rooms: [{ room_type_id: "deluxe", adults: 2 }], language: "fr" },
+          { checkin: "2027-03-11", checkout: "2027-03-14", rooms: [{ room_type_id: "double", adults: 2 }, { room_type_id: "deluxe", adults: 1 }] }
+        ]) {
+          const response = yield* post("/v1/quotes", body)
+          expect(response.status, JSON.stringify(response.body)).toBe(200)
+          expect(Result.isSuccess(decodeChecked(response.body)), JSON.stringify(response.body)).toBe(true)
+        }
+        const single = yield* post("/v1/quote", { ...stay, adults: 2, children: 0, room_type_id: "double" })
+        expect(single.status).toBe(200)
+        expect(Result.isSuccess(decodeChecked(single.body))).toBe(true)
       }))
 
     it.effect("POST /v1/quote answers the same shape for one room", () =>
