@@ -30,6 +30,7 @@ import { HotelGroup } from "../Contract/Hotel.js"
 import { QuotesGroup } from "../Contract/Quotes.js"
 import { ReservationsGroup } from "../Contract/Reservations.js"
 import { IdempotencyKey } from "../Contract/RequestHeaders.js"
+import { OffersAppResource, withOffersApp } from "./OffersApp.js"
 
 // --- tools -------------------------------------------------------------------
 
@@ -225,6 +226,9 @@ export const toolDescriptors: ReadonlyArray<McpSchema.Tool> = Object.values(Book
   })
 })
 
+/** The tools as `tools/list` describes them to a client that declared MCP Apps: quote_stay names its app (`OffersApp.ts`). */
+export const appToolDescriptors = withOffersApp(toolDescriptors)
+
 // --- resources -----------------------------------------------------------------
 
 /** The resources, as `resources/list` describes them; what each says is its handler's (`Handlers.ts`). */
@@ -242,5 +246,6 @@ export const Resources = {
     description: "The business rules and the booking flow every agent must follow (the agent_rules of GET /v1).",
     mimeType: "text/markdown",
     annotations: {}
-  })
+  }),
+  offersApp: OffersAppResource
 } as const

@@ -26,7 +26,8 @@ import { clientAddress } from "../Transport/ClientAddress.js"
 import { endpointCost, makeRateLimit } from "../Transport/RateLimit.js"
 import { ForbiddenOrigin, ForbiddenOriginBody } from "../Transport/TransportErrors.js"
 import { McpCaller, McpHandlers } from "./Handlers.js"
-import { isBookingTool, Resources, REST_TWINS, toolDescriptors } from "./Tools.js"
+import { APPS_EXTENSION, declaresApps } from "./OffersApp.js"
+import { appToolDescriptors, isBookingTool, Resources, REST_TWINS, toolDescriptors } from "./Tools.js"
 
 // --- the protocol: MCP's messages, each answered from the message alone ---------------
 
@@ -63,7 +64,12 @@ const McpRpcHandlers = McpRpcs.toLayer(Effect.gen(function*() {
     initialize: ({ protocolVersion }) =>
       Effect.succeed({
         protocolVersion: PROTOCOL_VERSIONS.includes(protocolVersion) ? protocolVersion : PROTOCOL_VERSIONS[0]!,
-        capabilities: { completions: {}, resources: { subscribe: false, listChanged: true }, tools: { listChanged: true } },
+        capabilities: {
+          completions: {},
+          resources: { subscribe: false, listChanged: true },
+          tools: { listChanged: true },
+          extensions: { [APPS_EXTENSION]: {} }
+        },
         serverInfo: { name: MCP_NAME, version: API_VERSION }
       }),
     "completion/complete": () => Effect.succeed({ completion: { values: [], total: 0, hasMore: false } }),
@@ -81,7 +87,8 @@ const McpRpcHandlers = McpRpcs.toLayer(Effect.gen(function*() {
       isBookingTool(name)
         ? handlers.callTool(name, args)
         : Effect.fail(new McpSchema.InvalidParams({ message: `Unknown tool: ${quote(name, MAX_ECHOED_TOOL_NAME)}` })),
-    "tools/list": () => Effect.succeed(new McpSchema.ListToolsResult({ tools: toolDescriptors })),
+    // quote_stay names its app only to a client that declared MCP Apps, as the extension asks
+    "tools/list": () => Effect.map(McpCaller, ({ apps }) => new McpSchema.ListToolsResult({ tools: apps ? appToolDescriptors : toolDescriptors })),
     "notifications/cancelled": () => Effect.void,
     "notifications/progress": () => Effect.void,
     "notifications/initialized": () => Effect.void,
@@ -267,7 +274,16 @@ const McpSerialization = RpcSerialization.RpcSerialization.of({
  */
 const SESSION_HEADER = "mcp-session-id"
 
-const sessionIdFor = (agent: string) => `${Buffer.from(agent, "utf8").toString("base64url")}.${randomBytes(16).toString("base64url")}`
+/**
+ * The mark before the session id of a client that declared MCP Apps at initialization
+ * (`OffersApp.ts`): only `initialize` carries a client's capabilities, and its tools/list differs.
+ */
+const APPS_MARK = "ui."
+
+const sessionIdFor = (agent: string, apps: boolean) =>
+  `${apps ? APPS_MARK : ""}${Buffer.from(agent, "utf8").toString("base64url")}.${randomBytes(16).toString("base64url")}`
+
+const appsOfSession = (sessionId: string) => sessionId.startsWith(APPS_MARK)
 
 const decodeAnalytics = Schema.decodeUnknownOption(AnalyticsHeaders)
 
@@ -279,10 +295,11 @@ const agentLabel = (label: string): Option.Option<string> =>
 const MAX_SESSION_ID_LENGTH = 1100
 
 const agentOfSession = (sessionId: string): Option.Option<string> => {
-  const dot = sessionId.lastIndexOf(".")
+  const unmarked = appsOfSession(sessionId) ? sessionId.slice(APPS_MARK.length) : sessionId
+  const dot = unmarked.lastIndexOf(".")
   return dot <= 0 || sessionId.length > MAX_SESSION_ID_LENGTH
     ? Option.none()
-    : agentLabel(Buffer.from(sessionId.slice(0, dot), "base64url").toString("utf8"))
+    : agentLabel(Buffer.from(unmarked.slice(0, dot), "base64url").toString("utf8"))
 }
 
 const InitializeRequest = Schema.Struct({
@@ -294,6 +311,11 @@ const decodeInitialize = Schema.decodeUnknownOption(InitializeRequest)
 /** The client's `name/version`, when the message is its `initialize`. */
 const initializingAgent = (message: unknown) =>
   Option.flatMap(decodeInitialize(message), ({ params: { clientInfo } }) => agentLabel(`${clientInfo.name}/${clientInfo.version}`))
+
+/** Whether the message is an `initialize` whose client declares MCP Apps. */
+const initializingApps = (message: unknown) =>
+  Predicate.hasProperty(message, "method") && message.method === "initialize" && Predicate.hasProperty(message, "params") &&
+  Predicate.hasProperty(message.params, "capabilities") && declaresApps(message.params.capabilities)
 
 type HttpEffect = Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest | Scope.Scope>
 
@@ -335,16 +357,20 @@ const withCaller = (
     const initializing = sessionId === undefined ? Option.flatMap(message, initializingAgent) : Option.none()
     const agent = sessionId === undefined ? initializing : agentOfSession(sessionId)
     const caller: ClientInfo = { ...clientInfo(headers), ai_agent: Option.getOrElse(agent, () => headers["x-ai-agent"] ?? null) }
+    const appsDeclared = sessionId === undefined && Option.exists(message, initializingApps)
     const response = yield* rateLimit.beyondRoute(
-      Effect.provideService(protocol, McpCaller, { info: caller, address: addressOf(request) }),
+      Effect.provideService(protocol, McpCaller, {
+        info: caller,
+        address: addressOf(request),
+        apps: sessionId !== undefined && appsOfSession(sessionId)
+      }),
       request,
       MCP_PATH,
       costOf(message)
     )
-    return Option.match(initializing, {
-      onNone: () => response,
-      onSome: (label) => HttpServerResponse.setHeader(response, SESSION_HEADER, sessionIdFor(label))
-    })
+    return Option.isNone(initializing) && !appsDeclared
+      ? response
+      : HttpServerResponse.setHeader(response, SESSION_HEADER, sessionIdFor(Option.getOrElse(initializing, () => ""), appsDeclared))
   })
 
 const noStream: ErrorBody = {

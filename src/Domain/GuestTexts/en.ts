@@ -264,6 +264,11 @@ export const en = {
   calReason_max_stay: "arrival this day allows at most {nights}",
   widgetTitle: "Book direct",
   widgetSearch: "Check availability",
+  // ---- the offers in an AI assistant's chat (the MCP App, public/offers-app.js) ----
+  appContinue: "Your choice is saved, nothing is booked yet: give your details and confirm on the hotel’s secure page.",
+  appQuoteChanged: "This offer can no longer be booked as quoted. Ask for a new quote in the conversation; nothing has been booked.",
+  appGroupBooking: "That is more rooms than one reservation may hold: for a group, contact the hotel.",
+  appNoQuote: "This quote could not be made; the assistant has the hotel’s answer.",
   // ---- why the API refuses an action (refused_actions' reason codes; `REFUSAL_TEXTS` in GuestTexts.ts maps them) ----
   refused_cancel_deadline_passed: "Free cancellation was possible until {when} (hotel time). To discuss your reservation, contact the hotel.",
   refused_change_stay_deadline_passed: "Dates and rooms could be changed here until {when} (hotel time). To change your stay now, contact the hotel.",

@@ -252,6 +252,11 @@ export const fr: Catalog = {
   calReason_max_stay: "une arrivée ce jour permet au plus {nights}",
   widgetTitle: "Réserver en direct",
   widgetSearch: "Voir les disponibilités",
+  // ---- les offres dans la conversation d’un assistant (l’app MCP, public/offers-app.js) ----
+  appContinue: "Votre choix est enregistré, rien n’est encore réservé : indiquez vos coordonnées et confirmez sur la page sécurisée de l’hôtel.",
+  appQuoteChanged: "Cette offre ne peut plus être réservée telle qu’elle a été proposée. Demandez un nouveau devis dans la conversation ; rien n’a été réservé.",
+  appGroupBooking: "C’est plus de chambres qu’une réservation ne peut en compter : pour un groupe, contactez l’hôtel.",
+  appNoQuote: "Ce devis n’a pas pu être établi ; l’assistant a la réponse de l’hôtel.",
   refused_cancel_deadline_passed: "L’annulation gratuite était possible jusqu’au {when} (heure de l’hôtel). Pour en parler, contactez l’hôtel.",
   refused_change_stay_deadline_passed: "Les dates et les chambres pouvaient être modifiées ici jusqu’au {when} (heure de l’hôtel). Pour modifier votre séjour maintenant, contactez l’hôtel.",
   refused_change_stay_not_completed: "Cette réservation ne peut plus être modifiée ici. Pour toute question, contactez l’hôtel.",
