@@ -97,7 +97,13 @@ function render(result) {
   const roomTypes = ROOM_TYPES[language] || []
   const groups = offerGroupsOf(quote, roomTypes)
   const stay = t("stayLine", { checkin: fmtDate(quote.stay.checkin), checkout: fmtDate(quote.stay.checkout), nights: t("nights", { n: quote.stay.nights }) })
-  const facts = [el("dl", { class: "facts" }, stayFacts(quote.stay)), el("ul", { class: "rooms" }, namedRooms(quote, roomTypes).map(roomLine))]
+  const facts = el(
+    "section",
+    { class: "card", id: "stay", "aria-labelledby": "stay-title" },
+    el("h2", { id: "stay-title" }, t("yourStay")),
+    el("dl", { class: "facts" }, stayFacts(quote.stay)),
+    el("ul", { class: "rooms" }, namedRooms(quote, roomTypes).map(roomLine))
+  )
   if (quote.status !== "available") {
     return $content.replaceChildren(
       el("section", { class: "notice notice-warn", id: "nothing-fits" }, el("h2", null, t("nothingFitsTitle")), el("p", null, stay), unavailableReasons(groups))
@@ -107,7 +113,7 @@ function render(result) {
     ? el("p", { class: "notice notice-warn", id: "promo-not-applied" }, t("promoNotApplied", quote.promo_code))
     : null
   const group = quote.not_reservable ? el("p", { class: "notice notice-warn", id: "group-booking" }, t("appGroupBooking")) : null
-  $content.replaceChildren(...[...facts, promoNote, group, ...offerGroups(groups, null, choose)].filter(Boolean))
+  $content.replaceChildren(...[facts, promoNote, group, ...offerGroups(groups, null, choose)].filter(Boolean))
   $status.textContent = t("offersFound", { n: quote.package_offers.length, stay })
 }
 

@@ -23,6 +23,12 @@ const ALLOWED: Record<string, Record<string, string>> = {
   "guest-format.js": { "2000-01-01T": "a day to hang a time of day on, to format the time alone" },
   "book-search.js": { "86400000": "milliseconds in a day: date arithmetic on UTC days" },
   "book-alternatives.js": { "2": "half: as many dates before the asked arrival as after" },
+  "offers-app.js": {
+    "2026-01-26": "the revision of the MCP Apps extension the app speaks: the protocol's, not a format of its own",
+    "2.0": "JSON-RPC's version, in every message: the protocol's",
+    "32601": "JSON-RPC's code for a method not served (-32601): the protocol's",
+    "Method not found: ": "JSON-RPC's message with that code, read by the host, never shown to a guest"
+  },
   "book-calendar.js": {
     "7": "days in a week: the grid's rows",
     "6": "the last day of a week counted from 0 (End)",
@@ -51,7 +57,7 @@ describe("public/ holds no guest-visible text and no limit of its own", () => {
 
   it("the page shells' words are the catalog's {{keys}}", () => {
     const shells = files.filter((file) => file.endsWith(".html"))
-    expect(shells).toEqual(["book.html", "complete.html", "manage.html"])
+    expect(shells).toEqual(["book.html", "complete.html", "manage.html", "offers-app.html"])
     for (const file of shells) {
       expect(scanShell(file, read(file)), file).toEqual([])
       expect(read(file)).toMatch(/<title>\{\{\w+\}\}<\/title>/)

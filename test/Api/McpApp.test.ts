@@ -5,33 +5,11 @@ import { toolDescriptors } from "../../src/Api/Mcp/Tools.js"
 import type { QuoteId } from "../../src/Domain/Ids.js"
 import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
 import { makeTestClock } from "../support/clock.js"
-import { post } from "../support/flow.js"
+import { APPS_CAPABILITIES as APPS, mcpRequest as rpc, mcpSession as session } from "../support/mcpSession.js"
 import { TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
-
-const AGENT = { name: "apps-test-host", version: "2.0.4" }
-const APPS = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [APP_MIME_TYPE] } } }
-
-/** A session of `/mcp` opened with `capabilities`: its session id, which the later requests send. */
-const session = (capabilities: object) =>
-  Effect.gen(function*() {
-    const opened = yield* post("/mcp", {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities, clientInfo: AGENT }
-    })
-    expect(opened.status).toBe(200)
-    const id = opened.headers["mcp-session-id"]!
-    yield* post("/mcp", { jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": id })
-    return { id, initialized: opened.body.result }
-  })
-
-/** One request of a session, answered as it went over the wire. */
-const rpc = (sessionId: string, method: string, params: object = {}) =>
-  post("/mcp", { jsonrpc: "2.0", id: 2, method, params }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" })
 
 const STAY = {
   checkin: "2026-12-10",
@@ -70,18 +48,21 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(appTools.map(({ _meta, ...tool }: { _meta?: unknown }) => tool)).toEqual(plainTools)
     }))
 
-  it.effect("the app is listed and read as the extension says: ui://, its MIME type, its CSP (nothing from elsewhere), one HTML document", () =>
+  it.effect("the app is listed to a host of the extension and read as the extension says: ui://, its MIME type, its CSP (nothing from elsewhere), one HTML document", () =>
     Effect.gen(function*() {
-      for (const capabilities of [{}, APPS]) {
-        const { id } = yield* session(capabilities)
-        const listed = (yield* rpc(id, "resources/list")).body.result.resources
-        expect(listed.find((resource: { uri: string }) => resource.uri === OFFERS_APP_URI)).toMatchObject({
-          uri: OFFERS_APP_URI,
-          mimeType: APP_MIME_TYPE,
-          _meta: { ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } }
-        })
-      }
       const { id } = yield* session(APPS)
+      const listed = (yield* rpc(id, "resources/list")).body.result.resources
+      expect(listed.map((resource: { uri: string }) => resource.uri)).toEqual(["hotel://policies", "hotel://agent-rules", OFFERS_APP_URI])
+      expect(listed[2]).toMatchObject({
+        uri: OFFERS_APP_URI,
+        mimeType: APP_MIME_TYPE,
+        _meta: { ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } }
+      })
+      // a client without the extension is not shown it (its agent has no use for HTML), and may still read it
+      const plain = yield* session({})
+      expect((yield* rpc(plain.id, "resources/list")).body.result.resources.map((resource: { uri: string }) => resource.uri))
+        .toEqual(["hotel://policies", "hotel://agent-rules"])
+      expect((yield* rpc(plain.id, "resources/read", { uri: OFFERS_APP_URI })).body.result.contents[0].mimeType).toBe(APP_MIME_TYPE)
       const read = yield* rpc(id, "resources/read", { uri: OFFERS_APP_URI })
       const contents = read.body.result.contents
       expect(contents).toHaveLength(1)

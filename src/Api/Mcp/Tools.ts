@@ -246,6 +246,12 @@ export const Resources = {
     description: "The business rules and the booking flow every agent must follow (the agent_rules of GET /v1).",
     mimeType: "text/markdown",
     annotations: {}
-  }),
-  offersApp: OffersAppResource
+  })
 } as const
+
+/**
+ * The resources as `resources/list` describes them to a client that declared MCP Apps: the offers
+ * app too. The extension lets a server leave an app out of the others' list, whose agents have no use
+ * for its HTML; any client may read it.
+ */
+export const appResources: ReadonlyArray<McpSchema.Resource> = [...Object.values(Resources), OffersAppResource]

@@ -27,7 +27,7 @@ import { endpointCost, makeRateLimit } from "../Transport/RateLimit.js"
 import { ForbiddenOrigin, ForbiddenOriginBody } from "../Transport/TransportErrors.js"
 import { McpCaller, McpHandlers } from "./Handlers.js"
 import { APPS_EXTENSION, declaresApps } from "./OffersApp.js"
-import { appToolDescriptors, isBookingTool, Resources, REST_TWINS, toolDescriptors } from "./Tools.js"
+import { appResources, appToolDescriptors, isBookingTool, Resources, REST_TWINS, toolDescriptors } from "./Tools.js"
 
 // --- the protocol: MCP's messages, each answered from the message alone ---------------
 
@@ -76,7 +76,8 @@ const McpRpcHandlers = McpRpcs.toLayer(Effect.gen(function*() {
     "logging/setLevel": () => notImplemented,
     "prompts/get": ({ name }) => Effect.fail(new McpSchema.InvalidParams({ message: `Prompt '${name}' not found` })),
     "prompts/list": () => Effect.succeed(new McpSchema.ListPromptsResult({ prompts: [] })),
-    "resources/list": () => Effect.succeed(new McpSchema.ListResourcesResult({ resources: Object.values(Resources) })),
+    "resources/list": () =>
+      Effect.map(McpCaller, ({ apps }) => new McpSchema.ListResourcesResult({ resources: apps ? appResources : Object.values(Resources) })),
     "resources/templates/list": () => Effect.succeed(new McpSchema.ListResourceTemplatesResult({ resourceTemplates: [] })),
     // a URI that names no resource has no contents
     "resources/read": ({ uri }) => Option.getOrElse(handlers.readResource(uri), () => Effect.succeed({ contents: [] })),
