@@ -68,6 +68,10 @@ window.addEventListener("message", (event) => {
     case "ui/notifications/tool-result":
       render(params)
       break
+    case "ui/notifications/tool-cancelled":
+      // no quote is coming: no longer looking for prices
+      $status.textContent = ""
+      break
     case "ui/notifications/host-context-changed":
       hostContext = { ...hostContext, ...params }
       break

@@ -5,6 +5,7 @@ import { toolDescriptors } from "../../src/Api/Mcp/Tools.js"
 import type { QuoteId } from "../../src/Domain/Ids.js"
 import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
 import { makeTestClock } from "../support/clock.js"
+import { demoHotel } from "../support/hotel.js"
 import { APPS_CAPABILITIES as APPS, mcpRequest as rpc, mcpSession as session } from "../support/mcpSession.js"
 import { TestApp } from "../support/TestApp.js"
 
@@ -109,3 +110,23 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
 /** An attribute of the document, its character references decoded as a browser decodes them. */
 const attributeOf = (html: string, name: string): string =>
   new RegExp(`\\s${name}="([^"]*)"`).exec(html)![1]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+
+/** A room type's name that would break the document if it were pasted in as it is: markup and `replace` patterns. */
+const STRANGE = `Suite </script><script>alert(1)</script><!-- $& $' $\` "quoted"`
+const strangeHotel = {
+  ...demoHotel,
+  room_types: demoHotel.room_types.map((room, index) => index === 0 ? { ...room, name: { ...room.name, en: STRANGE } } : room)
+}
+
+layer(TestApp({ hotel: strangeHotel }), { excludeTestServices: true })("the offers app's document, whatever the hotel's texts", (it) => {
+  it.effect("a room type's name is data in the document: one script, the name read back as written", () =>
+    Effect.gen(function*() {
+      const { id } = yield* session(APPS)
+      const html: string = (yield* rpc(id, "resources/read", { uri: OFFERS_APP_URI })).body.result.contents[0].text
+      expect(html.match(/<script/g)).toHaveLength(1)
+      expect(html.match(/<\/script>/g)).toHaveLength(1)
+      expect(html).not.toContain("<!--")
+      const types = JSON.parse(attributeOf(html, "data-room-types"))
+      expect(types.en[0].name).toBe(STRANGE)
+    }))
+})

@@ -171,7 +171,6 @@ layerWithChromium(TestApp())("the offers app (MCP Apps) in a host", (it) => {
           status: await frame.locator("#status").textContent()
         }
         const axe = await axeViolations(frame)
-        await screenshot(page, "offers-app-phone")
 
         // a keyboard user reaches the first offer's button from the host's page and chooses it
         const first = cards[0]!.package!

@@ -169,7 +169,7 @@ export class McpHandlers extends Context.Service<McpHandlers, {
         [Resources.agentRules.uri]: text(Resources.agentRules.uri, Effect.map(catalog.definition(), agentRulesMarkdown)),
         [OffersAppResource.uri]: text(
           OffersAppResource.uri,
-          Effect.map(Effect.all({ en: catalog.roomTypes("en"), fr: catalog.roomTypes("fr"), ru: catalog.roomTypes("ru") }), offersApp),
+          Effect.flatMap(Effect.all({ en: catalog.roomTypes("en"), fr: catalog.roomTypes("fr"), ru: catalog.roomTypes("ru") }), offersApp),
           { mimeType: OffersAppResource.mimeType, _meta: OffersAppResource._meta }
         )
       }

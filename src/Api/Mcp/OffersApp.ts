@@ -8,7 +8,7 @@
  */
 import { McpSchema } from "effect/ai"
 import { Effect, Predicate, Record } from "effect"
-import { build, type Plugin } from "esbuild"
+import type { Plugin } from "esbuild"
 import { readFile } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
 import { escapeHtml } from "../../Domain/GuestEmails.js"
@@ -86,23 +86,26 @@ const catalogModule: Plugin = {
 }
 
 /**
- * `public/offers-app.js` and the booking page's modules it imports, as one script: bundled once per
- * process (every instance's layer shares it), as the bundler takes a moment.
+ * `public/offers-app.js` and the booking page's modules it imports, as one script: bundled at the
+ * app's first read and kept for the process (every instance's layer shares it). Not at start: the
+ * bundler takes most of a second, which no start, and no test of anything else, should pay.
  */
 let bundled: Promise<string> | undefined
 const appScript = Effect.promise(() =>
-  bundled ??= build({
-    entryPoints: [fileURLToPath(publicFile("offers-app.js"))],
-    bundle: true,
-    write: false,
-    format: "esm",
-    target: "es2020",
-    minify: true,
-    legalComments: "none",
-    charset: "utf8",
-    logLevel: "silent",
-    plugins: [catalogModule]
-  }).then((result) => result.outputFiles[0]!.text)
+  bundled ??= import("esbuild").then(({ build }) =>
+    build({
+      entryPoints: [fileURLToPath(publicFile("offers-app.js"))],
+      bundle: true,
+      write: false,
+      format: "esm",
+      target: "es2020",
+      minify: true,
+      legalComments: "none",
+      charset: "utf8",
+      logLevel: "silent",
+      plugins: [catalogModule]
+    })
+  ).then((result) => result.outputFiles[0]!.text)
 )
 
 /** A script inside `<script>`: nothing in it may close the element or open a comment. */
@@ -112,8 +115,9 @@ const SLOTS = { style: "<style></style>", script: `<script type="module"></scrip
 
 /**
  * The app's document: `public/offers-app.html` with the guest pages' stylesheet and the app's script
- * inlined, made when the layer is built (a missing file or slot stops the start); then, at each read,
- * with the hotel's room types in each language, by which the app names the quote's rooms.
+ * inlined, and the hotel's room types in each language, by which the app names the quote's rooms.
+ * The shell and the stylesheet are read when the layer is built (a missing file or slot stops the
+ * start); the script is bundled at the first read.
  */
 export const offersAppDocument = Effect.gen(function*() {
   const shell = yield* readPublic("offers-app.html")
@@ -122,11 +126,14 @@ export const offersAppDocument = Effect.gen(function*() {
   const missing = Object.values(SLOTS).filter((slot) => !shell.includes(slot))
   if (missing.length > 0) return yield* Effect.die(new Error(`public/offers-app.html has no ${missing.join(", ")}`))
   // in English until the app knows the guest's language
-  const page = fillShell(shell, "en")
-    .replace(SLOTS.style, `<style>${yield* readPublic("guest.css")}</style>`)
-    .replace(SLOTS.script, `<script type="module">${inlineScript(yield* appScript)}</script>`)
-  return (roomTypes: Record<Language, typeof RoomTypes.Type>): string => {
+  const style = yield* readPublic("guest.css")
+  // replaced by functions: a `$&` in the code or the data is text, not a pattern of `replace`
+  const page = fillShell(shell, "en").replace(SLOTS.style, () => `<style>${style}</style>`)
+  return (roomTypes: Record<Language, typeof RoomTypes.Type>): Effect.Effect<string> => {
     const listed = Record.map(roomTypes, ({ rooms }) => rooms.map(({ description, id, name }) => ({ id, name, description })))
-    return page.replace(SLOTS.roomTypes, `data-room-types="${escapeHtml(JSON.stringify(listed))}"`)
+    return Effect.map(appScript, (script) =>
+      page
+        .replace(SLOTS.script, () => `<script type="module">${inlineScript(script)}</script>`)
+        .replace(SLOTS.roomTypes, () => `data-room-types="${escapeHtml(JSON.stringify(listed))}"`))
   }
 })
