@@ -6,7 +6,7 @@ import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
 import { makeTestClock } from "../support/clock.js"
 import { post } from "../support/flow.js"
 import { modernRequest, postModern } from "../support/mcpModern.js"
-import { TestApp } from "../support/TestApp.js"
+import { baseUrl, TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
 const clock = makeTestClock("2026-11-22T10:00:00Z")
@@ -170,6 +170,27 @@ layer(TestApp({ config: { mcpAllowedOrigins: ["https://agent-console.example"] }
         const unknownLegacy = yield* post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: {} } })
         expect(unknownModern.body.error).toEqual(unknownLegacy.body.error)
         expect(unknownModern.body.error).toEqual({ code: -32602, message: `Unknown tool: ${"y".repeat(64)}…` })
+        // a notification is answered by no message, whatever it names
+        const { body: { id: _id, ...notification }, headers } = modernRequest("tools/call", { name, arguments: {} })
+        const unanswered = yield* post("/mcp", notification, headers)
+        expect([unanswered.status, unanswered.text]).toEqual([202, ""])
+      }))
+
+    it.effect("a 2026-07-28 body that is not JSON, or not one message, is refused, never a 500", () =>
+      Effect.gen(function*() {
+        const { headers } = modernRequest("tools/list")
+        const send = (text: string) =>
+          Effect.flatMap(baseUrl, (base) =>
+            Effect.promise(async () => {
+              const response = await fetch(`${base}/mcp`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: text })
+              return { status: response.status, text: await response.text() }
+            }))
+        const unparsable = yield* send("{")
+        expect([unparsable.status, JSON.parse(unparsable.text).error.code]).toEqual([200, -32700])
+        for (const text of ["[]", `[${JSON.stringify(modernRequest("tools/list").body)}]`, "5", `{"jsonrpc":"2.0","id":1}`]) {
+          const refused = yield* send(text)
+          expect({ text, status: refused.status < 500 }).toEqual({ text, status: true })
+        }
       }))
 
     it.effect("the same Origin check and prototype-key refusal as the 2025 revisions", () =>

@@ -23,7 +23,7 @@ import { McpHandlers } from "./Handlers.js"
 import { type BookingToolName, Resources, toolDescriptors } from "./Tools.js"
 
 /** The revision served without sessions; every other one goes through `initialize` (`Transport.ts`). */
-export const MODERN_PROTOCOL_VERSION = "2026-07-28"
+const MODERN_PROTOCOL_VERSION = "2026-07-28"
 
 const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
@@ -84,12 +84,15 @@ const decodeResourceRead = Schema.decodeUnknownOption(ResourceRead)
 export const readsFacts = (message: unknown): boolean =>
   Option.exists(decodeResourceRead(message), ({ params: { uri } }) => FACTS_RESOURCES.has(uri))
 
-/** A JSON-RPC answer of Effect's server, rewritten by `change` (an answer streamed as events is left as it is). */
+/**
+ * A JSON-RPC answer of Effect's server, rewritten by `change`; no answer (a notification's 202) and
+ * an answer streamed as events are left as they are.
+ */
 export const rewriteAnswer = (
   response: HttpServerResponse.HttpServerResponse,
   change: (answer: Record<string, unknown>) => Record<string, unknown>
 ): HttpServerResponse.HttpServerResponse => {
-  if (response.body._tag !== "Uint8Array") return response
+  if (response.body._tag !== "Uint8Array" || response.body.body.length === 0) return response
   const answer: unknown = JSON.parse(new TextDecoder().decode(response.body.body))
   return Predicate.isObject(answer) && !Array.isArray(answer)
     ? HttpServerResponse.jsonUnsafe(change(answer as Record<string, unknown>), { status: response.status, headers: response.headers })
