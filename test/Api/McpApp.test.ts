@@ -7,6 +7,8 @@ import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
 import { makeTestClock } from "../support/clock.js"
 import { demoHotel } from "../support/hotel.js"
 import { APPS_CAPABILITIES as APPS, mcpRequest as rpc, mcpSession as session } from "../support/mcpSession.js"
+import { post } from "../support/flow.js"
+import { modernMeta, modernRequest } from "../support/mcpModern.js"
 import { TestApp } from "../support/TestApp.js"
 
 // Today is Sunday 2026-11-22 in hotel time.
@@ -83,6 +85,32 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       const types = JSON.parse(attributeOf(html, "data-room-types"))
       expect(Object.keys(types)).toEqual(["en", "fr", "ru"])
       expect(types.fr.map((type: { id: string }) => type.id)).toContain("double")
+    }))
+
+  it.effect("2026-07-28: a request that declares the extension in its _meta gets the app named and listed; one that does not, neither", () =>
+    Effect.gen(function*() {
+      const declaring = { ...modernMeta(), "io.modelcontextprotocol/clientCapabilities": APPS }
+      const modern = (method: string, meta: object) => {
+        const { body, headers } = modernRequest(method)
+        return post("/mcp", { ...body, params: { _meta: meta } }, headers)
+      }
+      const quoteMeta = (answer: { body: any }) => answer.body.result.tools.find((tool: { name: string }) => tool.name === "quote_stay")._meta
+      expect(quoteMeta(yield* modern("tools/list", declaring))).toEqual({ ui: { resourceUri: OFFERS_APP_URI }, "ui/resourceUri": OFFERS_APP_URI })
+      expect(quoteMeta(yield* modern("tools/list", modernMeta()))).toBeUndefined()
+      const uris = (answer: { body: any }) => answer.body.result.resources.map((resource: { uri: string }) => resource.uri)
+      expect(uris(yield* modern("resources/list", declaring))).toContain(OFFERS_APP_URI)
+      expect(uris(yield* modern("resources/list", modernMeta()))).not.toContain(OFFERS_APP_URI)
+
+      // and quote_stay's result, the same bytes either way but for the quote's own id
+      const quote = (meta: object) => {
+        const { body, headers } = modernRequest("tools/call", { name: "quote_stay", arguments: STAY })
+        return post("/mcp", { ...body, params: { ...body.params, _meta: meta } }, headers)
+      }
+      const withApps = yield* quote(declaring)
+      const withoutApps = yield* quote(modernMeta())
+      const quoteId = (answer: typeof withApps) => answer.body.result.structuredContent.quote_id as string
+      expect(withoutApps.body.result.isError).toBe(false)
+      expect(withApps.text.replaceAll(quoteId(withApps), quoteId(withoutApps))).toBe(withoutApps.text)
     }))
 
   it.effect("quote_stay answers a host of the extension byte for byte what it answers any other client", () =>
