@@ -184,7 +184,7 @@ layerWithChromium(TestApp())("booking page", (it) => {
         GUEST_CATALOG.en.badParam.replace("{name}", GUEST_CATALOG.en.departure),
         GUEST_CATALOG.en.badParam.replace("{name}", GUEST_CATALOG.en.adultsInRoom)
       ])
-      expect(shown.invalid).toEqual(["checkin", "checkout"])
+      expect(shown.invalid).toEqual(["checkin", "checkout", "adults-0"])
       expect(shown.promo).toBe("DIRECT12")
       expect(shown.axe).toEqual([])
     }))

@@ -7,6 +7,7 @@ import type { RoomTypes } from "../../Domain/Hotel.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
 import { HotelCatalog, memoized } from "../../Services/HotelCatalog.js"
 import { heavyDocument } from "./HeavyDocument.js"
+import { searchForm } from "./BookSearchForm.js"
 import { bookingWidgetModule, fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
 
 /**
@@ -127,12 +128,15 @@ const widgetAsset = (body: Uint8Array, hotelSites: ReadonlyArray<string>) =>
 
 /** Where the booking page's shell takes the hotel's room types (`data-room-types` of its `<main>`). */
 const ROOM_TYPES_SLOT = `data-room-types=""`
+/** Where it takes the search form, filled from the request's query. */
+const SEARCH_SLOT = `<div id="search"></div>`
 
 /**
  * `/book` in the guest's language: its `lang` parameter, else the browser's Accept-Language, else
  * English. The page carries the hotel's room types (id, name and description in that language) so
- * that a deep link's quotes start at once: its offers are one API round trip away. Made once per
- * hotel definition and language.
+ * that a deep link's quotes start at once: its offers are one API round trip away; and its search
+ * form, filled from the deep link, which searches even without the page's script. The shell is made
+ * once per hotel definition and language, the form per request.
  */
 const bookPage = Effect.gen(function*() {
   const { bookingWidgetOrigins } = yield* AppConfig
@@ -141,22 +145,25 @@ const bookPage = Effect.gen(function*() {
   const shell = yield* readShell("book.html")
   const pages = new Map(Language.literals.map((language) => {
     const html = new TextDecoder().decode(shell(language))
-    if (!html.includes(ROOM_TYPES_SLOT)) throw new Error(`public/book.html has no ${ROOM_TYPES_SLOT}`)
+    for (const slot of [ROOM_TYPES_SLOT, SEARCH_SLOT]) if (!html.includes(slot)) throw new Error(`public/book.html has no ${slot}`)
     const withTypes = memoized((types: typeof RoomTypes.Type) => {
       const listed = types.rooms.map(({ id, name, description }) => ({ id, name, description }))
-      return new TextEncoder().encode(html.replace(ROOM_TYPES_SLOT, `data-room-types="${escapeHtml(JSON.stringify(listed))}"`))
+      const [before, after] = html.replace(ROOM_TYPES_SLOT, `data-room-types="${escapeHtml(JSON.stringify(listed))}"`).split(SEARCH_SLOT)
+      return { listed, before: `${before}<div id="search">`, after: `</div>${after}` }
     })
     return [language, withTypes] as const
   }))
   /** The answer to one request of `/book`. */
   return (request: HttpServerRequest.HttpServerRequest) => {
-    const asked = new URL(request.url, "http://book").searchParams.get("lang") ?? undefined
-    const language = chooseLanguage(asked, request.headers["accept-language"])
-    return Effect.map(catalog.roomTypes(language), (types) =>
-      HttpServerResponse.uint8Array(pages.get(language)!(types), {
+    const query = new URL(request.url, "http://book").searchParams
+    const language = chooseLanguage(query.get("lang") ?? undefined, request.headers["accept-language"])
+    return Effect.map(catalog.roomTypes(language), (types) => {
+      const { after, before, listed } = pages.get(language)!(types)
+      return HttpServerResponse.text(`${before}${searchForm(language, query, listed)}${after}`, {
         contentType: "text/html; charset=utf-8",
         headers: { "cache-control": "no-store", "content-security-policy": csp, vary: "Accept-Language" }
-      }))
+      })
+    })
   }
 })
 

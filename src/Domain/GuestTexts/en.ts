@@ -226,6 +226,7 @@ export const en = {
   adultsInRoom: "Adults",
   promoLabel: "Promo code (optional)",
   searchButton: "Show prices",
+  anyRoomType: "Any room type",
   searching: "Looking for prices…",
   badParam: "This link’s “{name}” could not be used: please check it below.",
   offersTitle: "Your options",

@@ -214,6 +214,7 @@ export const fr: Catalog = {
   adultsInRoom: "Adultes",
   promoLabel: "Code promo (facultatif)",
   searchButton: "Voir les prix",
+  anyRoomType: "Tout type de chambre",
   searching: "Recherche des prix…",
   badParam: "Le champ « {name} » de ce lien n’a pas pu être utilisé : vérifiez-le ci-dessous.",
   offersTitle: "Vos possibilités",

@@ -213,6 +213,7 @@ export const ru: Catalog = {
   adultsInRoom: "Взрослых",
   promoLabel: "Промокод (необязательно)",
   searchButton: "Показать цены",
+  anyRoomType: "Любой тип номера",
   searching: "Ищем цены…",
   badParam: "Параметр «{name}» этой ссылки не удалось использовать: проверьте его ниже.",
   offersTitle: "Варианты",
