@@ -16,8 +16,9 @@ import * as chromeLauncher from "chrome-launcher"
 import lighthouse from "lighthouse"
 import { simpleParser } from "mailparser"
 import { get } from "node:http"
-import { readdirSync, readFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { gzipSync } from "node:zlib"
 import { outboxIdle } from "./pdfs.js"
 import { cleanups, complete, isoDate, prepare, startService, termsVersion } from "./service.js"
@@ -25,6 +26,8 @@ import { cleanups, complete, isoDate, prepare, startService, termsVersion } from
 const TARGETS = { performance: 95, accessibility: 100, "best-practices": 95 } as const
 const PAGE_BUDGET_BYTES = 35 * 1024
 const WIDGET_BUDGET_BYTES = 10 * 1024
+/** Where each page's full Lighthouse report is written (ignored by git, kept by CI as the tests' artifacts are). */
+const REPORTS = fileURLToPath(new URL("../test-artifacts/lighthouse/", import.meta.url))
 
 const gzipOf = async (url: string) => gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer()), { level: 9 }).length
 
@@ -58,6 +61,9 @@ const measure = async (port: number, base: string, url: string) => {
   })
   if (result === undefined) throw new Error(`Lighthouse answered nothing for ${url}`)
   const { lhr } = result
+  // the whole report, for what the summary leaves out (which task blocked, what moved)
+  mkdirSync(REPORTS, { recursive: true })
+  writeFileSync(join(REPORTS, `${new URL(url).pathname.slice(1)}.json`), JSON.stringify(lhr))
   const scores = Object.fromEntries(Object.entries(lhr.categories).map(([id, category]) => [id, Math.round((category.score ?? 0) * 100)]))
   // what the page loaded of its own: scripts and stylesheets, as sent and gzip -9
   const requests = (lhr.audits["network-requests"]?.details as { items?: Array<{ url: string; resourceType?: string; transferSize?: number }> } | undefined)?.items ?? []
