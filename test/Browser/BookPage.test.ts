@@ -73,6 +73,13 @@ layerWithChromium(TestApp())("booking page", (it) => {
       expect(ru.text).toContain(`<html lang="ru">`)
       const en = yield* request(HttpClientRequest.get("/book").pipe(HttpClientRequest.setHeader("accept-language", "de")))
       expect(en.text).toContain(`<html lang="en">`)
+      // the pieces the shells share are in place on each page, filled like the rest
+      for (const path of ["/book", "/complete", "/manage"]) {
+        const html = (yield* request(HttpClientRequest.get(path))).text
+        expect(html).toContain(`<link rel="stylesheet" href="/assets/guest.css">`)
+        expect(html).toContain(`<p data-failure="failed">${GUEST_CATALOG.en.pageFailed}</p>`)
+        expect(html).not.toContain("{{")
+      }
     }))
 
   for (const language of ["en", "fr", "ru"] as const) {

@@ -271,7 +271,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
       expect(page.headers["cache-control"]).toBe("no-store")
       expect(page.headers["content-security-policy"]).toBe(GUEST_PAGE_CSP)
       // loaded by the boot script, which says so when it cannot be
-      expect(page.text).toContain(`<script src="/assets/guest-boot.js" data-page="/assets/manage.js"`)
+      expect(page.text).toContain(`<script src="/assets/guest-boot.js" data-page="/assets/en/manage.js"`)
       for (const asset of ["manage.js", "guest.js", "guest-i18n.js"]) {
         const script = yield* request(HttpClientRequest.get(`/assets/${asset}`))
         expect([script.status, script.headers["content-type"]]).toEqual([200, "text/javascript; charset=utf-8"])

@@ -89,12 +89,22 @@ export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
 const readPublic = (file: string) => Effect.promise(() => readFile(new URL(`../../../public/${file}`, import.meta.url)))
 
 /**
- * A page shell with the catalog's words in each language (the page switches to the reservation's
- * language once it has it); a `{{key}}` of none stops the start.
+ * What the page shells share, written once (`public/guest-head.html`, `guest-failure.html`,
+ * `guest-modules.html`): a shell's `{{>piece.html}}` line stands for that file of `public/`.
+ */
+const SHELL_PIECE = /^\{\{>([\w-]+\.html)\}\}\n/gm
+
+/**
+ * A page shell, its pieces in place, with the catalog's words in each language (the page switches to
+ * the reservation's language once it has it); a `{{key}}` of none stops the start.
  */
 const readShell = (file: string) =>
   Effect.gen(function*() {
-    const html = new TextDecoder().decode(yield* readPublic(file))
+    let html = new TextDecoder().decode(yield* readPublic(file))
+    for (const [line, piece] of [...html.matchAll(SHELL_PIECE)]) {
+      const text = new TextDecoder().decode(yield* readPublic(piece!))
+      html = html.replace(line, () => text)
+    }
     const unknown = unknownShellTexts(html)
     if (unknown.length > 0) return yield* Effect.die(new Error(`public/${file} names no text of the catalog: ${unknown.join(", ")}`))
     const filled = new Map(Language.literals.map((language) => [language, new TextEncoder().encode(fillShell(html, language))]))
