@@ -1,5 +1,5 @@
 /**
- * The guest's journey's targets (DESIGN §14), measured:
+ * The guest's journey's targets (docs/decisions.md#booking-page), measured:
  *
  *   npm run lighthouse                       # CHROME_PATH defaults to /usr/bin/chromium
  *
