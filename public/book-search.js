@@ -72,8 +72,9 @@ export function parseSearch(params, limits) {
   const adults = params.getAll("adults").map((text) => count(text, 1, limits.adultsPerRoom) ?? fail("adults"))
   const children = params.getAll("children").map((text) => parseAges(text, limits) ?? fail("children"))
   const types = params.getAll("room_type_id").map((text) => text.trim())
-  // one value for every room, or one per room
-  const roomCount = rooms ?? Math.max(1, adults.length, children.length, types.length)
+  // one value for every room, or one per room; never more rooms than a quote takes
+  const asked = rooms ?? Math.max(1, adults.length, children.length, types.length)
+  const roomCount = asked <= limits.roomsPerRequest ? asked : (fail("rooms"), 1)
   const perRoom = (list, name) => (list.length <= 1 || list.length === roomCount ? list : (fail(name), []))
   const adultsOf = perRoom(adults, "adults")
   const childrenOf = perRoom(children, "children")

@@ -93,6 +93,9 @@ describe("the booking page's deep link (public/book-search.js)", () => {
     expect(parse("rooms=1&room_type_id=double&room_type_id=twin").errors).toEqual(["room_type_id"])
     // without rooms, as many rooms as types
     expect(parse("room_type_id=double&room_type_id=twin").search.rooms).toHaveLength(2)
+    // but never more than a quote takes
+    const many = parse("adults=2&".repeat(GUEST_PAGE_LIMITS.roomsPerRequest + 1))
+    expect([many.errors, many.search.rooms.length]).toEqual([["rooms", "adults"], 1])
   })
 
   it("asks one quote line per kind of room, identical rooms as a quantity", () => {
