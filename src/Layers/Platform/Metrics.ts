@@ -120,6 +120,7 @@ export const channelLastMessageAge = gauge({
   description: "Time since the last channel message (a heartbeat counts) arrived, on any instance",
   seconds: true
 })
+
 /*
  * The service's PostgreSQL pool, as OpenTelemetry's database conventions name it
  * (`db.client.connection.*`, by `db.client.connection.pool.name`), measured where the service asks
