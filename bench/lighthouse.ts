@@ -1,5 +1,5 @@
 /**
- * The booking page's targets (DESIGN §14), measured:
+ * The booking page's targets (docs/decisions.md#booking-page), measured:
  *
  *   npm run lighthouse                       # CHROME_PATH defaults to /usr/bin/chromium
  *

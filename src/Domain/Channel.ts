@@ -9,7 +9,7 @@ import { Text } from "./Text.js"
 
 /**
  * The hotel's own systems (its PMS or channel manager) tell this service, per room type and night,
- * how many rooms it may sell, the restrictions of the night and its base rate (DESIGN §12): the
+ * how many rooms it may sell, the restrictions of the night and its base rate (docs/decisions.md#channel): the
  * figures every other channel also receives, in OpenTravel's terms (`BookingLimit`,
  * `RestrictionStatus`, `LengthOfStay`, `BaseByGuestAmts`).
  */
@@ -185,7 +185,7 @@ export const noCells: ChannelCells = {
 }
 
 /**
- * What the hotel's figure counts of this service's reservation changes (DESIGN §12.2, amended
+ * What the hotel's figure counts of this service's reservation changes (docs/decisions.md#what-may-be-sold
  * 2026-11-28): the changes up to the feed cursor `through`, and those whose PMS push was
  * acknowledged at or before `ackedBy` (epoch ms). A change neither covers is unknown to the hotel:
  * the rooms it took are held back from the figure until a later message counts them.
@@ -342,7 +342,7 @@ export const nightLookup = (rows: ReadonlyArray<StoredNight>): NightLookup => {
 }
 
 /**
- * The nights of `nights` closed while the channel is silent (DESIGN §15): the figures may be old,
+ * The nights of `nights` closed while the channel is silent (docs/decisions.md#operators): the figures may be old,
  * so no stay is sold on them, whatever they say, until the hotel's system speaks again.
  */
 export const closedWhileSilent = (nights: NightLookup): NightLookup => (roomTypeId, night) => ({
@@ -393,7 +393,7 @@ export const isOversold = (night: NightState): boolean => {
   return toSell !== null && toSell < night.booked_since
 }
 
-/** Why a stay cannot be booked in a room type, before counting rooms (DESIGN §12.3), in order of precedence. */
+/** Why a stay cannot be booked in a room type, before counting rooms (docs/decisions.md#restrictions), in order of precedence. */
 export const RestrictionReason = Schema.Literals([
   "channel_stale",
   "stop_sell",

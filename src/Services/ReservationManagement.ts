@@ -133,7 +133,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
 
     /**
      * What `booked_since` gets back when the reservation, as it stands, releases rooms on nights it
-     * locked: on each night, only rooms that night's figure cannot count (DESIGN §12.2); a room the
+     * locked: on each night, only rooms that night's figure cannot count (docs/decisions.md#what-may-be-sold); a room the
      * hotel may still count stays counted until its next message.
      */
     const givenBackOn = Effect.fnUntraced(function*(reservation: ReservationRecord, locked: ReadonlyArray<StoredNight>) {

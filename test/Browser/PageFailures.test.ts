@@ -12,7 +12,7 @@ import { manageLinkOf } from "../support/manageLink.js"
 import { ui } from "../support/wording.js"
 
 /*
- * DESIGN §13, amended: a guest page whose script, style or API call is refused or does not answer
+ * docs/decisions.md#pages-never-wait: a guest page whose script, style or API call is refused or does not answer
  * says so in the guest's language, with a Try again that fetches only what failed; never a
  * "Loading…" for ever, never what the guest typed lost. Refusals are made in the browser
  * (Playwright's routes), as a connection cap or a network would make them.
