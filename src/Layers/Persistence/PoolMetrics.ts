@@ -2,7 +2,7 @@ import { Effect, Metric, Scope } from "effect"
 import * as Metrics from "../Platform/Metrics.js"
 
 /*
- * The pool's metrics (DESIGN §15), measured where the service asks `@effect/sql-pg`'s pool for a
+ * The pool's metrics (docs/observability.md#metrics), measured where the service asks `@effect/sql-pg`'s pool for a
  * connection: its pool keeps its own counts private. Each turn costs two clock readings, two
  * histogram updates and four additions; the counts of connections used and requests waiting are
  * plain numbers, read when the registry is (a scrape, OpenTelemetry's export).

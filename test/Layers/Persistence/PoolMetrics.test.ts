@@ -9,7 +9,7 @@ import { otlpCollector } from "../../support/otlp.js"
 import { parsePrometheus, samplesOf, valueOf } from "../../support/prometheus.js"
 
 /*
- * The pool's metrics (DESIGN §15), named as OpenTelemetry's database conventions name them, on a
+ * The pool's metrics (docs/observability.md#metrics), named as OpenTelemetry's database conventions name them, on a
  * real pool of two connections: what a scrape says while it is idle, busy, saturated, and after a
  * request that got no connection in time.
  */
