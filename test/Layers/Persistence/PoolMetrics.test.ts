@@ -29,11 +29,7 @@ const pool = Effect.map(scrape, (exposition) => ({
 
 /** Polls the scrape until `ready` holds (a fiber reaching the pool takes a moment), for at most 5 s. */
 const poolWhen = (ready: (state: Effect.Success<typeof pool>) => boolean) =>
-  pool.pipe(
-    Effect.flatMap((state) => ready(state) ? Effect.succeed(state) : Effect.fail("not yet")),
-    Effect.retry({ times: 250, schedule: Schedule.spaced("20 millis") }),
-    Effect.catch(() => pool)
-  )
+  Effect.repeat(pool, { until: ready, times: 250, schedule: Schedule.spaced("20 millis") })
 
 /** A transaction that holds its connection until `release` is done. */
 const holding = (sql: SqlClient.SqlClient, release: Deferred.Deferred<void>) =>
