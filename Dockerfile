@@ -1,5 +1,5 @@
-# Node 24 LTS on Debian 13 (trixie), slim
-FROM node:24-trixie-slim
+# Node 24 LTS on Debian 13 (trixie), slim: the version the tests run on
+FROM node:24.22.3-trixie-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { ConfigProvider, Effect, Layer, Option, Redacted } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -7,6 +7,7 @@ import * as path from "node:path"
 import { parse } from "yaml"
 import { DatabasePing } from "../src/Layers/Persistence/Database.js"
 import { DatabaseUnreachable } from "../src/Layers/Persistence/DatabaseFaults.js"
+import { AppConfig } from "../src/Layers/Platform/AppConfig.js"
 import { mailingTestApp } from "./support/MailingTestApp.js"
 import { get, post } from "./support/flow.js"
 import { parsePrometheus, type Sample } from "./support/prometheus.js"
@@ -74,6 +75,7 @@ describe("ops/ files", () => {
       "HotelHighErrorRatio",
       "HotelHighLatencyP99",
       "HotelDatabaseUnavailable",
+      "HotelDatabasePoolSaturated",
       "HotelOutboxBehind",
       "HotelPmsFailing",
       "HotelChannelStale",
@@ -142,6 +144,104 @@ describe("ops/ files", () => {
   })
 })
 
+/*
+ * The compose stack cannot run here (no image registry), so what it mounts and says is checked as
+ * files: each piece refers to what exists, and says what the service and the others read.
+ */
+interface ComposeService {
+  readonly image?: string
+  readonly volumes?: ReadonlyArray<string>
+  readonly environment?: Record<string, string>
+  readonly depends_on?: ReadonlyArray<string> | Record<string, unknown>
+}
+const compose = parse(fs.readFileSync("docker-compose.yml", "utf8")) as { services: Record<string, ComposeService> }
+
+/** `${NAME:-default}` as Compose reads it when NAME is not exported: the default. */
+const withDefaults = (value: string) => value.replace(/\$\{[A-Z_]+:-([^}]*)\}/g, "$1")
+
+/** The repository's file that `service` sees at `containerPath`, through its bind mounts. */
+const mountedFile = (service: ComposeService, containerPath: string) => {
+  for (const volume of service.volumes ?? []) {
+    const [host, target] = volume.split(":")
+    if (!host!.startsWith("./")) continue
+    if (containerPath === target) return host!
+    if (containerPath.startsWith(`${target}/`)) return path.join(host!, containerPath.slice(target!.length + 1))
+  }
+  return undefined
+}
+
+/** The components of the Collector's core distribution (`otel/opentelemetry-collector`), the image compose runs. */
+const COLLECTOR_CORE = {
+  receivers: ["otlp", "nop"],
+  processors: ["batch", "memory_limiter"],
+  exporters: ["otlp", "otlphttp", "debug", "nop"]
+} as const
+
+describe("the compose stack, as files", () => {
+  it("every service it depends on exists; the Dockerfile's base image is pinned to a version", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      const needs = Array.isArray(service.depends_on) ? service.depends_on : Object.keys(service.depends_on ?? {})
+      for (const other of needs) expect(Object.keys(compose.services), `${name} depends on ${other}`).toContain(other)
+    }
+    const from = /^FROM (\S+)/m.exec(fs.readFileSync("Dockerfile", "utf8"))![1]!
+    expect(from).toMatch(/^node:\d+\.\d+\.\d+-[a-z]+-slim$/)
+  })
+
+  it("the OpenTelemetry Collector: OTLP in where the api sends it, traces out to Jaeger, every component defined and in its image", () => {
+    const collector = compose.services["otel-collector"]!
+    const file = mountedFile(collector, "/etc/otelcol/config.yml")
+    expect(file).toBeDefined()
+    const config = parse(fs.readFileSync(file!, "utf8")) as Record<keyof typeof COLLECTOR_CORE, Record<string, any>> & {
+      service: { pipelines: Record<string, Record<keyof typeof COLLECTOR_CORE, Array<string>>> }
+    }
+    const { pipelines } = config.service
+    expect(Object.keys(pipelines).sort()).toEqual(["metrics", "traces"])
+    for (const [signal, pipeline] of Object.entries(pipelines)) {
+      expect(pipeline.receivers, signal).toEqual(["otlp"])
+      for (const kind of ["receivers", "processors", "exporters"] as const) {
+        for (const name of pipeline[kind] ?? []) {
+          expect(Object.keys(config[kind]), `${signal}: ${kind} ${name}`).toContain(name)
+          expect(COLLECTOR_CORE[kind] as ReadonlyArray<string>, `${name} in the core distribution`).toContain(name.split("/")[0])
+        }
+      }
+    }
+    // the api's OTLP/HTTP endpoint is the collector's http receiver
+    const endpoint = new URL(compose.services["api"]!.environment!["OTEL_EXPORTER_OTLP_ENDPOINT"]!)
+    expect(endpoint.hostname).toBe("otel-collector")
+    expect(config.receivers["otlp"].protocols.http.endpoint).toBe(`0.0.0.0:${endpoint.port}`)
+    // traces go on to Jaeger's OTLP/gRPC port, on a service of the stack
+    const toJaeger = pipelines["traces"]!.exporters.map((name) => config.exporters[name]?.endpoint as string)
+    expect(toJaeger).toEqual(["jaeger:4317"])
+    expect(compose.services["jaeger"]!.image).toMatch(/^jaegertracing\/jaeger:2\./)
+  })
+
+  it("Grafana: its provisioning mounted where it looks, the dashboards' folder holding the dashboard, its home dashboard a file that exists", () => {
+    const grafana = compose.services["grafana"]!
+    const datasources = mountedFile(grafana, "/etc/grafana/provisioning/datasources")
+    const providers = mountedFile(grafana, "/etc/grafana/provisioning/dashboards")
+    expect(fs.readdirSync(datasources!)).toContain("prometheus.yml")
+    const provider = parse(fs.readFileSync(path.join(providers!, "hotel.yml"), "utf8")) as { providers: Array<{ options: { path: string } }> }
+    const folder = mountedFile(grafana, provider.providers[0]!.options.path)
+    expect(path.resolve(folder!)).toBe(path.dirname(DASHBOARD))
+    const home = mountedFile(grafana, grafana.environment!["GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH"]!)
+    expect(path.resolve(home!)).toBe(DASHBOARD)
+    // Prometheus reads the rules where prometheus.yml names them
+    const prometheus = compose.services["prometheus"]!
+    const rulesFiles = (parse(fs.readFileSync(mountedFile(prometheus, "/etc/prometheus/prometheus.yml")!, "utf8")) as { rule_files: Array<string> }).rule_files
+    for (const file of rulesFiles) expect(mountedFile(prometheus, path.posix.join("/etc/prometheus", file)), file).toBeDefined()
+  })
+
+  it.effect("the api's environment: every variable one the service reads, together a configuration it accepts", () =>
+    Effect.gen(function*() {
+      const environment = Object.fromEntries(Object.entries(compose.services["api"]!.environment!).map(([name, value]) => [name, withDefaults(value)]))
+      const configModule = fs.readFileSync("src/Layers/Platform/AppConfig.ts", "utf8")
+      for (const name of Object.keys(environment)) expect(configModule, name).toContain(`"${name}"`)
+      const config = yield* AppConfig.fromEnv.pipe(Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord(environment)))
+      expect(config.host).toBe("0.0.0.0")
+      expect(Option.isSome(config.databaseUrl) && Option.isSome(config.metricsToken) && Option.isSome(config.otlpEndpoint)).toBe(true)
+    }))
+})
+
 const METRICS_TOKEN = "metrics-token-of-the-ops-test-0123456789"
 
 describe("every query of ops/ against a real scrape of the service", () => {
@@ -190,7 +290,13 @@ describe("every query of ops/ against a real scrape of the service", () => {
         "hotel_channel_messages_total",
         "hotel_channel_last_message_age_seconds",
         "hotel_channel_oversold_nights_total",
-        "nodejs_eventloop_delay_p99_seconds"
+        "nodejs_eventloop_delay_p99_seconds",
+        "db_client_connection_count",
+        "db_client_connection_max",
+        "db_client_connection_pending_requests",
+        "db_client_connection_timeouts_total",
+        "db_client_connection_wait_time_seconds_bucket",
+        "db_client_connection_use_time_seconds_bucket"
       ]))
     }).pipe(Effect.provide(mailingTestApp({ metricsToken: Option.some(Redacted.make(METRICS_TOKEN)) }))), 60_000)
 })
@@ -255,7 +361,7 @@ describe.skipIf(!promtool && !required)("promtool", () => {
   })
 
   it("check rules: alerts.yml is valid", () => {
-    expect(run(["check", "rules", "prometheus/alerts.yml"])).toContain("SUCCESS: 8 rules found")
+    expect(run(["check", "rules", "prometheus/alerts.yml"])).toContain("SUCCESS: 9 rules found")
   })
 
   it("test rules: every alert fires on its trouble and stays silent otherwise", () => {

@@ -16,13 +16,23 @@ const ALLOWED: Record<string, Record<string, string>> = {
     "60": "seconds in a minute: a wait said in minutes",
     "60000": "how long the PDF's blob URL lives after its download started: not a guest's limit"
   },
-  "manage-change.js": { "100": "cents in a euro: the API's amounts are decimals, compared in cents" },
+  "manage-change.js": {
+    "100": "cents in a euro: the API's amounts are decimals, compared in cents",
+    "60": "seconds in a minute: a wait said in minutes"
+  },
+  "guest-text.js": { "/guest-i18n.js": "the module of another language's words: a path, not a limit" },
   "guest.js": { "500": "the first status of HTTP's server errors (5xx), which a retry may cure: the protocol's, not a limit" },
   "guest-dom.js": { "2": "the length of the \"on\" of an event attribute's name" },
   "guest-form.js": { "4": "the rows a special-requests box shows: its height, not its limit (max_length is the API's)" },
   "guest-format.js": { "2000-01-01T": "a day to hang a time of day on, to format the time alone" },
   "book-search.js": { "86400000": "milliseconds in a day: date arithmetic on UTC days" },
   "book-alternatives.js": { "2": "half: as many dates before the asked arrival as after" },
+  "offers-app.js": {
+    "2026-01-26": "the revision of the MCP Apps extension the app speaks: the protocol's, not a format of its own",
+    "2.0": "JSON-RPC's version, in every message: the protocol's",
+    "32601": "JSON-RPC's code for a method not served (-32601): the protocol's",
+    "Method not found: ": "JSON-RPC's message with that code, read by the host, never shown to a guest"
+  },
   "book-calendar.js": {
     "7": "days in a week: the grid's rows",
     "6": "the last day of a week counted from 0 (End)",
@@ -51,9 +61,10 @@ describe("public/ holds no guest-visible text and no limit of its own", () => {
 
   it("the page shells' words are the catalog's {{keys}}", () => {
     const shells = files.filter((file) => file.endsWith(".html"))
-    expect(shells).toEqual(["book.html", "complete.html", "manage.html"])
-    for (const file of shells) {
-      expect(scanShell(file, read(file)), file).toEqual([])
+    expect(shells).toEqual(["book.html", "complete.html", "guest-failure.html", "guest-head.html", "guest-modules.html", "manage.html", "offers-app.html"])
+    for (const file of shells) expect(scanShell(file, read(file)), file).toEqual([])
+    // the pages; the others are the pieces they share
+    for (const file of ["book.html", "complete.html", "manage.html", "offers-app.html"]) {
       expect(read(file)).toMatch(/<title>\{\{\w+\}\}<\/title>/)
     }
   })

@@ -6,6 +6,7 @@ import type { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { makeTestClock } from "../support/clock.js"
 import { completedBooking, completeWith, get, manageAct, pendingReservation, post } from "../support/flow.js"
 import { type Exposition, parsePrometheus, samplesOf, valueOf } from "../support/prometheus.js"
+import { mailingTestApp } from "../support/MailingTestApp.js"
 import { TestApp } from "../support/TestApp.js"
 
 /*
@@ -71,24 +72,39 @@ const ALLOWED_LABELS: Readonly<Record<string, (value: string) => boolean>> = {
   http_route: (v) => v === "unmatched" || ROUTES.has(v),
   http_request_method: (v) => ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "_OTHER"].includes(v),
   http_response_status_code: (v) => /^[1-5]\d\d$/.test(v),
-  le: (v) => v === "+Inf" || Number.isFinite(Number(v))
+  le: (v) => v === "+Inf" || Number.isFinite(Number(v)),
+  db_client_connection_state: (v) => v === "used",
+  db_client_connection_pool_name: (v) => v === "hotel-booking-api"
+}
+
+/** Each series of a scrape as one key (its name and labels): what a scraper stores one time series for. */
+const seriesOf = (exposition: Exposition) =>
+  new Set(exposition.samples.map((s) => `${s.name}${JSON.stringify(Object.entries(s.labels).sort())}`))
+
+const expectAllowedLabels = (exposition: Exposition) => {
+  for (const sample of exposition.samples) {
+    for (const [label, value] of Object.entries(sample.labels)) {
+      expect([sample.name, label, value, ALLOWED_LABELS[label]?.(value)]).toEqual([sample.name, label, value, true])
+    }
+  }
 }
 
 /** What each counter gained between two scrapes. */
 const gained = (before: Exposition, after: Exposition) => (name: string, labels: Record<string, string> = {}) =>
   valueOf(after, name, labels) - valueOf(before, name, labels)
 
-const expectConsistentHistograms = (exposition: Exposition) => {
-  const counts = samplesOf(exposition, "http_server_request_duration_seconds_count")
+/** Each series of the histogram `name`: buckets ascending, cumulative, the last `+Inf` equal to its count, one sum. */
+const expectConsistentHistograms = (exposition: Exposition, name = "http_server_request_duration_seconds") => {
+  const counts = samplesOf(exposition, `${name}_count`)
   expect(counts.length).toBeGreaterThan(0)
   for (const count of counts) {
-    const buckets = samplesOf(exposition, "http_server_request_duration_seconds_bucket", count.labels)
+    const buckets = samplesOf(exposition, `${name}_bucket`, count.labels)
     const bounds = buckets.map((b) => Number(b.labels.le === "+Inf" ? Infinity : b.labels.le))
     expect(bounds).toEqual([...bounds].sort((a, b) => a - b))
     expect(bounds.at(-1)).toBe(Infinity)
     buckets.forEach((bucket, i) => expect(bucket.value).toBeGreaterThanOrEqual(i === 0 ? 0 : buckets[i - 1]!.value))
     expect(buckets.at(-1)!.value).toBe(count.value)
-    expect(samplesOf(exposition, "http_server_request_duration_seconds_sum", count.labels)).toHaveLength(1)
+    expect(samplesOf(exposition, `${name}_sum`, count.labels)).toHaveLength(1)
   }
 }
 
@@ -187,12 +203,15 @@ layer(withApp({ ...metricsOn, rateLimitPerMinute: 200, bookingLimitPerHour: 1, t
       expect(valueOf(after, "hotel_channel_last_message_age_seconds")).toBe(0)
 
       expectConsistentHistograms(after)
-      for (const sample of after.samples) {
-        for (const [label, value] of Object.entries(sample.labels)) {
-          expect([sample.name, label, value, ALLOWED_LABELS[label]?.(value)]).toEqual([sample.name, label, value, true])
-        }
-      }
+      expectAllowedLabels(after)
       expect(after.samples.some((s) => Object.values(s.labels).some((v) => v.includes("4f2a9c")))).toBe(false)
+
+      // made-up paths with ids in the path and in the query, and a route with ids in its query: no new series at all
+      expect((yield* get("/v1/reservations/r_8c1d2e9f?id=7f3a61&guest=ann")).status).toBe(404)
+      expect((yield* get("/v1/quotes/q_5b7e0c11?token=9d2f")).status).toBe(404)
+      expect((yield* get("/v1/hotel?reservation=r_8c1d2e9f&token=9d2f")).status).toBe(200)
+      const later = yield* scrape
+      expect([...seriesOf(later)].filter((series) => !seriesOf(after).has(series))).toEqual([])
     }))
 
   it.effect("a scrape without the token is 401 missing_token, with another 401 invalid_token, each the usual Error body", () =>
@@ -205,6 +224,35 @@ layer(withApp({ ...metricsOn, rateLimitPerMinute: 200, bookingLimitPerHour: 1, t
       expect([channels.status, channels.body.error.code]).toEqual([401, "invalid_token"])
       expect(missing.headers["content-type"]).toMatch(/application\/json/)
     }))
+})
+
+// the service on PostgreSQL, its pool measured: the outbox worker and the metrics' own reading use it too
+layer(mailingTestApp(metricsOn), { excludeTestServices: true })("GET /internal/metrics, on PostgreSQL", (it) => {
+  it.effect("the pool's series exist from the start; after a booking every turn for a connection is counted, and none waited in vain", () =>
+    Effect.gen(function*() {
+      const before = yield* scrape
+      const pool = { db_client_connection_pool_name: "hotel-booking-api" }
+      for (const name of ["db_client_connection_count", "db_client_connection_max", "db_client_connection_pending_requests", "db_client_connection_timeouts_total"]) {
+        expect([name, samplesOf(before, name, pool).length]).toEqual([name, 1])
+      }
+      expect(valueOf(before, "db_client_connection_max", pool)).toBe(10)
+
+      yield* completedBooking(day(40), day(42), [{ room_type_id: "double", adults: 2 }])
+      const after = yield* scrape
+      const turns = (exposition: Exposition) => valueOf(exposition, "db_client_connection_wait_time_seconds_count", pool)
+      const used = valueOf(after, "db_client_connection_count", { ...pool, db_client_connection_state: "used" })
+      // a quote, an intent and a completion, each with its statements and transactions
+      expect(turns(after) - turns(before)).toBeGreaterThanOrEqual(3)
+      expect(used).toBeGreaterThanOrEqual(0)
+      expect(used).toBeLessThanOrEqual(valueOf(after, "db_client_connection_max", pool))
+      // every connection handed out is either still in use or was given back, its use then measured
+      expect(turns(after)).toBe(valueOf(after, "db_client_connection_use_time_seconds_count", pool) + used)
+      expect(valueOf(after, "db_client_connection_pending_requests", pool)).toBe(0)
+      expect(valueOf(after, "db_client_connection_timeouts_total", pool)).toBe(0)
+      expectConsistentHistograms(after, "db_client_connection_wait_time_seconds")
+      expectConsistentHistograms(after, "db_client_connection_use_time_seconds")
+      expectAllowedLabels(after)
+    }), 60_000)
 })
 
 describe("GET /internal/metrics, elsewhere", () => {

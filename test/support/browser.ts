@@ -2,7 +2,7 @@ import { baseUrl } from "./TestApp.js"
 import { layer, type Vitest } from "@effect/vitest"
 import { Context, Duration, Effect, Layer } from "effect"
 import * as fs from "node:fs"
-import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core"
+import { type Browser, type BrowserContextOptions, chromium, type Frame, type Page } from "playwright-core"
 import { describe, inject } from "vitest"
 
 /** The developer's Chromium, or why there is none: test/support/globalSetup.ts looked for it. */
@@ -108,8 +108,9 @@ export interface AxeViolation {
  * Every axe-core violation of the page as it is now (WCAG 2.x A and AA rules and best practices).
  * The script is evaluated through the DevTools protocol, which the page's strict CSP does not govern.
  */
-export const axeViolations = async (page: Page): Promise<ReadonlyArray<AxeViolation>> => {
-  await page.evaluate(axe())
+export const axeViolations = async (page: Page | Frame): Promise<ReadonlyArray<AxeViolation>> => {
+  // once per document: parsing axe's half megabyte takes seconds on a busy machine
+  if (!(await page.evaluate<boolean>("typeof axe === 'object' && typeof axe.run === 'function'"))) await page.evaluate(axe())
   // runs in the page (the tests compile without the DOM library: the script is a string)
   return page.evaluate<ReadonlyArray<AxeViolation>>(`
     axe.run(document, { runOnly: { type: "tag", values: ${JSON.stringify(AXE_TAGS)} } }).then((result) =>

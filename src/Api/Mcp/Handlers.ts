@@ -28,15 +28,17 @@ import {
   ServiceUnavailableBody,
   ValidationErrorBody
 } from "../Contract/Errors.js"
+import { offersAppDocument, OffersAppResource } from "./OffersApp.js"
 import { BookingTools, type BookingToolName, Resources } from "./Tools.js"
 
 /**
  * Who calls: the MCP client's name and version (recorded as `X-AI-Agent`), and the analytics
  * headers of the HTTP request (`info`); the client address the limits count it by, as REST's
- * (`address`). Set by the transport for each request to `/mcp`; the tool handlers run with its context.
+ * (`address`); whether it declared MCP Apps (`apps`: `OffersApp.ts`). Set by the transport for each
+ * request to `/mcp`; the handlers run with its context.
  */
-export const McpCaller = Context.Reference<{ readonly info: ClientInfo; readonly address: string }>("McpCaller", {
-  defaultValue: () => ({ info: { client: null, ai_agent: null, session: null }, address: "unknown" })
+export const McpCaller = Context.Reference<{ readonly info: ClientInfo; readonly address: string; readonly apps: boolean }>("McpCaller", {
+  defaultValue: () => ({ info: { client: null, ai_agent: null, session: null }, address: "unknown", apps: false })
 })
 
 // --- tools -------------------------------------------------------------------
@@ -131,6 +133,7 @@ export class McpHandlers extends Context.Service<McpHandlers, {
       const toolkit = yield* BookingTools
       const outage = yield* DatabaseOutage
       const catalog = yield* HotelCatalog
+      const offersApp = yield* offersAppDocument
 
       // the database failing under a tool is `unavailable`, as REST answers it, not an internal error
       const defectBody = (defect: unknown) =>
@@ -150,9 +153,10 @@ export class McpHandlers extends Context.Service<McpHandlers, {
           Effect.catch((error) => Effect.map(toErrorBody(error), (body) => toolResult(true, body)))
         )
 
-      const text = (uri: string, content: Effect.Effect<string, unknown>) =>
+      /** A resource's text; `typed`, its type and metadata where its reader needs them. */
+      const text = (uri: string, content: Effect.Effect<string, unknown>, typed: Pick<McpSchema.Resource, "mimeType" | "_meta"> = {}) =>
         content.pipe(
-          Effect.map((text): McpSchema.ReadResourceResult => ({ contents: [{ uri, text }] })),
+          Effect.map((text): McpSchema.ReadResourceResult => ({ contents: [{ uri, ...typed, text }] })),
           Effect.tapCause((cause) => Effect.logError("unexpected fault in an MCP resource", cause)),
           Effect.catchCause(() => Effect.fail(new McpSchema.InternalError({ message: "Internal error" })))
         )
@@ -162,7 +166,12 @@ export class McpHandlers extends Context.Service<McpHandlers, {
           Resources.policies.uri,
           Effect.map(Effect.flatMap(catalog.hotel(), encodePolicies), (policies) => JSON.stringify(policies, null, 2))
         ),
-        [Resources.agentRules.uri]: text(Resources.agentRules.uri, Effect.map(catalog.definition(), agentRulesMarkdown))
+        [Resources.agentRules.uri]: text(Resources.agentRules.uri, Effect.map(catalog.definition(), agentRulesMarkdown)),
+        [OffersAppResource.uri]: text(
+          OffersAppResource.uri,
+          Effect.flatMap(Effect.all({ en: catalog.roomTypes("en"), fr: catalog.roomTypes("fr"), ru: catalog.roomTypes("ru") }), offersApp),
+          { mimeType: OffersAppResource.mimeType, _meta: OffersAppResource._meta }
+        )
       }
 
       return McpHandlers.of({

@@ -30,6 +30,7 @@ import { HotelGroup } from "../Contract/Hotel.js"
 import { QuotesGroup } from "../Contract/Quotes.js"
 import { ReservationsGroup } from "../Contract/Reservations.js"
 import { IdempotencyKey } from "../Contract/RequestHeaders.js"
+import { OffersAppResource, withOffersApp } from "./OffersApp.js"
 
 // --- tools -------------------------------------------------------------------
 
@@ -225,6 +226,9 @@ export const toolDescriptors: ReadonlyArray<McpSchema.Tool> = Object.values(Book
   })
 })
 
+/** The tools as `tools/list` describes them to a client that declared MCP Apps: quote_stay names its app (`OffersApp.ts`). */
+export const appToolDescriptors = withOffersApp(toolDescriptors)
+
 // --- resources -----------------------------------------------------------------
 
 /** The resources, as `resources/list` describes them; what each says is its handler's (`Handlers.ts`). */
@@ -244,3 +248,10 @@ export const Resources = {
     annotations: {}
   })
 } as const
+
+/**
+ * The resources as `resources/list` describes them to a client that declared MCP Apps: the offers
+ * app too. The extension lets a server leave an app out of the others' list, whose agents have no use
+ * for its HTML; any client may read it.
+ */
+export const appResources: ReadonlyArray<McpSchema.Resource> = [...Object.values(Resources), OffersAppResource]

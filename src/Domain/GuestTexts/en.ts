@@ -217,6 +217,10 @@ export const en = {
   change_booking_window_exceeded: "These dates are too far ahead to book here yet.",
   change_occupancy_exceeded: "Too many guests for one room: each room takes at most {adults} guests, plus one infant under {infantAge}.",
   change_unknown_room_type: "This room type is no longer offered. Please choose another.",
+  tooManyChanges: {
+    one: "The hotel takes a limited number of bookings and nights online from one connection. Please try again in {n} minute, or contact the hotel (details above) to change your stay.",
+    other: "The hotel takes a limited number of bookings and nights online from one connection. Please try again in {n} minutes, or contact the hotel (details above) to change your stay."
+  },
 
 
   // ---- the booking page (/book) and the widget of the hotel's website ----
@@ -226,6 +230,7 @@ export const en = {
   adultsInRoom: "Adults",
   promoLabel: "Promo code (optional)",
   searchButton: "Show prices",
+  anyRoomType: "Any room type",
   searching: "Looking for prices…",
   badParam: "This link’s “{name}” could not be used: please check it below.",
   offersTitle: "Your options",
@@ -264,6 +269,11 @@ export const en = {
   calReason_max_stay: "arrival this day allows at most {nights}",
   widgetTitle: "Book direct",
   widgetSearch: "Check availability",
+  // ---- the offers in an AI assistant's chat (the MCP App, public/offers-app.js) ----
+  appContinue: "Your choice is saved, nothing is booked yet: give your details and confirm on the hotel’s secure page.",
+  appQuoteChanged: "This offer can no longer be booked as quoted. Ask for a new quote in the conversation; nothing has been booked.",
+  appGroupBooking: "That is more rooms than one reservation may hold: for a group, contact the hotel.",
+  appNoQuote: "This quote could not be made; the assistant has the hotel’s answer.",
   // ---- why the API refuses an action (refused_actions' reason codes; `REFUSAL_TEXTS` in GuestTexts.ts maps them) ----
   refused_cancel_deadline_passed: "Free cancellation was possible until {when} (hotel time). To discuss your reservation, contact the hotel.",
   refused_change_stay_deadline_passed: "Dates and rooms could be changed here until {when} (hotel time). To change your stay now, contact the hotel.",

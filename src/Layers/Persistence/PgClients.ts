@@ -4,6 +4,7 @@ import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient, type SqlConnection, SqlError } from "effect/sql"
 import { DEFAULT_DATABASE_TIMEOUT_MS } from "../Platform/AppConfig.js"
 import { noAnswerInTime, noConnectionInTime, sqlErrorText } from "./DatabaseFaults.js"
+import { poolMeter } from "./PoolMetrics.js"
 
 /*
  * The service's PostgreSQL clients: `@effect/sql-pg`'s, with the deadlines, the readings of values
@@ -124,7 +125,8 @@ const boundedStatements = (connection: SqlConnection.Connection, timeoutMs: numb
 
 /**
  * The driver's client, with a turn for a connection (the pool's wait when all are busy, or its
- * making of a new one) bounded by `timeoutMs` as well, which its own pool does not bound. Its
+ * making of a new one) bounded by `timeoutMs` as well, which its own pool does not bound, and
+ * measured (`PoolMetrics`). Its
  * statements' spans stay `sql.execute`: the driver would name them after the database. A `LISTEN`
  * holds a connection of its own for as long as it listens, never one of the pool's, and only on
  * `listenUrl` (a direct connection): through a pooler in transaction mode it would listen on a
@@ -133,9 +135,13 @@ const boundedStatements = (connection: SqlConnection.Connection, timeoutMs: numb
 const makeClient = (url: Redacted.Redacted, options: ClientOptions, reach: Reach, listenUrl: Option.Option<Redacted.Redacted>) =>
   Effect.gen(function*() {
     const driver = yield* PgClient.make(connectionsOn(url, { ...options, startup: reach.startup }))
-    const reserve = driver.reserve.pipe(
-      Effect.timeoutOrElse({ duration: options.timeoutMs, orElse: () => Effect.fail(noConnectionInTime(options.timeoutMs)) })
-    )
+    const meter = yield* poolMeter(options.applicationName, options.maxConnections)
+    const reserve = meter.measure(driver.reserve.pipe(
+      Effect.timeoutOrElse({
+        duration: options.timeoutMs,
+        orElse: () => Effect.andThen(meter.timedOut, Effect.fail(noConnectionInTime(options.timeoutMs)))
+      })
+    ))
     const acquirer = reach.bounded ? Effect.map(reserve, (connection) => boundedStatements(connection, options.timeoutMs)) : reserve
     const sql = yield* SqlClient.make({
       acquirer,

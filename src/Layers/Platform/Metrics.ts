@@ -43,6 +43,16 @@ const counterFamily = (instrument: Instrument) => {
   return family((attributes) => Metric.counter(name, { description, attributes, incremental: true }))
 }
 
+const gaugeFamily = (instrument: Instrument) => {
+  const { description, name } = declare(instrument)
+  return family((attributes) => Metric.gauge(name, { description, attributes }))
+}
+
+const histogramFamily = (instrument: Instrument, boundaries: ReadonlyArray<number>) => {
+  const { description, name } = declare(instrument)
+  return family((attributes) => Metric.histogram(name, { description, attributes, boundaries }))
+}
+
 const gauge = (instrument: Instrument) => {
   const { description, name } = declare(instrument)
   return Metric.gauge(name, { description })
@@ -110,6 +120,43 @@ export const channelLastMessageAge = gauge({
   description: "Time since the last channel message (a heartbeat counts) arrived, on any instance",
   seconds: true
 })
+
+/*
+ * The service's PostgreSQL pool, as OpenTelemetry's database conventions name it
+ * (`db.client.connection.*`, by `db.client.connection.pool.name`), measured where the service asks
+ * the pool for a connection (`Persistence/PoolMetrics.ts`): `@effect/sql-pg` keeps its pool's
+ * own counts private, so the connections opened and not in use (`state` "idle") are not known and
+ * not exported; `max` minus `used` is what the pool may still hand out.
+ */
+export const dbConnectionCount = gaugeFamily({
+  name: "db.client.connection.count",
+  description: "Connections of the pool by state: used (handed out, not yet given back)"
+})
+export const dbConnectionMax = gaugeFamily({ name: "db.client.connection.max", description: "Connections the pool may open at most" })
+export const dbConnectionPendingRequests = gaugeFamily({
+  name: "db.client.connection.pending_requests",
+  description: "Requests waiting for a connection of the pool"
+})
+export const dbConnectionTimeouts = counterFamily({
+  name: "db.client.connection.timeouts",
+  description: "Requests for a connection that got none within DATABASE_TIMEOUT_MS"
+})
+/**
+ * Waits and uses in seconds: a free connection is handed out in well under a millisecond, a new
+ * one takes a few, a saturated pool up to DATABASE_TIMEOUT_MS (5 s by default, 60 s at most).
+ */
+const POOL_BUCKETS = Metric.boundariesFromIterable([0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60])
+export const dbConnectionWaitTime = histogramFamily({
+  name: "db.client.connection.wait_time",
+  description: "Time a request waited for a connection of the pool, until it got one",
+  seconds: true
+}, POOL_BUCKETS)
+export const dbConnectionUseTime = histogramFamily({
+  name: "db.client.connection.use_time",
+  description: "Time a connection was held, from its handing out to its return to the pool",
+  seconds: true
+}, POOL_BUCKETS)
+
 export const eventLoopDelay = gauge({
   name: "nodejs.eventloop.delay.p99",
   description: "99th percentile of the event loop's delay since the last reading",

@@ -92,12 +92,30 @@ describe("TracingLive", () => {
   it.effect("with a collector, the metrics go to it too, with the traces' resource, and closing the layer exports the last of them", () =>
     Effect.gen(function*() {
       const { metricBodies, url } = yield* otlpCollector
-      yield* Metric.update(Metrics.quotes({ outcome: "available" }), 3).pipe(
+      yield* Effect.andThen(Metrics.registerSeries, Metric.update(Metrics.quotes({ outcome: "available" }), 3)).pipe(
         Effect.provide(Tracing.TracingLive.pipe(Layer.provide(AppConfig.InMemory({ otlpEndpoint: Option.some(url) }))))
       )
       const metrics = metricBodies.flatMap((body) => JSON.parse(body).resourceMetrics ?? [])
       const names = metrics.flatMap((r: any) => r.scopeMetrics.flatMap((s: any) => s.metrics.map((m: any) => m.name)))
-      expect(names).toContain("hotel.quotes")
+      // every series registered at start goes out under its OpenTelemetry name, not only those that moved
+      expect(names).toEqual(expect.arrayContaining([
+        "hotel.quotes",
+        "hotel.intents",
+        "hotel.completions",
+        "hotel.conflicts",
+        "hotel.cancellations",
+        "hotel.stay_changes",
+        "hotel.room_nights.sold",
+        "hotel.outbox.failures",
+        "hotel.outbox.pending",
+        "hotel.outbox.oldest_age",
+        "hotel.channel.messages",
+        "hotel.channel.last_message_age",
+        "hotel.channel.oversold_nights",
+        "hotel.requests.refused",
+        "http.server.active_requests",
+        "nodejs.eventloop.delay.p99"
+      ]))
       expect(JSON.stringify(metrics[0].resource)).toContain("hotel-booking-api")
     }))
 })
