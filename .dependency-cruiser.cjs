@@ -35,6 +35,13 @@ module.exports = {
       to: { dependencyTypes: ["core"], pathNot: "^(node:)?(buffer|path|querystring|string_decoder|url|util)$" }
     },
     {
+      name: "channel-message-stands-below-the-channel-rules",
+      comment: "A channel field is declared once, in the message's schemas (Domain/Channel/Message.ts): the cells, the merge and the view follow it, never the reverse.",
+      severity: "error",
+      from: { path: "^src/Domain/Channel/Message\\.ts$" },
+      to: { path: "^src/Domain/Channel/" }
+    },
+    {
       name: "services-never-import-api",
       comment: "A service is the use case, whatever the transport: HTTP, MCP and commands all call it; the contract is the API's.",
       severity: "error",

@@ -1,6 +1,7 @@
 import { Option, Result, Schema, SchemaTransformation } from "effect"
 import { jsonCount, NumberText, urlCount } from "./Availability.js"
-import { readUntil, RestrictionReason } from "./Channel.js"
+import { readUntil } from "./Channel/Nights.js"
+import { RestrictionReason } from "./Channel/Restrictions.js"
 import { wireExamples, withDefault } from "./Documentation.js"
 import { ValidationError } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"

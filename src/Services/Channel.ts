@@ -1,23 +1,12 @@
 import { Clock, Context, Effect, Layer, Metric, Option } from "effect"
-import {
-  type AriAnswer,
-  type AriMessage,
-  applyMessage,
-  channelWindow,
-  type InventoryQuery,
-  inventoryNight,
-  type InventoryView,
-  isOversold,
-  knowledgeOf,
-  MAX_VIEW_DATES,
-  messageIssues,
-  messageRanges,
-  type MessageIssue,
-  nightLookup,
-  readUntil,
-  type TouchedNight,
-  unknownRooms
-} from "../Domain/Channel.js"
+import { unknownRooms } from "../Domain/Channel/BookedSince.js"
+import { knowledgeOf } from "../Domain/Channel/Knowledge.js"
+import { messageRanges } from "../Domain/Channel/LockPlan.js"
+import { applyMessage, type TouchedNight } from "../Domain/Channel/Merge.js"
+import { type AriAnswer, type AriMessage, MAX_VIEW_DATES, type MessageIssue } from "../Domain/Channel/Message.js"
+import { channelWindow, messageIssues } from "../Domain/Channel/MessageChecks.js"
+import { isOversold, nightLookup, readUntil } from "../Domain/Channel/Nights.js"
+import { type InventoryQuery, inventoryNight, type InventoryView } from "../Domain/Channel/View.js"
 import { InvalidMessage, listIssues, MessageIdReused, ValidationError } from "../Domain/Errors.js"
 import { addDays, daysBetween, nightsOf } from "../Domain/LocalDate.js"
 import { fileBaseRate } from "../Domain/Pricing.js"

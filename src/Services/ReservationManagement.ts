@@ -21,19 +21,9 @@ import {
   manageView,
   RESEND_INTERVAL_MS
 } from "../Domain/Management.js"
-import {
-  countedOn,
-  type CountedStates,
-  givenBack,
-  holdsOf,
-  type Knowledge,
-  knowledgeKey,
-  nightLookup,
-  readUntil,
-  roomsByType,
-  roomsHeldOn,
-  type StoredNight
-} from "../Domain/Channel.js"
+import { countedOn, type CountedStates, givenBack, holdsOf, roomsByType, roomsHeldOn } from "../Domain/Channel/BookedSince.js"
+import { type Knowledge, knowledgeKey } from "../Domain/Channel/Knowledge.js"
+import { nightLookup, readUntil, type StoredNight } from "../Domain/Channel/Nights.js"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import type { HotelDefinition } from "../Domain/Hotel.js"
 import { manageLinkExpiry } from "../Domain/Lifetimes.js"

@@ -1,17 +1,10 @@
 import { Context, Effect, Layer, Ref } from "effect"
 import { SqlClient } from "effect/sql"
-import {
-  CHANNEL_FIELDS,
-  type ChannelCells,
-  type ChannelField,
-  emptyNight,
-  type Knowledge,
-  noCells,
-  type NightState,
-  released,
-  type StoredNight,
-  taken
-} from "../../Domain/Channel.js"
+import { released, taken } from "../../Domain/Channel/BookedSince.js"
+import { type ChannelCells, noCells } from "../../Domain/Channel/Cells.js"
+import type { Knowledge } from "../../Domain/Channel/Knowledge.js"
+import { CHANNEL_FIELDS, type ChannelField } from "../../Domain/Channel/Message.js"
+import { emptyNight, type NightState, type StoredNight } from "../../Domain/Channel/Nights.js"
 import { RoomTypeId } from "../../Domain/Ids.js"
 import { LocalDate, nightsOf } from "../../Domain/LocalDate.js"
 import { makeBatcher } from "./Batcher.js"
