@@ -6,7 +6,7 @@ import type { HotelDefinition, PromoCodeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, LocalDate, nightsOf } from "./LocalDate.js"
 import { type Cents, cents, Currency, describedAmount, majorUnitsAsCents, MAX_AMOUNT } from "./Money.js"
-import { roomsByType } from "./Channel/BookedSince.js"
+import { type NightsChange, roomsByType } from "./Channel/BookedSince.js"
 import { type NightLookup, nightLookup, type StoredNight } from "./Channel/Nights.js"
 import { lineTotals, type PricingInput, priceStay, type RoomLine, validateRooms } from "./Pricing.js"
 import { appliedPromoCode, findPromoCode } from "./PromoCodes.js"
@@ -167,14 +167,6 @@ export const withoutOwnRooms = (rows: ReadonlyArray<StoredNight>, r: Reservation
       cells: figure.value === null ? state.cells : { ...state.cells, rooms_to_sell: { ...figure, value: figure.value + mine } }
     }
   }
-}
-
-/** Rooms of a type taken (more than 0) or given back (less than 0) on every night from `checkin` up to `checkout`. */
-export interface NightsChange {
-  readonly roomTypeId: RoomTypeId
-  readonly checkin: LocalDate
-  readonly checkout: LocalDate
-  readonly rooms: number
 }
 
 /**

@@ -21,7 +21,7 @@ import type { HotelDefinition, PromoCodeDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { guestLinkExpiry, manageLinkExpiry } from "../Domain/Lifetimes.js"
 import { formatInstant } from "../Domain/LocalDate.js"
-import { roomsByType } from "../Domain/Channel/BookedSince.js"
+import { afterChanges, roomsByType, stayChanges } from "../Domain/Channel/BookedSince.js"
 import { nightLookup, readUntil } from "../Domain/Channel/Nights.js"
 import { lineTotals, priceStay, roomsNotToBeHad } from "../Domain/Pricing.js"
 import type { ClientInfo } from "../Domain/Quote.js"
@@ -255,7 +255,7 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           }))
         })
       }
-      return { hotel, offer, totals }
+      return { hotel, locked, offer, totals }
     })
 
     const complete = Tracing.fn("Reservations.complete")(function*(token: string, request: CompletionRequest, clientAddress: string) {
@@ -313,11 +313,9 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         }
         yield* addressLimits.check(hotel, recent, booking)
         // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
-        const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
+        const { locked, offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
         // a figure of the hotel's cannot count these rooms: its change is written below, after every cursor it knows
-        for (const [roomTypeId, rooms] of roomsByType(reservation.rooms)) {
-          yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout)
-        }
+        yield* inventory.writeBookings(afterChanges(locked, stayChanges(reservation.rooms, reservation.checkin, reservation.checkout, 1)))
         const completion = {
           number: reservationNumber(hotel.reservation_prefix, randomBytes(RESERVATION_NUMBER_RANDOM_BYTES)),
           guest,

@@ -1,6 +1,7 @@
 import type { ReservationId, RoomTypeId } from "../Ids.js"
 import { type LocalDate, nightsOf } from "../LocalDate.js"
-import type { NightState } from "./Nights.js"
+import { type Knowledge } from "./Knowledge.js"
+import { type NightLookup, nightLookup, type NightState, type StoredNight } from "./Nights.js"
 
 /* The booked_since rule: the rooms this service holds that the hotel's figure cannot count, taken and given back. */
 
@@ -97,4 +98,81 @@ export const taken = (night: NightState, rooms: number): NightState => ({
 export const released = (night: NightState, rooms: number, back: number): NightState => {
   const booked = night.booked - rooms
   return { ...night, booked, booked_since: Math.max(0, Math.min(booked, night.booked_since - back)) }
+}
+
+/** Rooms of a type taken (more than 0) or given back (less than 0) on every night from `checkin` up to `checkout`. */
+export interface NightsChange {
+  readonly roomTypeId: RoomTypeId
+  readonly checkin: LocalDate
+  readonly checkout: LocalDate
+  readonly rooms: number
+}
+
+/** Of the rooms a change gives back on a night, those the night's figure did not count (`givenBack`); 0 for a change that takes. */
+export type GivenBackOn = (change: NightsChange, night: LocalDate) => number
+
+/** A stay's rooms, per type, taken (`sign` 1) or given back (-1) on every night of it. */
+export const stayChanges = (
+  lines: ReadonlyArray<{ readonly room_type_id: RoomTypeId; readonly quantity: number }>,
+  checkin: LocalDate,
+  checkout: LocalDate,
+  sign: 1 | -1
+): ReadonlyArray<NightsChange> => [...roomsByType(lines)].map(([roomTypeId, rooms]) => ({ roomTypeId, checkin, checkout, rooms: sign * rooms }))
+
+/**
+ * What `booked_since` gets back when a reservation holding `held` gives back rooms on a night of
+ * `locked`: only rooms that night's figure cannot count; a room the hotel may still count stays
+ * counted until its next message. `counted`: the states a figure of some knowledge may count the reservation in.
+ */
+export const givenBackBy = (
+  held: ReadonlyArray<Hold>,
+  locked: NightLookup,
+  counted: (knowledge: Knowledge) => CountedStates | undefined
+): GivenBackOn =>
+(change, night) => {
+  const { knowledge } = locked(change.roomTypeId, night)
+  if (knowledge === null) return 0
+  return givenBack(roomsHeldOn(held, change.roomTypeId, night), countedOn(counted(knowledge), change.roomTypeId, night), -change.rooms)
+}
+
+/**
+ * A night's bookings after some changes, beside what it held when it was locked: the store writes
+ * the new figures only over a night still as it was locked, so a write without the lock (a bug)
+ * changes nothing instead of losing another transaction's rooms.
+ */
+export interface BookedNight {
+  readonly room_type_id: RoomTypeId
+  readonly night: LocalDate
+  readonly booked: number
+  readonly booked_since: number
+  readonly locked: { readonly booked: number; readonly booked_since: number }
+}
+
+/**
+ * The nights `locked` after `changes`, in order: the one place `booked` and `booked_since` are
+ * computed, for PostgreSQL and the in-memory store alike (they only write the result). Each night
+ * a change covers appears once; a night absent from `locked` counts as empty (the store then
+ * finds it not as locked).
+ */
+export const afterChanges = (
+  locked: ReadonlyArray<StoredNight>,
+  changes: ReadonlyArray<NightsChange>,
+  givenBackOn: GivenBackOn = () => 0
+): ReadonlyArray<BookedNight> => {
+  const before = nightLookup(locked)
+  const after = new Map<string, { readonly room_type_id: RoomTypeId; readonly night: LocalDate; state: NightState }>()
+  for (const change of changes) {
+    for (const night of nightsOf(change.checkin, change.checkout)) {
+      const key = `${change.roomTypeId}\u0000${night}`
+      const entry = after.get(key) ?? { room_type_id: change.roomTypeId, night, state: before(change.roomTypeId, night) }
+      entry.state = change.rooms > 0
+        ? taken(entry.state, change.rooms)
+        : released(entry.state, -change.rooms, givenBackOn(change, night))
+      after.set(key, entry)
+    }
+  }
+  return [...after.values()].map(({ night, room_type_id, state }) => {
+    const { booked, booked_since } = before(room_type_id, night)
+    return { room_type_id, night, booked: state.booked, booked_since: state.booked_since, locked: { booked, booked_since } }
+  })
 }
