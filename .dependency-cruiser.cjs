@@ -60,14 +60,21 @@ module.exports = {
       comment: "Config, ids, tracing and logging are used by every layer, so they stand below all of them.",
       severity: "error",
       from: { path: "^src/Layers/Platform/" },
-      to: { path: "^src/Layers/(Persistence|Pdf)/" }
+      to: { path: "^src/Layers/(Persistence|Pdf|EmbeddedDatabase)/" }
+    },
+    {
+      name: "embedded-database-runs-no-sql",
+      comment: "The embedded server's room starts, watches and restarts a process: what is asked of the database (its role, its tables) is Persistence's.",
+      severity: "error",
+      from: { path: "^src/Layers/EmbeddedDatabase/" },
+      to: { path: "^src/Layers/(Persistence|Pdf)/|(^|/)node_modules/(effect/dist/sql/|@effect/sql)" }
     },
     {
       name: "api-never-reaches-a-repository",
       comment: "Handlers decode, call one service method and encode: storage is reached through a service, where the rules are.",
       severity: "error",
       from: { path: "^src/Api/" },
-      to: { path: "^src/Layers/(Persistence|Pdf)/" }
+      to: { path: "^src/Layers/(Persistence|Pdf|EmbeddedDatabase)/" }
     },
     {
       name: "only-the-entry-points-see-everything",
