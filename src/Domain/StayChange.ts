@@ -1,7 +1,7 @@
 import { Option, Result, Schema } from "effect"
 import { groupBooking, groupBookingMessage } from "./BookingLimits.js"
 import { wireExamples } from "./Documentation.js"
-import { AvailabilityChanged, GroupStayChange, ValidationError } from "./Errors.js"
+import { AvailabilityChanged, GroupStayChange, invalidRequest, ValidationError } from "./Errors.js"
 import type { HotelDefinition, PromoCodeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, LocalDate, nightsOf } from "./LocalDate.js"
@@ -124,10 +124,7 @@ export const changeLines = (
     const other = lines.findIndex((line) => line.rate_code !== null && line.rate_code !== plan)
     if (other >= 0) {
       return yield* Result.fail(
-        new ValidationError({
-          code: "invalid_request",
-          message: `rooms[${other}].rate_code: a change keeps the reservation's rate plan ${plan}; give ${plan} or leave it out`
-        })
+        invalidRequest(`rooms[${other}].rate_code: a change keeps the reservation's rate plan ${plan}; give ${plan} or leave it out`)
       )
     }
     const group = groupBooking(hotel, lines)

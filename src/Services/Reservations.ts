@@ -10,12 +10,12 @@ import {
 import {
   AvailabilityChanged,
   GroupBookingRequired,
+  invalidRequest,
   InvalidToken,
   PriceChanged,
   QuoteNotReservable,
   RateLimited,
-  ReservationNotPending,
-  ValidationError
+  ReservationNotPending
 } from "../Domain/Errors.js"
 import type { HotelDefinition, PromoCodeDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
@@ -268,13 +268,10 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         return yield* new ReservationNotPending({ message: `the reservation is ${pending.status}`, status: pending.status })
       }
       if (!request.accept_terms) {
-        return yield* new ValidationError({ code: "invalid_request", message: "accept_terms: the terms must be accepted (true)" })
+        return yield* invalidRequest("accept_terms: the terms must be accepted (true)")
       }
       if (request.terms_version !== hotel.terms.version) {
-        return yield* new ValidationError({
-          code: "invalid_request",
-          message: `terms_version: the terms are now version ${hotel.terms.version}; read and accept them again`
-        })
+        return yield* invalidRequest(`terms_version: the terms are now version ${hotel.terms.version}; read and accept them again`)
       }
       const guest: GuestDetails = {
         first_name: request.first_name,
