@@ -1,5 +1,5 @@
 /**
- * The channel run of `npm run bench` (DESIGN §12), also alone as `npm run bench:channel`:
+ * The channel run of `npm run bench` (docs/decisions.md#channel), also alone as `npm run bench:channel`:
  * 1. POST /v1/quotes and the 62-date GET /v1/calendar on a service whose database holds 500 days
  *    of the hotel's messages (rooms to sell, restrictions and a base rate on every room type and
  *    date), beside a service that holds none, measured alternately in the same window

@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/costs.ts`: re-measures, in this process, the per-call costs behind choices the
- * code's comments explain (README, "What the code's choices saved"): each choice against the other
+ * code's comments explain (docs/performance.md#what-the-codes-choices-saved): each choice against the other
  * way, in microseconds a call, the median of 7 rounds. CPU-bound: run it on a quiet machine.
  */
 import { Clock, Deferred, Effect, Option, References } from "effect"

@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/deadlines.ts`: what the database deadlines cost on the request path (DESIGN §11,
+ * `npx tsx bench/deadlines.ts`: what the database deadlines cost on the request path (docs/decisions.md#behind-a-pooler,
  * "behind a connection pooler"). One fiber runs a quote's shape of work on the service's pool (a
  * transaction of three statements, then one statement alone), `BENCH_ROUNDS` rounds of
  * `BENCH_ITERATIONS`, and reports wall time and this process's CPU per unit, on fresh databases of

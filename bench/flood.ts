@@ -1,5 +1,5 @@
 /**
- * `npm run bench:flood`: what one client flooding calendars costs everybody else (DESIGN §13).
+ * `npm run bench:flood`: what one client flooding calendars costs everybody else (docs/decisions.md#rate-limit).
  * A flooder from 127.0.0.2 keeps `FLOODERS` (default 32) connections busy with 62-date, 30-night
  * calendars; meanwhile another client, from 127.0.0.3, sends GET /v1/hotel and POST /v1/quotes one
  * after another, one every 100 ms. Its latencies (p50, p99, max) alone and under the flood, and what

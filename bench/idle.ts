@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/idle.ts`: guests behind one address (DESIGN §13, amended 2026-11-28), in this
+ * `npx tsx bench/idle.ts`: guests behind one address (docs/decisions.md#connections), in this
  * process on loopback. A keep-alive client of 127.0.0.1 makes `idle` requests at once, so it
  * leaves as many idle connections; then 20 new guests of the same address, one after another, each
  * on a connection of its own: the status lines they got, how long each waited for its answer (ms:

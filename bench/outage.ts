@@ -1,5 +1,5 @@
 /**
- * The service when its database fails (DESIGN §11, README "When the database fails"), run only on
+ * The service when its database fails (docs/operations.md#when-the-database-fails), run only on
  * demand (never part of `npm test`):
  *
  *   npm run bench:outage

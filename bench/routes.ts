@@ -2,7 +2,7 @@
  * `npm run bench:routes`: what a request of each route costs the service, in CPU: the service
  * process's user and system time over the requests it answered (10 connections, `BENCH_SECONDS`
  * each), in µs and as a multiple of GET /v1/hotel. These are the rate limit's costs
- * (`ROUTE_COSTS` in src/Api/Transport/RateLimit.ts, README "Limits"). Then GET /v1/hotel and POST /v1/quotes
+ * (`ROUTE_COSTS` in src/Api/Transport/RateLimit.ts, docs/limits.md). Then GET /v1/hotel and POST /v1/quotes
  * with the limit off and on (at a limit no run reaches), `BENCH_PAIRS` alternating pairs.
  */
 import type { ChildProcess } from "node:child_process"

@@ -46,6 +46,9 @@ export const parseAges = (text, limits) => {
  *
  * `adults` and `children` are per room; given once they apply to every room of `rooms`, given once
  * per room (`adults=2&adults=1&children=3,8&children=`) each applies to its own room.
+ * `room_type_id` given once is the room type shown first, every type being quoted; given once per
+ * room (`room_type_id=double&room_type_id=family`, empty for "any type") it is each room's type,
+ * quoted together: what a guest mixing types asks for, and what the form's per-room choice sends.
  */
 export function parseSearch(params, limits) {
   const errors = []
@@ -68,14 +71,19 @@ export function parseSearch(params, limits) {
   const rooms = has("rooms") ? count(params.get("rooms"), 1, limits.roomsPerRequest) ?? fail("rooms") : null
   const adults = params.getAll("adults").map((text) => count(text, 1, limits.adultsPerRoom) ?? fail("adults"))
   const children = params.getAll("children").map((text) => parseAges(text, limits) ?? fail("children"))
-  // one value for every room, or one per room
-  const roomCount = rooms ?? Math.max(1, adults.length, children.length)
+  const types = params.getAll("room_type_id").map((text) => text.trim())
+  // one value for every room, or one per room; never more rooms than a quote takes
+  const asked = rooms ?? Math.max(1, adults.length, children.length, types.length)
+  const roomCount = asked <= limits.roomsPerRequest ? asked : (fail("rooms"), 1)
   const perRoom = (list, name) => (list.length <= 1 || list.length === roomCount ? list : (fail(name), []))
   const adultsOf = perRoom(adults, "adults")
   const childrenOf = perRoom(children, "children")
+  // once: the type shown first; once per room (of two or more): each room's own
+  const typesOf = types.length > 1 ? perRoom(types, "room_type_id") : []
   const occupancy = Array.from({ length: roomCount }, (_, i) => ({
     adults: adultsOf[adultsOf.length === 1 ? 0 : i] ?? limits.defaultAdults,
-    children_ages: childrenOf[childrenOf.length === 1 ? 0 : i] ?? []
+    children_ages: childrenOf[childrenOf.length === 1 ? 0 : i] ?? [],
+    room_type_id: typesOf[i] || null
   }))
 
   const promo = (params.get("promo") || "").trim()
@@ -84,7 +92,7 @@ export function parseSearch(params, limits) {
     checkin,
     checkout,
     rooms: occupancy,
-    room_type_id: text("room_type_id"),
+    room_type_id: types.length === 1 ? text("room_type_id") : null,
     package_code: text("package_code"),
     promo: promo.length <= limits.promoMaxLength ? promo : (fail("promo"), ""),
     ready: checkin !== null && checkout !== null
@@ -103,21 +111,40 @@ export function searchParams(search, extra = {}) {
   for (const room of same ? rooms.slice(0, 1) : rooms) pairs.push(["adults", String(room.adults)])
   for (const room of same ? rooms.slice(0, 1) : rooms) if (!same || room.children_ages.length > 0) pairs.push(["children", room.children_ages.join(",")])
   pairs.push(["rooms", String(rooms.length)])
-  for (const name of ["room_type_id", "package_code", "promo"]) if (search[name]) pairs.push([name, search[name]])
+  // each room's type when the guest chose one for a room, else the type shown first
+  if (isMixed(search)) for (const room of rooms) pairs.push(["room_type_id", room.room_type_id || ""])
+  else if (search.room_type_id) pairs.push(["room_type_id", search.room_type_id])
+  for (const name of ["package_code", "promo"]) if (search[name]) pairs.push([name, search[name]])
   for (const [name, value] of Object.entries(extra)) if (value) pairs.push([name, value])
   return new URLSearchParams(pairs)
 }
 
+/** Whether the guest chose a room type for a room (of two or more): those rooms are quoted as that type. */
+export const isMixed = (search) => search.rooms.length > 1 && search.rooms.some((room) => room.room_type_id)
+
 /**
- * The room requests of POST /v1/quotes for one room type: identical rooms as one request with a
- * quantity, as the API counts them.
+ * The room types each POST /v1/quotes of a search gives its rooms, one quote per entry: every room
+ * type in `typeIds` for the rooms without a chosen type, with the chosen ones as chosen; one quote
+ * when each room has its type.
  */
-export function roomRequests(search, roomTypeId) {
+export const quotedTypes = (search, typeIds) =>
+  !isMixed(search)
+    ? typeIds.map((id) => search.rooms.map(() => id))
+    : search.rooms.every((room) => room.room_type_id)
+    ? [search.rooms.map((room) => room.room_type_id)]
+    : typeIds.map((id) => search.rooms.map((room) => room.room_type_id || id))
+
+/**
+ * The room requests of POST /v1/quotes for one room type per room (`typeIds`, in the rooms' order;
+ * a single id for every room): identical rooms as one request with a quantity, as the API counts them.
+ */
+export function roomRequests(search, typeIds) {
   const requests = []
-  for (const room of search.rooms) {
-    const same = requests.find((r) => r.adults === room.adults && r.children_ages.join() === room.children_ages.join())
+  search.rooms.forEach((room, i) => {
+    const room_type_id = Array.isArray(typeIds) ? typeIds[i] : typeIds
+    const same = requests.find((r) => r.room_type_id === room_type_id && r.adults === room.adults && r.children_ages.join() === room.children_ages.join())
     if (same) same.quantity += 1
-    else requests.push({ room_type_id: roomTypeId, quantity: 1, adults: room.adults, children_ages: room.children_ages })
-  }
+    else requests.push({ room_type_id, quantity: 1, adults: room.adults, children_ages: room.children_ages })
+  })
   return requests
 }

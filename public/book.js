@@ -9,7 +9,7 @@ import { checkForm } from "./guest-form.js"
 import { fmtDate } from "./guest-format.js"
 import { LIMITS } from "./guest-i18n.js"
 import { hasText, language, t } from "./guest-text.js"
-import { addDays, nightsBetween, parseAges, parseSearch, roomRequests, searchParams } from "./book-search.js"
+import { addDays, nightsBetween, parseAges, parseSearch, quotedTypes, roomRequests, searchParams } from "./book-search.js"
 import { offerGroups, unavailableReasons } from "./book-offers.js"
 
 // the server chose the page's language (lang, else Accept-Language): its words follow it
@@ -36,87 +36,68 @@ const call = (path, body, slot, headers = {}) =>
 /** The hotel's room types in the page's language ({ id, name, description }), as the service wrote them into the page. */
 const ROOM_TYPES = JSON.parse(document.getElementById("main").dataset.roomTypes || "[]")
 
-// ---- the search form ----
-const formMessage = messageSlot("search-message")
-const field = (control, labelKey, hintKey) => {
-  const hint = hintKey ? el("span", { class: "hint", id: `${control.id}-hint` }, t(hintKey)) : null
-  if (hint) control.setAttribute("aria-describedby", hint.id)
-  return el("div", { class: "field" }, el("label", { for: control.id }, t(labelKey)), hint, control)
-}
-const select = (id, name, from, to, value) =>
-  el("select", { id, name }, Array.from({ length: to - from + 1 }, (_, i) => el("option", { value: from + i, selected: from + i === value }, String(from + i))))
+// ---- the search form: the server's (a plain GET /book form, filled from the deep link), taken over ----
+const form = document.getElementById("search-form")
+const formMessage = document.getElementById("search-message")
+const checkin = document.getElementById("checkin")
+const checkout = document.getElementById("checkout")
+const roomCount = document.getElementById("rooms")
+const promo = document.getElementById("promo")
+const roomLines = document.getElementById("room-lines")
+const calendarSlot = document.getElementById("calendar-slot")
+const calendarButton = document.getElementById("calendar-open")
+/** The first room's line as the server wrote it: each added room is a copy (its hint is said once, on the first). */
+const firstLine = roomLines.querySelector(".room-line").cloneNode(true)
 
-const checkin = el("input", { type: "date", id: "checkin", name: "checkin", required: true })
-const checkout = el("input", { type: "date", id: "checkout", name: "checkout", required: true })
-const roomCount = select("rooms", "rooms", 1, LIMITS.roomsPerRequest, 1)
-const promo = el("input", { type: "text", id: "promo", name: "promo", maxlength: LIMITS.promoMaxLength, autocomplete: "off", autocapitalize: "characters", spellcheck: "false" })
-const roomLines = el("div", { id: "room-lines" })
-const calendarSlot = el("div", { id: "calendar-slot" })
-
-/** One room's guests: its adults and its children's ages, numbered as shown. */
+/** One room's line: its adults, its children's ages and its room type, numbered as shown. */
 const roomLine = (index, room) => {
-  const adults = select(`adults-${index}`, "adults", 1, LIMITS.adultsPerRoom, room.adults)
-  const ages = el("input", {
-    type: "text",
-    id: `children-${index}`,
-    name: "children",
-    inputmode: "numeric",
-    autocomplete: "off",
-    pattern: LIMITS.childAgesPattern,
-    maxlength: LIMITS.childAgesMaxLength
-  })
-  ages.value = room.children_ages.join(", ")
-  return el(
-    "fieldset",
-    { class: "room-line" },
-    el("legend", null, t("roomN", { n: index + 1 })),
-    el("div", { class: "room-fields" }, field(adults, "adultsInRoom"), field(ages, "childrenAges", index === 0 ? "hint_children_ages" : null))
-  )
+  const line = firstLine.cloneNode(true)
+  line.querySelector("legend").textContent = t("roomN", { n: index + 1 })
+  if (index > 0) for (const hint of line.querySelectorAll(".hint")) hint.remove()
+  for (const node of line.querySelectorAll("[id], [for], [aria-describedby]")) {
+    for (const name of ["id", "for"]) if (node.hasAttribute(name)) node.setAttribute(name, node.getAttribute(name).replace(/-\d+$/, `-${index}`))
+    if (index > 0) node.removeAttribute("aria-describedby")
+    node.removeAttribute("aria-invalid")
+  }
+  line.querySelector("[name=adults]").value = String(room.adults)
+  line.querySelector("[name=children]").value = room.children_ages.join(", ")
+  line.querySelector("[name=room_type_id]").value = room.room_type_id || ""
+  return line
 }
-const showRoomLines = (rooms) => roomLines.replaceChildren(...rooms.map((room, i) => roomLine(i, room)))
 
 /** The search the form holds now. */
 const formSearch = (previous) => {
-  const rooms = [...roomLines.querySelectorAll("fieldset")].map((line) => ({
-    adults: Number(line.querySelector("select").value),
+  const rooms = [...roomLines.querySelectorAll(".room-line")].map((line) => ({
+    adults: Number(line.querySelector("[name=adults]").value),
     // checked against the same pattern before a search is made
-    children_ages: parseAges(line.querySelector("input").value, LIMITS) || []
+    children_ages: parseAges(line.querySelector("[name=children]").value, LIMITS) || [],
+    room_type_id: line.querySelector("[name=room_type_id]").value || null
   }))
-  return { ...previous, checkin: checkin.value, checkout: checkout.value, rooms, promo: promo.value.trim(), ready: true }
+  // one room: its type is the one shown first; two or more: each room's own
+  const single = rooms.length === 1
+  return {
+    ...previous,
+    checkin: checkin.value,
+    checkout: checkout.value,
+    rooms: rooms.map((room) => ({ ...room, room_type_id: single ? null : room.room_type_id })),
+    room_type_id: single ? rooms[0].room_type_id : rooms.some((room) => room.room_type_id) ? null : previous.room_type_id,
+    promo: promo.value.trim(),
+    ready: true
+  }
 }
 
 let current = null
 
-function buildForm(search, errors) {
-  checkin.value = search.checkin || ""
-  checkout.value = search.checkout || ""
-  roomCount.value = String(search.rooms.length)
-  promo.value = search.promo
-  showRoomLines(search.rooms)
-  roomCount.addEventListener("change", () => {
-    const rooms = formSearch(current).rooms
+function takeOverForm() {
+  // the script checks the form itself, and says what is wrong in the page's words
+  form.noValidate = true
+  roomCount.addEventListener("input", () => {
     const n = Number(roomCount.value)
-    showRoomLines(Array.from({ length: n }, (_, i) => rooms[i] || { adults: LIMITS.defaultAdults, children_ages: [] }))
+    if (!Number.isInteger(n) || n < 1 || n > LIMITS.roomsPerRequest) return
+    const rooms = formSearch(current).rooms
+    roomLines.replaceChildren(...Array.from({ length: n }, (_, i) => roomLine(i, rooms[i] || { adults: LIMITS.defaultAdults, children_ages: [], room_type_id: null })))
   })
-  const calendarButton = el("button", { type: "button", class: "secondary", id: "calendar-open", "aria-expanded": "false", "aria-controls": "calendar-slot" }, t("calendarOpen"))
   calendarButton.addEventListener("click", () => openCalendar(calendarButton))
-  const form = el(
-    "form",
-    { id: "search-form", class: "card", novalidate: true, action: "/book", method: "get" },
-    el(
-      "fieldset",
-      null,
-      el("legend", null, t("searchTitle")),
-      el("div", { class: "dates" }, field(checkin, "arrival"), field(checkout, "departure")),
-      el("p", null, calendarButton),
-      calendarSlot,
-      field(roomCount, "roomCount"),
-      roomLines,
-      field(promo, "promoLabel"),
-      el("button", { type: "submit", class: "primary", id: "search-submit" }, t("searchButton"))
-    ),
-    formMessage
-  )
   form.addEventListener("submit", (event) => {
     event.preventDefault()
     clear(formMessage)
@@ -130,13 +111,7 @@ function buildForm(search, errors) {
     history.pushState(null, "", `/book?${searchParams(current, kept)}`)
     runSearch(current)
   })
-  $search.replaceChildren(form)
-  if (errors.length > 0) {
-    const names = { checkin: "arrival", checkout: "departure", nights: "departure", adults: "adultsInRoom", children: "childrenAges", rooms: "roomCount", promo: "promoLabel" }
-    const controls = { checkin, checkout, nights: checkout, rooms: roomCount, promo }
-    for (const name of errors) if (controls[name]) controls[name].setAttribute("aria-invalid", "true")
-    say(formMessage, "error", ...errors.map((name) => t("badParam", { name: t(names[name] || name) })))
-  }
+  form.classList.add("enhanced")
 }
 
 /** The calendar is loaded when first opened: until then (or without it) the date inputs are the browser's own. */
@@ -170,10 +145,20 @@ const showContent = (...nodes) => {
 }
 
 // ---- the search: one quote per room type, all at once ----
-const quoteBody = (search, typeId) => ({
+const typeNamed = (id) => ROOM_TYPES.find((type) => type.id === id) || { id, name: id, description: null }
+/**
+ * What one quote offers, as its offers are grouped: a room type (the same for every room), or the
+ * room types the guest chose room by room, each room named with its type.
+ */
+const typeOf = (ids) =>
+  ids.every((id) => id === ids[0])
+    ? { ...typeNamed(ids[0]), ids }
+    : { id: ids.join("-"), ids, name: ids.map((id, i) => `${t("roomN", { n: i + 1 })}${t("colon")}${typeNamed(id).name}`).join("; "), description: null }
+
+const quoteBody = (search, typeIds) => ({
   checkin: search.checkin,
   checkout: search.checkout,
-  rooms: roomRequests(search, typeId),
+  rooms: roomRequests(search, typeIds),
   language: language(),
   ...(search.promo ? { promo_code: search.promo } : {})
 })
@@ -193,9 +178,10 @@ async function runSearch(search, notice) {
   showContent()
   // the asked room type first, then the hotel's order
   const ordered = [...ROOM_TYPES].sort((a, b) => Number(b.id === search.room_type_id) - Number(a.id === search.room_type_id))
-  // each room type's quote on its own: a failed one is tried again alone
-  const answers = await Promise.all(ordered.map((type) => call("/v1/quotes", quoteBody(search, type.id))))
-  const quoted = ordered.map((type, i) => ({ type, answer: answers[i] })).filter(({ answer }) => answer.ok)
+  // each quote on its own (one per room type, or one for the types the guest chose per room): a failed one is tried again alone
+  const choices = quotedTypes(search, ordered.map((type) => type.id)).map(typeOf)
+  const answers = await Promise.all(choices.map(({ ids }) => call("/v1/quotes", quoteBody(search, ids))))
+  const quoted = choices.map((type, i) => ({ type, answer: answers[i] })).filter(({ answer }) => answer.ok)
   // a room type that the party does not fit answers occupancy_exceeded: it is not offered
   const refused = answers.find((answer) => !answer.ok && answer.body && answer.body.error && answer.body.error.code !== "occupancy_exceeded")
   if (refused || quoted.length === 0) {
@@ -263,8 +249,8 @@ async function choose(search, quote, offer, button) {
 }
 
 // ---- start: the deep link's search, straight on its offers when it is whole ----
-const { search, errors } = parseSearch(query, LIMITS)
-current = search
-buildForm(search, errors)
-if (search.ready && errors.length === 0) runSearch(search)
+// the server read the same deep link into the form, and said there what it could not use
+current = parseSearch(query, LIMITS).search
+takeOverForm()
+if (form.hasAttribute("data-ready")) runSearch(current)
 window.addEventListener("popstate", () => location.reload())

@@ -6,7 +6,7 @@ import { checkForm, controlsOf, fieldControl, serverFieldError } from "./guest-f
 import { fmtDateTime, money } from "./guest-format.js"
 import { fact, reasonText, summary } from "./guest-summary.js"
 import { LIMITS } from "./guest-i18n.js"
-import { t } from "./guest-text.js"
+import { loadLanguage, t } from "./guest-text.js"
 
 const hotelLoaded = startPage("titleComplete")
 const token = takeToken()
@@ -18,6 +18,7 @@ async function load() {
   if (res.status === 401 || res.status === 404) return showInvalid("invalidComplete")
   if (!res.ok || !res.body) return showLoadError(load)
   const r = res.body
+  await loadLanguage(r.language)
   useLanguage(r.language)
   if (r.status === "GUEST_COMPLETED") return show(confirmation(r.reservation_number, null), summary(r))
   if (r.status === "EXPIRED") return show(notice("error", t("expiredTitle"), el("p", null, t("expiredText"))))

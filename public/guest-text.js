@@ -11,6 +11,19 @@ export const setLanguage = (language) => {
   if (language in STRINGS) lang = language
   return lang
 }
+/**
+ * Has the words of `language` fetched when the page has not got them: a page is served with its
+ * shell's language alone (/assets/<language>/), and a reservation may be in another. Answers once
+ * they are here, or could not be had: the page then stays in its language.
+ */
+export const loadLanguage = (language) =>
+  language in STRINGS
+    ? Promise.resolve()
+    : import(`../${language}/guest-i18n.js`).then((more) => {
+      Object.assign(STRINGS, more.STRINGS)
+      Object.assign(LOCALES, more.LOCALES)
+    }, () => {})
+
 /** The language shown, and the locale dates, times, money and country names are written in. */
 export const language = () => lang
 export const locale = () => LOCALES[lang]

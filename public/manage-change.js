@@ -1,7 +1,7 @@
 /* The manage page's stay change: new dates and rooms, their price and the difference from the
    current total (quote_change, which changes nothing), then the change itself (change_stay) at the
    total the guest saw. A refusal (new price, a sold-out night, too late) says what to do next. */
-import { answered, clear, focusSoon, messageSlot, say, setStatus } from "./guest.js"
+import { answered, clear, focusSoon, messageSlot, ownLimit, say, setStatus } from "./guest.js"
 import { el } from "./guest-dom.js"
 import { checkForm, serverFieldError } from "./guest-form.js"
 import { fmtDateTime, money } from "./guest-format.js"
@@ -268,7 +268,8 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
 
   async function send(change, expectedTotal) {
     busy(true)
-    const res = await answered((signal) => api.json("/v1/reservation-manage", { action: "change_stay", ...change, expected_total: expectedTotal }, signal), message)
+    // the online limits of bookings from one address say their own wait (429)
+    const res = await answered((signal) => api.json("/v1/reservation-manage", { action: "change_stay", ...change, expected_total: expectedTotal }, signal), message, ownLimit)
     busy(false)
     if (res.ok && res.body) {
       return render(res.body, () => {
@@ -288,6 +289,11 @@ export function changeCard(r, { api, roomTypes, render, failed }) {
     if (res.status === 409 && error.code === "price_changed") return priceChanged(change, details)
     if (res.status === 409 && error.code === "availability_changed") return unavailable(details)
     if (res.status === 409 && error.code === "change_not_allowed") return notAllowed(details.reason)
+    if (res.status === 429 && error.code === "rate_limited") {
+      const seconds = details.retry_after_seconds || Number(res.headers.get("retry-after")) || LIMITS.completionWindowSeconds
+      say(message, "error", t("tooManyChanges", { n: Math.max(1, Math.ceil(seconds / 60)) }))
+      return focusSoon(message)
+    }
     if (res.status === 400) {
       const named = serverFieldError(form, error) // marks the field the API names, when the form has it
       // more rooms than one reservation may hold: the API says group_booking

@@ -8,7 +8,7 @@ import { checkForm, fieldControl, serverFieldError } from "./guest-form.js"
 import { fmtDateTime, fmtTime } from "./guest-format.js"
 import { fact, summary } from "./guest-summary.js"
 import { LIMITS } from "./guest-i18n.js"
-import { refusal, t, word } from "./guest-text.js"
+import { loadLanguage, refusal, t, word } from "./guest-text.js"
 import { changeCard, refusalOf } from "./manage-change.js"
 
 const hotelLoaded = startPage("titleManage")
@@ -25,6 +25,7 @@ async function load() {
   const [, res] = await Promise.all([hotelLoaded, answered((signal) => api.json("/v1/reservation-manage", undefined, signal))])
   if (res.status === 401 || res.status === 404) return showInvalid("invalidManage")
   if (!res.ok || !res.body) return showLoadError(load)
+  await loadLanguage(res.body.language)
   if ((res.body.allowed_actions || []).includes("change_stay")) {
     const types = await answered((signal) => fetchRoomTypes(res.body.language, signal))
     roomTypes = types.ok && types.body ? types.body.rooms : null

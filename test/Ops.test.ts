@@ -13,7 +13,7 @@ import { parsePrometheus, type Sample } from "./support/prometheus.js"
 import { TestApp } from "./support/TestApp.js"
 
 /*
- * What operators get in ops/ (DESIGN §15): the alert rules and their promtool unit tests, the
+ * What operators get in ops/ (docs/decisions.md#operators): the alert rules and their promtool unit tests, the
  * Grafana dashboard, the compose stack. Every query of the rules and of the dashboard names only
  * metrics (and labels) that a real scrape of the service serves.
  */
@@ -171,7 +171,7 @@ describe("every query of ops/ against a real scrape of the service", () => {
           for (const label of labels) expect([...served.get(metric)!], `${where}: ${metric}{${label}}`).toContain(label)
         }
       }
-      // the dashboard and the alerts together read every metric the README documents, but the event loop's only on the dashboard
+      // the dashboard and the alerts together read every metric docs/observability.md documents, but the event loop's only on the dashboard
       expect([...read].sort()).toEqual(expect.arrayContaining([
         "http_server_request_duration_seconds_bucket",
         "http_server_request_duration_seconds_count",

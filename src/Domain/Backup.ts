@@ -1,7 +1,7 @@
 import { Data, Result, Schema } from "effect"
 
 /**
- * A backup file (`npm run db:export` / `db:import`, DESIGN §11): every table of the service as
+ * A backup file (`npm run db:export` / `db:import`, docs/decisions.md#backup-and-move): every table of the service as
  * PostgreSQL renders its rows in JSON, with the version of this layout (`format`) and of the schema
  * the rows fit (`schema`, the id of the last migration applied when it was written).
  */

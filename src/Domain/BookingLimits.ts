@@ -5,7 +5,7 @@ import { daysBetween, type LocalDate } from "./LocalDate.js"
 
 /**
  * The limits a hotel sets so that a public API without payment cannot book it out or use its
- * mail server as a relay (DESIGN §9, §13): rooms per reservation, completions and room-nights per
+ * mail server as a relay (docs/decisions.md#abuse): rooms per reservation, completions and room-nights per
  * client address, emails per recipient and day.
  */
 

@@ -4,7 +4,7 @@ import { addDays, formatInstant, type LocalDate, localInstant } from "./LocalDat
 import type { RefusalReason, ReservationRecord } from "./Reservation.js"
 
 /**
- * Free cancellation (DESIGN §6): a refundable rate cancels free of charge until the hotel's
+ * Free cancellation (docs/decisions.md#reservations): a refundable rate cancels free of charge until the hotel's
  * `cancellation.free_until_time`, `free_until_days_before` days before check-in, in hotel time; a
  * non-refundable rate never does. Every other place asks here: pricing stamps the deadline on each
  * offer, the manage link cancels (and changes the stay, StayChangePolicy) on these terms, and the

@@ -3,7 +3,7 @@ import type { HotelDefinition } from "./Hotel.js"
 import { type Cents, cents, percentOf } from "./Money.js"
 
 /**
- * Demand pricing (DESIGN §3): a night on which a room type is `occupancy_threshold_percent` or more
+ * Demand pricing (docs/decisions.md#prices): a night on which a room type is `occupancy_threshold_percent` or more
  * occupied (demo: 80 %) costs `surcharge_percent` more (demo: 10 %) for that room type, on every
  * plan (it is part of the FLEX price the plans discount from), rounded per room and night.
  */
@@ -12,7 +12,7 @@ type Demand = HotelDefinition["demand_pricing"]
 
 /**
  * Whether a room type's night is in high demand: its occupancy before this booking, rooms sold
- * elsewhere included (DESIGN §12.4: a stop-sell is no sale, so it does not count), compared in
+ * elsewhere included (docs/decisions.md#restrictions: a stop-sell is no sale, so it does not count), compared in
  * whole numbers so that 80 % of 5 rooms is exactly 4; a room type of 0 rooms counts as full.
  */
 export const isHighDemand = (demand: Demand, inventory: number, night: NightState): boolean =>

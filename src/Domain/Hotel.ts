@@ -62,7 +62,7 @@ export const PromotionDefinition = Schema.Struct({
 export type PromotionDefinition = typeof PromotionDefinition.Type
 
 /**
- * A code a guest types to get a discount (DESIGN §10.2): one more candidate promotion of an offer
+ * A code a guest types to get a discount (docs/decisions.md#promo-codes): one more candidate promotion of an offer
  * when it fits the stay and plan. Codes are matched case-insensitively.
  */
 export const PromoCodeDefinition = Schema.Struct({

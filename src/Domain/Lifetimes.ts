@@ -29,7 +29,7 @@ export const quotePurgeCutoff = (now: number, retentionDays: number): number => 
 
 /**
  * A lapsed quote no intent was made from is kept one day: nothing can be made from it any more, and
- * a client asking for quotes by the thousand would otherwise leave 30 days of them (DESIGN §13).
+ * a client asking for quotes by the thousand would otherwise leave 30 days of them (docs/decisions.md#leftovers).
  */
 export const unusedQuotePurgeCutoff = (now: number): number => daysBefore(now, 1)
 

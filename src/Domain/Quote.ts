@@ -130,7 +130,7 @@ const REASONS = [
 type Reason = typeof REASONS[number]
 
 /**
- * Why a room request cannot be had, in order of precedence (DESIGN §12.4), each with what it means
+ * Why a room request cannot be had, in order of precedence (docs/decisions.md#restrictions), each with what it means
  * and what a client or agent does about it: the one text the schemas, the agent rules, the MCP
  * tools and the OpenAPI descriptions give. The first is the service's own while the hotel's system is
  * silent; the next five are the hotel's restrictions, set in its own systems per room type and date.

@@ -56,7 +56,7 @@ export const IntentResponse = Schema.Struct({
 })
 export type IntentResponse = typeof IntentResponse.Type
 
-// GuestDetails also reads back stored reservations: it takes what was accepted before DESIGN §13
+// GuestDetails also reads back stored reservations: it takes what was accepted before the guest-text rule (docs/decisions.md#guest-text)
 // (documents show it on one line, `asOneLine`); what a guest sends now takes the stricter forms.
 /** The longest of each guest field: the schemas below and the guest form's fields (`guestFields`) say them. */
 export const FIELD_MAX_LENGTH = { name: 100, email: 254, country: 2, special_requests: 1000 } as const

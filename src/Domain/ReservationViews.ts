@@ -16,7 +16,7 @@ import { FIELD_MAX_LENGTH, PHONE_MAX_LENGTH, WORKFLOW_VERSION } from "./Reservat
 
 type FieldSpec = Omit<GuestField, "label" | "name"> & { readonly name: SentenceKey }
 
-/** What the guest form asks, in order (DESIGN §6): names are the completion body's fields. */
+/** What the guest form asks, in order (docs/decisions.md#reservations): names are the completion body's fields. */
 const FIELDS: ReadonlyArray<FieldSpec> = [
   { name: "first_name", type: "text", required: true, max_length: FIELD_MAX_LENGTH.name },
   { name: "last_name", type: "text", required: true, max_length: FIELD_MAX_LENGTH.name },

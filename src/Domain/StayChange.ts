@@ -16,7 +16,7 @@ import { reservationView } from "./ReservationViews.js"
 import type { Stay } from "./Stay.js"
 
 /**
- * A completed reservation's stay changed by its guest (DESIGN §10.3): new dates, rooms and
+ * A completed reservation's stay changed by its guest (docs/decisions.md#stay-changes): new dates, rooms and
  * occupancies, priced live on the reservation's own rate plan, its own rooms counting as free.
  */
 

@@ -3,7 +3,7 @@ import { type Refusal, termsRefusal } from "./CancellationPolicy.js"
 import type { ReservationRecord } from "./Reservation.js"
 
 /**
- * Who may change a stay and until when (DESIGN §10.3): the holder of the manage link of a completed
+ * Who may change a stay and until when (docs/decisions.md#stay-changes): the holder of the manage link of a completed
  * reservation, on a refundable rate, until the free-cancellation deadline of the current stay (a
  * change is a cancellation and a new booking in one step, so it keeps the cancellation's terms).
  * How a change is priced and applied is StayChange's.

@@ -14,7 +14,7 @@ export const Text = Schema.String.check(
 )
 
 /**
- * What lets guest text pass for the hotel's (DESIGN §13): control characters (C0, DEL, C1) break
+ * What lets guest text pass for the hotel's (docs/decisions.md#guest-text): control characters (C0, DEL, C1) break
  * or hide lines, line and paragraph separators break them, bidirectional controls reorder what a
  * reader sees (a name that reads "Dupont" while its characters say otherwise).
  */

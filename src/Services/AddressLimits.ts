@@ -19,8 +19,8 @@ export interface Booking {
 /**
  * BOOKING_LIMIT_PER_HOUR and ROOM_NIGHTS_PER_ADDRESS_PER_DAY: what one client address takes out of
  * the inventory, counted in the database so that every instance sees it. A completion takes its
- * room-nights; a stay change the room-nights it adds beyond what the reservation held (README,
- * "Limits"): both are counted here, one at a time per address, in their own transaction.
+ * room-nights; a stay change the room-nights it adds beyond what the reservation held
+ * (docs/limits.md): both are counted here, one at a time per address, in their own transaction.
  */
 export class AddressLimits extends Context.Service<AddressLimits>()("AddressLimits", {
   make: Effect.gen(function*() {

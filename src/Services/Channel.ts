@@ -34,7 +34,7 @@ const invalid = (issues: ReadonlyArray<MessageIssue>) =>
 /** The oversold nights a WARN names; the inventory view shows them all. */
 const MAX_LOGGED_NIGHTS = 20
 
-/** The hotel's own systems as a sales channel's source: rooms to sell, restrictions and rates (DESIGN §12). */
+/** The hotel's own systems as a sales channel's source: rooms to sell, restrictions and rates (docs/decisions.md#channel). */
 export class Channel extends Context.Service<Channel>()("Channel", {
   make: Effect.gen(function*() {
     const catalog = yield* HotelCatalog
@@ -47,7 +47,7 @@ export class Channel extends Context.Service<Channel>()("Channel", {
 
     /**
      * What the nights whose `rooms_to_sell` a message wrote hold back from its figure: the rooms of
-     * this service's reservations that the changes it counts do not show (DESIGN §12.2).
+     * this service's reservations that the changes it counts do not show (docs/decisions.md#what-may-be-sold).
      */
     const recount = Effect.fnUntraced(function*(message: AriMessage, arrivedAt: number, nights: ReadonlyArray<TouchedNight>) {
       if (nights.length === 0) return () => undefined

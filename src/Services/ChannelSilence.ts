@@ -23,7 +23,7 @@ interface Reading {
 }
 
 /**
- * Whether the hotel's system still speaks to the channel interface (DESIGN §15): with
+ * Whether the hotel's system still speaks to the channel interface (docs/decisions.md#operators): with
  * `CHANNEL_TOKEN` set, a channel that sent nothing, a heartbeat included, for
  * `CHANNEL_STALE_AFTER_MINUTES` is silent: its figures may be old. The last arrival is the
  * database's (shared by the instances), read at most every `READ_EVERY_MS`; a message this

@@ -12,7 +12,7 @@ const clampRetry = (seconds: number) => Math.min(MAX_RETRY_AFTER_SECONDS, Math.m
 const WATCH_EVERY = "250 millis"
 
 /**
- * What the service says when its database fails under a request (DESIGN §11): a 503 with
+ * What the service says when its database fails under a request (docs/decisions.md#database-failures): a 503 with
  * `Retry-After`, never a 500, and one log line per outage, not a stack per request. The first
  * failure of an outage is logged and starts a watch that pings the database (on the ping's own
  * connections) until it answers, then logs the outage's end and length. A passed deadline (a lock

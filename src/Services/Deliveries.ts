@@ -39,7 +39,7 @@ export const isRetryable = (failure: DeliveryFailure): boolean => failure._tag !
 interface PmsChange {
   readonly status: PmsStatus
   readonly reference: Option.Option<string>
-  /** The cursor of the reservation's last change the PMS now has (DESIGN §12.2: a channel figure may count it from then). */
+  /** The cursor of the reservation's last change the PMS now has (docs/decisions.md#what-may-be-sold: a channel figure may count it from then). */
   readonly acknowledged: Option.Option<bigint>
 }
 

@@ -38,7 +38,7 @@ const nextTimers = Effect.callback<void>((resume) => {
 })
 
 /**
- * How long one answer serves every caller (DESIGN §13): a flood of probes (1,500 a second cost
+ * How long one answer serves every caller (docs/decisions.md#health): a flood of probes (1,500 a second cost
  * 0.46 ms of CPU each) pings the database once a second, and a probe needs no fresher answer.
  */
 const ANSWER_LASTS = "1 second"

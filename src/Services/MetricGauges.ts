@@ -15,7 +15,7 @@ const LOOP_RESOLUTION_MS = 20
 const REFRESH_EVERY = "15 seconds"
 
 /**
- * The gauges (DESIGN §15): values that are states, not events, read when they are asked for
+ * The gauges (docs/decisions.md#operators): values that are states, not events, read when they are asked for
  * (`refresh`, before each scrape) and every `REFRESH_EVERY`: the outbox's backlog, the time since
  * the channel's last message, the event loop's delay. Every series of the registry is registered
  * at zero when this is built, so that a dashboard has no gaps.

@@ -38,7 +38,7 @@ export class Pms extends Context.Service<Pms, {
   readonly cancel: (reservationNumber: string, changeId: string, feedCursor: Option.Option<bigint>) => Effect.Effect<PmsCancelOutcome, PmsError>
 }>()("Pms") {
   /**
-   * JSON over HTTP: `PUT` and `DELETE {baseUrl}/reservations/{number}` (README, "PMS contract"),
+   * JSON over HTTP: `PUT` and `DELETE {baseUrl}/reservations/{number}` (docs/channel.md#pms-contract),
    * with `Authorization: Bearer {token}` when there is one.
    */
   static readonly http = (baseUrl: string, token: Option.Option<Redacted.Redacted> = Option.none()) =>

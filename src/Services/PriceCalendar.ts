@@ -18,8 +18,8 @@ import { ChannelSilence } from "./ChannelSilence.js"
 
 /**
  * Calendars computed at once per instance. The event loop is one thread whatever the cores: a few
- * let one calendar's database read overlap another's pricing (about 10 reads' CPU each, README
- * "Limits"), and more would only queue work ahead of every other request.
+ * let one calendar's database read overlap another's pricing (about 10 reads' CPU each,
+ * docs/limits.md), and more would only queue work ahead of every other request.
  */
 export const CALENDARS_AT_ONCE = 4
 /** The longest a calendar waits for its turn; past it, 503 `unavailable` with `Retry-After`. */

@@ -5,7 +5,7 @@ import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 
-/** The hotel's promo codes against today's date (hotel time) and the uses so far (DESIGN §10.2). */
+/** The hotel's promo codes against today's date (hotel time) and the uses so far (docs/decisions.md#promo-codes). */
 export class PromoCodes extends Context.Service<PromoCodes>()("PromoCodes", {
   make: Effect.gen(function*() {
     const catalog = yield* HotelCatalog

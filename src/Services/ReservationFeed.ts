@@ -12,7 +12,7 @@ import { HotelCatalog } from "./HotelCatalog.js"
 
 /**
  * Every change to a reservation, in the order it committed, with the content the PMS push carries
- * (DESIGN §12.1, §12.4): for a PMS that pulls. A change is written in its own transaction, so the
+ * (docs/decisions.md#channel-interface): for a PMS that pulls. A change is written in its own transaction, so the
  * feed never holds a change that did not happen nor misses one that did.
  */
 export class ReservationFeed extends Context.Service<ReservationFeed>()("ReservationFeed", {

@@ -14,7 +14,7 @@ import { completedBooking, get, post } from "../support/flow.js"
 import { request, TestApp } from "../support/TestApp.js"
 
 /*
- * The channel interface at the HTTP edge (DESIGN §12.1, §12.4): who may call it, and every bound
+ * The channel interface at the HTTP edge (docs/decisions.md#channel-interface): who may call it, and every bound
  * of a message answered 400 with the bad field's path, changing nothing.
  */
 

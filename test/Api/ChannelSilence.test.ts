@@ -7,7 +7,7 @@ import { parsePrometheus, valueOf } from "../support/prometheus.js"
 import { TestApp } from "../support/TestApp.js"
 
 /*
- * A silent channel is seen (DESIGN §15): with CHANNEL_TOKEN set, no message for
+ * A silent channel is seen (docs/decisions.md#operators): with CHANNEL_TOKEN set, no message for
  * CHANNEL_STALE_AFTER_MINUTES makes health say `channel: "stale"` (still 200), logs one WARN for
  * the silence, and shows in `hotel.channel.last_message_age`; the next message, a heartbeat
  * included, ends it.

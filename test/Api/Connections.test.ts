@@ -11,7 +11,7 @@ import { answeringTogether, keepAliveClient } from "../support/keepAlive.js"
 import { baseUrl, TestApp } from "../support/TestApp.js"
 
 /*
- * The server's own defences (DESIGN §13), attacked on raw sockets. Linux routes all of 127/8 to
+ * The server's own defences (docs/decisions.md#abuse), attacked on raw sockets. Linux routes all of 127/8 to
  * the loopback: a socket bound to 127.0.0.2 is another client address.
  */
 
@@ -149,7 +149,7 @@ const drip = (socket: Socket, everyMs = 50) => {
   return () => clearInterval(timer)
 }
 
-describe("guests behind one address (DESIGN §13, amended 2026-11-28)", () => {
+describe("guests behind one address (docs/decisions.md#connections)", () => {
   it.each([
     { sockets: 64, limits: {} },
     // as many as the server holds in all: the new guest's room comes from MAX_CONNECTIONS

@@ -17,7 +17,7 @@ import { complete, completeWith, get, pendingBooking, post, quoteStay } from "..
 import { apiClient, TestServer } from "../support/TestApp.js"
 
 /*
- * DESIGN §11: the database failing under requests. Each test owns the database it breaks: a
+ * docs/decisions.md#database-failures: the database failing under requests. Each test owns the database it breaks: a
  * PostgreSQL server of its own that it stops and starts, or a database of its own whose tables it
  * locks and whose connections it kills. The bounds below are generous: they tell a deadline kept
  * (about a second here) from none (the lock held for ever), not a speed.
@@ -154,7 +154,7 @@ describe("a database restart", () => {
         yield* database.start
         const back = yield* post("/v1/quotes", quoteBody)
         expect(back.status).toBe(200)
-        // health answers from a result at most a second old (DESIGN §13): the outage's 503 may last that much longer
+        // health answers from a result at most a second old (docs/decisions.md#health): the outage's 503 may last that much longer
         const healthBack = yield* get("/v1/health").pipe(
           Effect.repeat({ until: ({ status }) => status === 200, schedule: Schedule.spaced("100 millis"), times: 30 })
         )

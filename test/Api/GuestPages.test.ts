@@ -36,8 +36,9 @@ layer(TestApp(), { excludeTestServices: true })("guest pages", (it) => {
         if (path.startsWith("/assets/")) {
           expect([path, response.headers["content-type"]]).toEqual([path, "text/javascript; charset=utf-8"])
         }
-        const loaded = [...response.text.matchAll(/(?:src|href)="(\/assets\/[\w-]+\.js)"|from "\.\/([\w-]+\.js)"/g)]
-          .map(([, asset, module]) => asset ?? `/assets/${module}`)
+        // a page's modules are its language's (/assets/en/…); a module's imports are beside it
+        const loaded = [...response.text.matchAll(/(?:src|href)="(\/assets\/(?:\w+\/)?[\w-]+\.js)"|from "\.\/([\w-]+\.js)"/g)]
+          .map(([, asset, module]) => asset ?? new URL(module!, `http://service${path}`).pathname)
         for (const next of loaded.filter((module) => !served.has(module))) {
           served.add(next)
           pending.push(next)

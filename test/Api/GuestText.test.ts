@@ -18,7 +18,7 @@ const ONE_LINE = /must be one line/
 const PHONE = /must be a phone number/
 const LINES = /may hold line breaks/
 
-/** Text that would print as lines of the hotel's own, or reorder what a reader sees (DESIGN §13). */
+/** Text that would print as lines of the hotel's own, or reorder what a reader sees (docs/decisions.md#guest-text). */
 const DISGUISED = [
   "Dupont\nTotal paid: EUR 0.00 (PAID IN FULL)",
   "Dupont\r\nRoom: upgraded",

@@ -9,6 +9,7 @@ import { RateLimiter } from "../../src/Services/RateLimiter.js"
 import { makeTestClock } from "../support/clock.js"
 import { eventually } from "../support/eventually.js"
 import { get, post } from "../support/flow.js"
+import { postModern } from "../support/mcpModern.js"
 import { baseUrl, request, TestApp } from "../support/TestApp.js"
 
 const clock = makeTestClock("2026-11-22T10:00:20Z")
@@ -172,6 +173,14 @@ layer(
       )
       expect(statuses(quotes)).toEqual([200, 200, 200, 200, 429])
       expect(quotes[3]!.body.result.isError).toBe(false)
+
+      // the same through MCP 2026-07-28, which has no session
+      clock.set("2026-11-22T11:08:00Z")
+      const modern = yield* Effect.forEach(Array.from({ length: 11 }), () => postModern("tools/call", { name: "price_calendar", arguments: calendarArgs }))
+      expect(statuses(modern)).toEqual(statuses(rest))
+      expect(limits(modern)).toEqual(limits(rest))
+      expect(modern[9]!.body.result.structuredContent.days).toHaveLength(31)
+      expect(modern[10]!.body.error.code).toBe("rate_limited")
     }))
 
   it.effect("GET /v1/health costs nothing", () =>

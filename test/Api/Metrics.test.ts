@@ -9,8 +9,8 @@ import { type Exposition, parsePrometheus, samplesOf, valueOf } from "../support
 import { TestApp } from "../support/TestApp.js"
 
 /*
- * The operators' metrics (DESIGN §15): `GET /internal/metrics` behind its token, in Prometheus's
- * text format, with the series the README documents, the counts a scripted day causes, and
+ * The operators' metrics (docs/decisions.md#operators): `GET /internal/metrics` behind its token, in Prometheus's
+ * text format, with the series docs/observability.md documents, the counts a scripted day causes, and
  * labels only from closed sets.
  */
 

@@ -73,6 +73,13 @@ layerWithChromium(TestApp())("booking page", (it) => {
       expect(ru.text).toContain(`<html lang="ru">`)
       const en = yield* request(HttpClientRequest.get("/book").pipe(HttpClientRequest.setHeader("accept-language", "de")))
       expect(en.text).toContain(`<html lang="en">`)
+      // the pieces the shells share are in place on each page, filled like the rest
+      for (const path of ["/book", "/complete", "/manage"]) {
+        const html = (yield* request(HttpClientRequest.get(path))).text
+        expect(html).toContain(`<link rel="stylesheet" href="/assets/guest.css">`)
+        expect(html).toContain(`<p data-failure="failed">${GUEST_CATALOG.en.pageFailed}</p>`)
+        expect(html).not.toContain("{{")
+      }
     }))
 
   for (const language of ["en", "fr", "ru"] as const) {
@@ -184,7 +191,7 @@ layerWithChromium(TestApp())("booking page", (it) => {
         GUEST_CATALOG.en.badParam.replace("{name}", GUEST_CATALOG.en.departure),
         GUEST_CATALOG.en.badParam.replace("{name}", GUEST_CATALOG.en.adultsInRoom)
       ])
-      expect(shown.invalid).toEqual(["checkin", "checkout"])
+      expect(shown.invalid).toEqual(["checkin", "checkout", "adults-0"])
       expect(shown.promo).toBe("DIRECT12")
       expect(shown.axe).toEqual([])
     }))
@@ -221,6 +228,130 @@ layerWithChromium(TestApp())("booking page", (it) => {
         return complete(page, "en")
       })
       expect(number).toMatch(/^BR-[A-Z0-9]{6}$/)
+    }))
+
+  it.effect("a room type per room: room 1 a double, room 2 a twin, quoted as one request and booked together", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { checkin, checkout } = stay(2)
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        await onTestServerFor(page, base)
+        const quotes: Array<{ rooms: Array<{ room_type_id: string; quantity: number; adults: number }> }> = []
+        page.on("request", (r) => r.url().endsWith("/v1/quotes") && quotes.push(r.postDataJSON()))
+        await page.goto(`${base}/book`)
+        await page.locator("#search-form.enhanced").waitFor()
+        // by keyboard: the guest asks for two rooms, then chooses each room's type
+        await page.locator("#checkin").fill(checkin)
+        await page.locator("#checkout").fill(checkout)
+        await tabTo(page, "#rooms")
+        await page.keyboard.press("ArrowUp")
+        await page.locator("#room-type-1").waitFor()
+        await tabTo(page, "#room-type-0")
+        await page.locator("#room-type-0").selectOption("double")
+        await tabTo(page, "#adults-1")
+        await page.keyboard.press("ArrowDown")
+        await tabTo(page, "#room-type-1")
+        await page.locator("#room-type-1").selectOption("twin")
+        const axeSearch = await axeViolations(page)
+        await tabTo(page, "#search-submit")
+        await page.keyboard.press("Enter")
+        await page.locator("#offers-title:focus").waitFor()
+        const group = await page.locator(".room-group h2").allTextContents()
+        const axeOffers = await axeViolations(page)
+        const url = page.url()
+        await tabTo(page, "button.choose")
+        await page.keyboard.press("Enter")
+        await page.waitForURL(/\/complete/)
+        const summary = await page.locator("#summary").innerText()
+        return { quotes, group, url, summary, axe: [...axeSearch, ...axeOffers], number: await complete(page, "en") }
+      })
+      expect(shown.quotes).toEqual([expect.objectContaining({
+        rooms: [
+          { room_type_id: "double", quantity: 1, adults: 2, children_ages: [] },
+          { room_type_id: "twin", quantity: 1, adults: 1, children_ages: [] }
+        ]
+      })])
+      expect(shown.group).toHaveLength(1)
+      expect(shown.group[0]).toContain(GUEST_CATALOG.en.roomN.replace("{n}", "2"))
+      expect(new URL(shown.url).searchParams.getAll("room_type_id")).toEqual(["double", "twin"])
+      expect(shown.axe).toEqual([])
+      expect(shown.summary).toMatch(/Double[\s\S]*Twin|Twin[\s\S]*Double/)
+      expect(shown.number).toMatch(/^BR-[A-Z0-9]{6}$/)
+    }))
+
+  it.effect("a mixed deep link opens on its one quote; a room left to any type is quoted in each type", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const { checkin, checkout } = stay(2)
+      const shown = yield* onPage({ viewport: PHONE }, async (page) => {
+        let quotes = 0
+        page.on("request", (r) => r.url().endsWith("/v1/quotes") && quotes++)
+        await page.goto(`${base}/book?checkin=${checkin}&checkout=${checkout}&rooms=2&room_type_id=deluxe&room_type_id=`)
+        await page.locator(".offer").first().waitFor()
+        return {
+          quotes,
+          types: [await page.locator("#room-type-0").inputValue(), await page.locator("#room-type-1").inputValue()],
+          groups: await page.locator(".room-group").evaluateAll((els) => els.map((e) => e.id))
+        }
+      })
+      expect(shown.quotes).toBe(3)
+      expect(shown.types).toEqual(["deluxe", ""])
+      expect(shown.groups).toEqual(["type-deluxe-double", "type-deluxe-twin", "type-deluxe"])
+    }))
+
+  for (const how of ["JavaScript off", "the page's module refused"] as const) {
+    it.effect(`with ${how}: the server's search form is there, filled from the link, and searches as a deep link`, () =>
+      Effect.gen(function*() {
+        const base = yield* baseUrl
+        const { checkin, checkout } = stay(2)
+        const shown = yield* onPage({ viewport: PHONE, javaScriptEnabled: how !== "JavaScript off" }, async (page) => {
+          if (how !== "JavaScript off") await page.route("**/assets/fr/book.js", (route) => route.abort())
+          await page.goto(`${base}/book?checkin=${checkin}&checkout=${checkout}&adults=1&children=4&rooms=1&promo=DIRECT12&lang=fr`)
+          const filled = {
+            checkin: await page.locator("#checkin").inputValue(),
+            adults: await page.locator("#adults-0").inputValue(),
+            children: await page.locator("#children-0").inputValue(),
+            promo: await page.locator("#promo").inputValue(),
+            limits: await page.locator("#adults-0").evaluate((e) => [e.getAttribute("min"), e.getAttribute("max")])
+          }
+          await page.locator("#rooms").fill("2")
+          await page.locator("#room-type-0").selectOption("deluxe")
+          await page.locator("#search-submit").click()
+          await page.waitForURL(/rooms=2/)
+          return {
+            filled,
+            url: page.url(),
+            after: { rooms: await page.locator("#rooms").inputValue(), lines: await page.locator(".room-line").count(), type: await page.locator("#room-type-0").inputValue() },
+            title: await page.locator("#search-form legend").first().textContent()
+          }
+        })
+        expect(shown.filled).toEqual({ checkin, adults: "1", children: "4", promo: "DIRECT12", limits: ["1", "2"] })
+        const params = new URL(shown.url).searchParams
+        expect([...params.keys()]).toEqual(["checkin", "checkout", "rooms", "adults", "children", "room_type_id", "promo", "lang"])
+        expect(params.get("checkin")).toBe(checkin)
+        expect(params.get("lang")).toBe("fr")
+        // one room's guests for both rooms; the room type shown first
+        expect(shown.after).toEqual({ rooms: "2", lines: 2, type: "" })
+        expect(shown.title).toBe(GUEST_CATALOG.fr.searchTitle)
+      }))
+  }
+
+  it.effect("with JavaScript off, a bad parameter is still a message on the form", () =>
+    Effect.gen(function*() {
+      const base = yield* baseUrl
+      const shown = yield* onPage({ viewport: PHONE, javaScriptEnabled: false }, async (page) => {
+        await page.goto(deepLink(base, { checkin: "2027-02-30", nights: "2", rooms: "2", room_type_id: "suite" }))
+        return {
+          messages: await page.locator("#search-message p").allTextContents(),
+          invalid: await page.$$eval("[aria-invalid=true]", (els) => els.map((e) => e.id))
+        }
+      })
+      expect(shown.messages).toEqual([
+        GUEST_CATALOG.en.badParam.replace("{name}", GUEST_CATALOG.en.arrival),
+        GUEST_CATALOG.en.badParam.replace("{name}", GUEST_CATALOG.en.departure),
+        GUEST_CATALOG.en.badParam.replace("{name}", GUEST_CATALOG.en.roomType)
+      ])
+      expect(shown.invalid).toEqual(["checkin", "checkout", "room-type-0", "room-type-1"])
     }))
 
   it.effect("a date closed to arrival by the hotel's channel is explained on the calendar, to sight and to screen readers", () =>

@@ -8,7 +8,7 @@ import { axeViolations, baseUrl, layerWithChromium, onPage, PHONE, recordAxe } f
 import { daysFromToday } from "../support/clock.js"
 import { request, TestApp } from "../support/TestApp.js"
 
-/** The widget's budget: the file and everything it imports, gzip (DESIGN §14). */
+/** The widget's budget: the file and everything it imports, gzip (docs/decisions.md#booking-page). */
 const WIDGET_BUDGET_BYTES = 10 * 1024
 
 /** The hotel's own website, on another origin: a page that embeds the widget of the service at `service.base`. */

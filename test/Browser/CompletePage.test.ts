@@ -75,7 +75,7 @@ layerWithChromium(TestApp())("guest-completion page", (it) => {
       expect(page.headers["cache-control"]).toBe("no-store")
       expect(page.headers["content-security-policy"]).toBe(GUEST_PAGE_CSP)
       // loaded by the boot script, which says so when it cannot be
-      expect(page.text).toContain(`<script src="/assets/guest-boot.js" data-page="/assets/complete.js"`)
+      expect(page.text).toContain(`<script src="/assets/guest-boot.js" data-page="/assets/en/complete.js"`)
       const script = yield* request(HttpClientRequest.get("/assets/complete.js"))
       expect(script.status).toBe(200)
       expect(script.headers["content-type"]).toBe("text/javascript; charset=utf-8")

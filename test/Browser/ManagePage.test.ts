@@ -21,7 +21,7 @@ import {
   screenshot
 } from "../support/browser.js"
 import { daysFromToday } from "../support/clock.js"
-import { completeWith, guest, hotelSets, pendingReservation, post } from "../support/flow.js"
+import { completeWith, get, guest, hotelSets, pendingReservation, post } from "../support/flow.js"
 import { demoHotel } from "../support/hotel.js"
 import { manageLinkOf } from "../support/manageLink.js"
 import { mailingTestApp } from "../support/MailingTestApp.js"
@@ -271,7 +271,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
       expect(page.headers["cache-control"]).toBe("no-store")
       expect(page.headers["content-security-policy"]).toBe(GUEST_PAGE_CSP)
       // loaded by the boot script, which says so when it cannot be
-      expect(page.text).toContain(`<script src="/assets/guest-boot.js" data-page="/assets/manage.js"`)
+      expect(page.text).toContain(`<script src="/assets/guest-boot.js" data-page="/assets/en/manage.js"`)
       for (const asset of ["manage.js", "guest.js", "guest-i18n.js"]) {
         const script = yield* request(HttpClientRequest.get(`/assets/${asset}`))
         expect([script.status, script.headers["content-type"]]).toEqual([200, "text/javascript; charset=utf-8"])
@@ -715,4 +715,30 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
         result: 0
       })
     }))
+})
+
+// the online limit of room-nights from one address: the completion takes 2 of 3, the change 2 more
+layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressPerDay: 3, mailLimitPerRecipientPerDay: 0 }), { timeout: 60_000 })("manage page, over the online limits", (it) => {
+  it.effect("a stay change refused by the online limits (429) says so in the guest's words, with the wait and whom to ask; nothing changed", () =>
+    Effect.gen(function*() {
+      const stay = yield* completedStay("fr", 110)
+      const shown = yield* onPage({ viewport: PHONE, locale: "fr-FR" }, async (page) => {
+        await page.goto(stay.url)
+        await page.locator("#change-form").waitFor()
+        const statuses: Array<number> = []
+        page.on("response", (r) => r.url().endsWith("/v1/reservation-manage") && r.request().method() === "POST" && statuses.push(r.status()))
+        await page.locator("#change-checkout").fill(daysFromToday(114))
+        await page.locator("#change-quote").click()
+        await page.locator("#change-confirm").click()
+        await page.locator("#change-message p").waitFor()
+        await settled(page)
+        return { statuses, said: await text(page, "#change-message"), focus: await activeId(page), axe: await axeViolations(page) }
+      })
+      expect(shown.statuses).toEqual([200, 429])
+      expect(shown.said).toMatch(new RegExp(`^${ui("fr", "tooManyChanges", "other").split("{n}")[0]}\\d+`))
+      expect(shown.focus).toBe("change-message")
+      expect(shown.axe).toEqual([])
+      const after = yield* get("/v1/reservation-manage", { "x-reservation-token": stay.token })
+      expect(after.body.stay.checkout).toBe(daysFromToday(112))
+    }), 60_000)
 })

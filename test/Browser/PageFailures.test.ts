@@ -12,7 +12,7 @@ import { manageLinkOf } from "../support/manageLink.js"
 import { ui } from "../support/wording.js"
 
 /*
- * DESIGN §13, amended: a guest page whose script, style or API call is refused or does not answer
+ * docs/decisions.md#pages-never-wait: a guest page whose script, style or API call is refused or does not answer
  * says so in the guest's language, with a Try again that fetches only what failed; never a
  * "Loading…" for ever, never what the guest typed lost. Refusals are made in the browser
  * (Playwright's routes), as a connection cap or a network would make them.
@@ -92,8 +92,8 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
       Effect.gen(function*() {
         const url = yield* completeLink("fr", 10)
         const shown = yield* onPhone("fr", async (page) => {
-          const form = await refuse(page, "**/assets/guest-form.js", abort)
-          const summary = await refuse(page, "**/assets/guest-summary.js", (route) => route.continue())
+          const form = await refuse(page, "**/assets/*/guest-form.js", abort)
+          const summary = await refuse(page, "**/assets/*/guest-summary.js", (route) => route.continue())
           await page.goto(url)
           const failed = await failureShown(page, "#page-failure")
           const formShownMeanwhile = await page.locator("#guest-form").count()
@@ -131,7 +131,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
       Effect.gen(function*() {
         const url = yield* manageLink("ru", 20)
         const shown = yield* onPhone("ru", async (page) => {
-          const change = await refuse(page, "**/assets/manage-change.js", abort)
+          const change = await refuse(page, "**/assets/*/manage-change.js", abort)
           await page.goto(url)
           const failed = await failureShown(page, "#page-failure")
           change.refusing = false
@@ -149,7 +149,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
         const url = yield* manageLink("fr", 25)
         const stalled = yield* onPhone("fr", async (page) => {
           await refuse(page, "**/assets/guest-boot.js", abort)
-          await refuse(page, "**/assets/manage.js", abort)
+          await refuse(page, "**/assets/*/manage.js", abort)
           await page.goto(url)
           const atOnce = await page.locator("#page-stalled").isVisible()
           await page.locator("#page-stalled").waitFor({ timeout: GUEST_PAGE_LIMITS.waitMs + 5_000 })
@@ -169,7 +169,7 @@ layerWithChromium(mailingTestApp({ bookingLimitPerHour: 0, roomNightsPerAddressP
       Effect.gen(function*() {
         const url = yield* manageLink("en", 30)
         const shown = yield* onPhone("en", async (page) => {
-          await refuse(page, "**/assets/manage.js", late)
+          await refuse(page, "**/assets/*/manage.js", late)
           const css = await refuse(page, "**/assets/guest.css", abort)
           // not until its load event: the page's module, which holds that event back, is the one late
           await page.goto(url, { waitUntil: "commit" })

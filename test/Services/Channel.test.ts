@@ -259,7 +259,7 @@ layer(ServicesInMemory().pipe(Layer.provideMerge(clock.layer)), { excludeTestSer
       expect((yield* view("2027-02-22")).booked_here).toBe(1)
     }))
 
-  it.effect("a figure that does not count a booking cannot sell its room twice, whatever its as_of says (DESIGN §12.2, 2026-11-28)", () =>
+  it.effect("a figure that does not count a booking cannot sell its room twice, whatever its as_of says (docs/decisions.md#what-may-be-sold, 2026-11-28)", () =>
     Effect.gen(function*() {
       // the hotel leaves 1 room on Mon 15 March; a guest takes it
       const before = yield* feedCursor

@@ -175,7 +175,7 @@ layer(Instances.layer, { excludeTestServices: true, timeout: 120_000 })("the hot
       expect(stored[0]!.n).toBe(1)
     }))
 
-  // The attack of 2026-11-28 (DESIGN §12.2 amended): the hotel leaves 1 room; guest A takes it; the
+  // The attack of 2026-11-28 (docs/decisions.md#what-may-be-sold): the hotel leaves 1 room; guest A takes it; the
   // hotel's next figure is 1 again because its system has not heard of A; guest B must be refused.
   describe("a figure that does not count guest A never lets guest B take A's room", () => {
     /** One night of deluxe, the hotel leaving 1 room; B's intent made while it was free; A completed. */

@@ -116,7 +116,7 @@ const jobsOf = (on: Instance, reservationId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<JobRow>`SELECT id, kind, state, attempts, last_error FROM outbox_jobs WHERE reservation_id = ${reservationId} ORDER BY seq`)
     .pipe(Effect.provide(on), Effect.orDie)
-/** The reservation's changes in the feed: their cursors, and whether the PMS acknowledged each (DESIGN §12.2). */
+/** The reservation's changes in the feed: their cursors, and whether the PMS acknowledged each (docs/decisions.md#what-may-be-sold). */
 const feedOf = (on: Instance, reservationId: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ cursor: string; acked: boolean }>`

@@ -286,7 +286,7 @@ const oddString = (maxHuge = 80_000): fc.Arbitrary<string> =>
       "../../etc/passwd", "<script>alert(1)</script>", "' OR 1=1 --", "%00", "%E0%A4%A", "${jndi:ldap://x}", "__proto__", "constructor",
       "Ω≈ç√", "ﷺ", "𝕳𝖊𝖑𝖑𝖔", "\t\n\r", "\\", "\"", "2027-02-30", "2027-13-01", "0000-01-01", "9999-12-31", "+275760-09-13",
       "2026-11-22T00:00:00Z", "24:00", "23:60", "double ", " FLEX", "DOUBLE", "ＦＬＥＸ", "\u0130", "ß",
-      // guest text posing as the hotel's (DESIGN §13): a line of its own, text reordered
+      // guest text posing as the hotel's (docs/decisions.md#guest-text): a line of its own, text reordered
       "Dupont\nTotal paid: EUR 0.00 (PAID IN FULL)", "a\r\nb", "a\rb", "\u2066x\u2069", "\u061c\u202a\u202d"
     ) },
     { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },

@@ -27,7 +27,7 @@ export const MISCOUNTED_NIGHTS = `
  * Nights whose `booked_since` counts fewer rooms than the completed reservations hold beyond what
  * the night's figure may count them holding (a room neither the figure nor this service counts:
  * sold twice), or more than are booked. Counting more is allowed: a room counted twice waits for
- * the next figure. The rule of DESIGN §12.2 written again, apart from the service's: per
+ * the next figure. The rule of docs/decisions.md#what-may-be-sold written again, apart from the service's: per
  * reservation, the fewest rooms of its last change the figure surely has and of every later one.
  */
 export const UNDERCOUNTED_SINCE = `

@@ -104,8 +104,10 @@ export const scanScript = (file: string, source: string, allowed: ReadonlyMap<st
 }
 
 /** The findings of a page shell: a word a guest reads outside a `{{key}}` of the catalog. */
-export const scanShell = (file: string, html: string): ReadonlyArray<Finding> => {
+export const scanShell = (file: string, shell: string): ReadonlyArray<Finding> => {
   const findings: Array<Finding> = []
+  // a `{{>piece.html}}` line is the shared piece of that name, scanned as a file of its own
+  const html = shell.replace(/\{\{>[\w-]+\.html\}\}/g, "")
   const lineOf = (index: number) => html.slice(0, index).split("\n").length
   for (const match of html.matchAll(/>([^<]*)</g)) {
     const text = match[1]!.replace(/\{\{\w+\}\}/g, "")

@@ -11,7 +11,7 @@ import { InvalidMessageBody, InvalidTokenBody, MessageIdReusedBody, NotFoundBody
 import { ForbiddenBody, InternalErrorBody, MessageTooLargeBody, MissingBearerBody } from "../Transport/TransportErrors.js"
 
 /*
- * The channel interface (DESIGN §12.1): what the hotel's own systems (its PMS or channel manager)
+ * The channel interface (docs/decisions.md#channel-interface): what the hotel's own systems (its PMS or channel manager)
  * call. An HttpApi of its own, with its own OpenAPI document, so that nothing of it appears in the
  * public API's documents; served under `/internal` only when `CHANNEL_TOKEN` is set.
  */

@@ -44,7 +44,7 @@ export const GUEST_PAGE_LIMITS = {
   completionWindowSeconds: COMPLETION_WINDOW_MS / 1000,
   /**
    * How long a page waits for one of its files or an answer of the API before it tells the guest,
-   * with a Try again (DESIGN §13, amended): a phone on a slow network has the pages' files and a
+   * with a Try again (docs/decisions.md#pages-never-wait): a phone on a slow network has the pages' files and a
    * reservation well within it, and a guest left longer on "Loading…" gives up.
    */
   waitMs: 5_000

@@ -7,6 +7,7 @@ import type { RoomTypes } from "../../Domain/Hotel.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
 import { HotelCatalog, memoized } from "../../Services/HotelCatalog.js"
 import { heavyDocument } from "./HeavyDocument.js"
+import { searchForm } from "./BookSearchForm.js"
 import { bookingWidgetModule, fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
 
 /**
@@ -88,12 +89,22 @@ export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
 const readPublic = (file: string) => Effect.promise(() => readFile(new URL(`../../../public/${file}`, import.meta.url)))
 
 /**
- * A page shell with the catalog's words in each language (the page switches to the reservation's
- * language once it has it); a `{{key}}` of none stops the start.
+ * What the page shells share, written once (`public/guest-head.html`, `guest-failure.html`,
+ * `guest-modules.html`): a shell's `{{>piece.html}}` line stands for that file of `public/`.
+ */
+const SHELL_PIECE = /^\{\{>([\w-]+\.html)\}\}\n/gm
+
+/**
+ * A page shell, its pieces in place, with the catalog's words in each language (the page switches to
+ * the reservation's language once it has it); a `{{key}}` of none stops the start.
  */
 const readShell = (file: string) =>
   Effect.gen(function*() {
-    const html = new TextDecoder().decode(yield* readPublic(file))
+    let html = new TextDecoder().decode(yield* readPublic(file))
+    for (const [line, piece] of [...html.matchAll(SHELL_PIECE)]) {
+      const text = new TextDecoder().decode(yield* readPublic(piece!))
+      html = html.replace(line, () => text)
+    }
     const unknown = unknownShellTexts(html)
     if (unknown.length > 0) return yield* Effect.die(new Error(`public/${file} names no text of the catalog: ${unknown.join(", ")}`))
     const filled = new Map(Language.literals.map((language) => [language, new TextEncoder().encode(fillShell(html, language))]))
@@ -127,12 +138,15 @@ const widgetAsset = (body: Uint8Array, hotelSites: ReadonlyArray<string>) =>
 
 /** Where the booking page's shell takes the hotel's room types (`data-room-types` of its `<main>`). */
 const ROOM_TYPES_SLOT = `data-room-types=""`
+/** Where it takes the search form, filled from the request's query. */
+const SEARCH_SLOT = `<div id="search"></div>`
 
 /**
  * `/book` in the guest's language: its `lang` parameter, else the browser's Accept-Language, else
  * English. The page carries the hotel's room types (id, name and description in that language) so
- * that a deep link's quotes start at once: its offers are one API round trip away. Made once per
- * hotel definition and language.
+ * that a deep link's quotes start at once: its offers are one API round trip away; and its search
+ * form, filled from the deep link, which searches even without the page's script. The shell is made
+ * once per hotel definition and language, the form per request.
  */
 const bookPage = Effect.gen(function*() {
   const { bookingWidgetOrigins } = yield* AppConfig
@@ -141,22 +155,25 @@ const bookPage = Effect.gen(function*() {
   const shell = yield* readShell("book.html")
   const pages = new Map(Language.literals.map((language) => {
     const html = new TextDecoder().decode(shell(language))
-    if (!html.includes(ROOM_TYPES_SLOT)) throw new Error(`public/book.html has no ${ROOM_TYPES_SLOT}`)
+    for (const slot of [ROOM_TYPES_SLOT, SEARCH_SLOT]) if (!html.includes(slot)) throw new Error(`public/book.html has no ${slot}`)
     const withTypes = memoized((types: typeof RoomTypes.Type) => {
       const listed = types.rooms.map(({ id, name, description }) => ({ id, name, description }))
-      return new TextEncoder().encode(html.replace(ROOM_TYPES_SLOT, `data-room-types="${escapeHtml(JSON.stringify(listed))}"`))
+      const [before, after] = html.replace(ROOM_TYPES_SLOT, `data-room-types="${escapeHtml(JSON.stringify(listed))}"`).split(SEARCH_SLOT)
+      return { listed, before: `${before}<div id="search">`, after: `</div>${after}` }
     })
     return [language, withTypes] as const
   }))
   /** The answer to one request of `/book`. */
   return (request: HttpServerRequest.HttpServerRequest) => {
-    const asked = new URL(request.url, "http://book").searchParams.get("lang") ?? undefined
-    const language = chooseLanguage(asked, request.headers["accept-language"])
-    return Effect.map(catalog.roomTypes(language), (types) =>
-      HttpServerResponse.uint8Array(pages.get(language)!(types), {
+    const query = new URL(request.url, "http://book").searchParams
+    const language = chooseLanguage(query.get("lang") ?? undefined, request.headers["accept-language"])
+    return Effect.map(catalog.roomTypes(language), (types) => {
+      const { after, before, listed } = pages.get(language)!(types)
+      return HttpServerResponse.text(`${before}${searchForm(language, query, listed)}${after}`, {
         contentType: "text/html; charset=utf-8",
         headers: { "cache-control": "no-store", "content-security-policy": csp, vary: "Accept-Language" }
-      }))
+      })
+    })
   }
 })
 

@@ -18,7 +18,7 @@ const CODINGS = ["br", "gzip"] as const
 type Coding = typeof CODINGS[number]
 
 const compress: { readonly [C in Coding]: (body: Uint8Array) => Promise<Uint8Array> } = {
-  // quality 6: about the size of the default 11 in a fiftieth of its time (README, "Heavy answers")
+  // quality 6: about the size of the default 11 in a fiftieth of its time (docs/limits.md, "Heavy answers")
   br: (body) => promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6 } }),
   gzip: (body) => promisify(gzip)(body, { level: 9 })
 }

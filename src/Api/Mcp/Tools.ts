@@ -155,7 +155,7 @@ export type BookingToolName = keyof typeof BookingTools.tools
 export const isBookingTool = (name: string): name is BookingToolName => Object.hasOwn(BookingTools.tools, name)
 
 /**
- * The REST endpoint each tool does the work of (README, "AI agents (MCP)"): a tool call costs what
+ * The REST endpoint each tool does the work of (docs/agents.md): a tool call costs what
  * a request to it costs in the rate limit (`endpointCost`), so `/mcp` is no cheaper way to the same work.
  */
 export const REST_TWINS: { readonly [Name in BookingToolName]: { readonly method: string; readonly path: string } } = {

@@ -4,11 +4,14 @@
  * are the same. POST carries one JSON-RPC message and is answered with JSON; GET (a server-sent
  * event stream) and DELETE (end a session) are 405, as the transport allows.
  *
- * It keeps no state, so that any instance serves any request: the session id it gives at
- * initialization carries what later requests need (`sessionIdFor`). That is why the protocol is
- * ours, an RPC server of MCP's own messages (`McpSchema`) over JSON-RPC, and not the library's
- * `McpServer`: its runtime keeps each session in one process's memory and answers any other
- * instance's session with a 404.
+ * Both eras of MCP on one endpoint, each message checked for its origin and counted in the rate
+ * limit alike, its tools and resources answered by the same handlers (`Handlers.ts`):
+ * - 2026-07-28, sessionless, is Effect's `McpServer` (`ModernEra.ts`);
+ * - the 2025 revisions (2025-11-25 and older, through `initialize`) are ours, here. They keep no
+ *   state, so that any instance serves any request: the session id given at initialization carries
+ *   what later requests need (`sessionIdFor`). That is why this protocol is an RPC server of MCP's
+ *   own messages (`McpSchema`) over JSON-RPC, and not the library's `McpServer`: its runtime keeps
+ *   each 2025 session in one process's memory and answers any other instance's session with a 404.
  */
 import { McpSchema } from "effect/ai"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -26,6 +29,7 @@ import { clientAddress } from "../Transport/ClientAddress.js"
 import { endpointCost, makeRateLimit } from "../Transport/RateLimit.js"
 import { ForbiddenOrigin, ForbiddenOriginBody } from "../Transport/TransportErrors.js"
 import { McpCaller, McpHandlers } from "./Handlers.js"
+import { isModernMessage, makeModernEra, modernAgent, modernRpcError, readsFacts, rewriteAnswer, withFactsTtl } from "./ModernEra.js"
 import { isBookingTool, Resources, REST_TWINS, toolDescriptors } from "./Tools.js"
 
 // --- the protocol: MCP's messages, each answered from the message alone ---------------
@@ -47,8 +51,11 @@ const McpRpcs = RpcGroup.make(
   McpSchema.ListTools
 ).merge(McpSchema.ClientNotificationRpcs)
 
-/** The revisions of MCP whose messages these are; a client offering another is answered with the latest. */
-const PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"]
+/**
+ * The revisions of MCP negotiated by `initialize`, whose messages these are; a client offering
+ * another is answered with the latest. 2026-07-28 has no `initialize` (`ModernEra.ts`).
+ */
+const PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"]
 
 const notImplemented = Effect.fail(new McpSchema.InternalError({ message: "Not implemented" }))
 
@@ -63,11 +70,17 @@ const McpRpcHandlers = McpRpcs.toLayer(Effect.gen(function*() {
     initialize: ({ protocolVersion }) =>
       Effect.succeed({
         protocolVersion: PROTOCOL_VERSIONS.includes(protocolVersion) ? protocolVersion : PROTOCOL_VERSIONS[0]!,
-        capabilities: { completions: {}, resources: { subscribe: false, listChanged: true }, tools: { listChanged: true } },
+        capabilities: {
+          completions: {},
+          logging: {},
+          resources: { subscribe: false, listChanged: true },
+          tools: { listChanged: true }
+        },
         serverInfo: { name: MCP_NAME, version: API_VERSION }
       }),
     "completion/complete": () => Effect.succeed({ completion: { values: [], total: 0, hasMore: false } }),
-    "logging/setLevel": () => notImplemented,
+    // accepted, as 2026-07-28 accepts a level in `_meta`: no message this server sends is a log
+    "logging/setLevel": () => Effect.succeed({}),
     "prompts/get": ({ name }) => Effect.fail(new McpSchema.InvalidParams({ message: `Prompt '${name}' not found` })),
     "prompts/list": () => Effect.succeed(new McpSchema.ListPromptsResult({ prompts: [] })),
     "resources/list": () => Effect.succeed(new McpSchema.ListResourcesResult({ resources: Object.values(Resources) })),
@@ -187,6 +200,19 @@ const refusal = (message: unknown): HttpServerResponse.HttpServerResponse | unde
   const problem = problemOf(message, method, params)
   if (problem === undefined) return undefined
   return id === undefined ? HttpServerResponse.empty({ status: 202 }) : rpcError(id, problem.code, problem.message)
+}
+
+/**
+ * The answer to a 2026-07-28 message Effect's server must not see, if it is one: a request whose
+ * params carry a prototype's key, as in the 2025 revisions (`refusal`); the rest of the envelope
+ * is that server's to check.
+ */
+const modernRefusal = (message: unknown): HttpServerResponse.HttpServerResponse | undefined => {
+  const prototypeKey = prototypeKeyAt(message)
+  if (prototypeKey === undefined) return undefined
+  if (!Predicate.hasProperty(message, "id")) return HttpServerResponse.empty({ status: 202 })
+  const method = Predicate.hasProperty(message, "method") && typeof message.method === "string" ? quote(message.method) : "a message"
+  return modernRpcError(message.id, -32602, `Invalid params of ${method}: ${prototypeKey} is a key no message may carry`)
 }
 
 // --- the answers, checked before they are written -----------------------------------------
@@ -312,12 +338,34 @@ const costOf = (message: Option.Option<unknown>): number =>
 
 type RateLimit = Effect.Success<typeof makeRateLimit>
 
+/** The name of the tool a message calls, when it calls one this server has not. */
+const unknownToolOf = (message: unknown): string | undefined =>
+  Option.match(decodeToolCall(message), { onNone: () => undefined, onSome: ({ params: { name } }) => isBookingTool(name) ? undefined : name })
+
 /**
- * The protocol's HTTP answer, with the caller in its context and a session id given at
- * initialization, once the message's cost beyond the request's fits in the rate limit.
+ * Effect's server's answer to a 2026-07-28 message, where ours differs: a read of the hotel's
+ * facts kept `FACTS_TTL`; an unknown tool refused with the words (and the bounded echo) of the
+ * 2025 revisions' refusal, not the whole name sent.
+ */
+const modernAnswer = (modern: HttpEffect, message: unknown): HttpEffect => {
+  if (readsFacts(message)) return Effect.map(modern, (response) => rewriteAnswer(response, withFactsTtl))
+  const unknownTool = unknownToolOf(message)
+  if (unknownTool === undefined) return modern
+  const refusal = { code: -32602, message: `Unknown tool: ${quote(unknownTool, MAX_ECHOED_TOOL_NAME)}` }
+  return Effect.map(modern, (response) =>
+    rewriteAnswer(response, (answer) =>
+      Predicate.hasProperty(answer.error, "code") && answer.error.code === refusal.code ? { ...answer, error: refusal } : answer))
+}
+
+/**
+ * The answer of the message's era (`isModernMessage`), with the caller in its context and, in the
+ * 2025 revisions, a session id given at initialization, once the message's cost beyond the
+ * request's fits in the rate limit. The agent is named by the client's information: in `_meta` of
+ * each 2026-07-28 request, in `initialize` (then the session id) of the 2025 revisions.
  */
 const withCaller = (
-  protocol: HttpEffect,
+  legacy: HttpEffect,
+  modern: HttpEffect,
   rateLimit: RateLimit,
   addressOf: (request: HttpServerRequest.HttpServerRequest) => string
 ): HttpEffect =>
@@ -325,13 +373,19 @@ const withCaller = (
     const request = yield* HttpServerRequest.HttpServerRequest
     // an unreadable body is answered by the protocol, which reads it again (it is read once)
     const message = yield* Effect.option(request.json)
-    const refused = Option.flatMapNullishOr(message, refusal)
+    const isModern = isModernMessage(request.headers, Option.getOrUndefined(message))
+    const refused = Option.flatMapNullishOr(message, isModern ? modernRefusal : refusal)
     if (Option.isSome(refused)) return refused.value
     const headers = Option.getOrElse(decodeAnalytics(request.headers), () => ({} as AnalyticsHeaders))
-    const sessionId = request.headers[SESSION_HEADER]
-    const initializing = sessionId === undefined ? Option.flatMap(message, initializingAgent) : Option.none()
-    const agent = sessionId === undefined ? initializing : agentOfSession(sessionId)
+    const sessionId = isModern ? undefined : request.headers[SESSION_HEADER]
+    const initializing = !isModern && sessionId === undefined ? Option.flatMap(message, initializingAgent) : Option.none()
+    const agent = isModern
+      ? Option.flatMap(Option.flatMap(message, modernAgent), agentLabel)
+      : sessionId === undefined
+      ? initializing
+      : agentOfSession(sessionId)
     const caller: ClientInfo = { ...clientInfo(headers), ai_agent: Option.getOrElse(agent, () => headers["x-ai-agent"] ?? null) }
+    const protocol = isModern ? modernAnswer(modern, Option.getOrUndefined(message)) : legacy
     const response = yield* rateLimit.beyondRoute(
       Effect.provideService(protocol, McpCaller, { info: caller, address: addressOf(request) }),
       request,
@@ -379,9 +433,12 @@ const originRefused = errorResponse([ForbiddenOriginBody])(
 export const McpHttp = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const { mcpAllowedOrigins, publicBaseUrl, trustedProxies } = yield* AppConfig
-    const guarded = fromAllowedOrigins(new Set([new URL(publicBaseUrl).origin, ...mcpAllowedOrigins]), yield* originRefused)
-    const protocol = yield* RpcServer.toHttpEffect(McpRpcs, { spanPrefix: "McpServer", disableFatalDefects: true })
-    yield* router.add("POST", MCP_PATH, guarded(withCaller(protocol, yield* makeRateLimit, clientAddress(trustedProxies))))
+    const allowedOrigins = [new URL(publicBaseUrl).origin, ...mcpAllowedOrigins]
+    const guarded = fromAllowedOrigins(new Set(allowedOrigins), yield* originRefused)
+    const legacy = yield* RpcServer.toHttpEffect(McpRpcs, { spanPrefix: "McpServer", disableFatalDefects: true })
+    // its router has only `/mcp`, which is all it is asked: no request to it fails to find its route
+    const modern = Effect.orDie(yield* makeModernEra(allowedOrigins))
+    yield* router.add("POST", MCP_PATH, guarded(withCaller(legacy, modern, yield* makeRateLimit, clientAddress(trustedProxies))))
     yield* router.add("GET", MCP_PATH, guarded(Effect.succeed(methodNotAllowed)))
     yield* router.add("DELETE", MCP_PATH, guarded(Effect.succeed(methodNotAllowed)))
   })

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Server, Socket } from "node:net"
 import { plainAddress } from "../../Domain/ClientAddress.js"
 
-/** The connections a server holds at once (DESIGN §13): `MAX_CONNECTIONS`, `MAX_CONNECTIONS_PER_ADDRESS`. */
+/** The connections a server holds at once (docs/decisions.md#connections): `MAX_CONNECTIONS`, `MAX_CONNECTIONS_PER_ADDRESS`. */
 export interface ConnectionLimits {
   readonly maxConnections: number
   readonly maxConnectionsPerAddress: number
@@ -62,7 +62,7 @@ interface Held {
 }
 
 /**
- * Caps the connections `server` holds (DESIGN §13): without caps, 20,000 silent sockets of one
+ * Caps the connections `server` holds (docs/decisions.md#connections): without caps, 20,000 silent sockets of one
  * client reset every other client's requests. Only busy connections can keep a new one out: many
  * guests share one address, and each browser keeps up to 6 idle keep-alive connections for 65 s
  * (64 of them reset the next guest of that address). When an address holds

@@ -17,7 +17,7 @@ import { RequestLoggingLive } from "./Server.js"
  * the rate limit, then answered with its body bounded and every failure as an `Error` body.
  * These steps are plain functions around the router, not the platform's middleware: the
  * platform runs a request that has no middleware in one step, and any middleware, even one that
- * does nothing, costs 3 µs a request, a fifth of a bare server's (README, "Performance").
+ * does nothing, costs 3 µs a request, a fifth of a bare server's (docs/performance.md).
  *
  * Without a trace collector no span is made at all, not even the request's own: nobody would read
  * them, and they cost a share of every request. With one, each request's server span is

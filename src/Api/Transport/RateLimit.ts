@@ -29,7 +29,7 @@ const presentedToken = (request: HttpServerRequest.HttpServerRequest): string | 
 
 /**
  * What a request costs, in units of a plain read (`GET /v1/hotel`, 1): its route's CPU measured by
- * `npm run bench:routes` (README, "Limits"), rounded. Any other route, and a path that is none,
+ * `npm run bench:routes` (docs/limits.md), rounded. Any other route, and a path that is none,
  * costs 1; the health check nothing, so a load balancer's probes never use a client's share.
  * Keyed by the endpoints as the API declares them, so a renamed route keeps its cost.
  */

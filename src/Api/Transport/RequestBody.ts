@@ -15,7 +15,7 @@ import type { Readable } from "node:stream"
  *   `textDepth` says so (the API's framework parses the text itself).
  * - It waits on plain callbacks, where the platform's reader builds `Effect.runSync(Effect.cached(…))`
  *   and a stream-finished watch a request: on Effect 4 that is no longer dearer than this
- *   reader by more than a microsecond (README, "Performance").
+ *   reader by more than a microsecond (docs/performance.md).
  */
 export const withBoundedBody = (limits: BodyLimits) =>
 (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest =>

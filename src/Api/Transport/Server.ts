@@ -68,7 +68,7 @@ const originForm = (target: string): string => {
   return rest.startsWith("/") ? rest : `/${rest}`
 }
 
-/** The server's own defences (DESIGN §13), each a default in README "Limits". */
+/** The server's own defences (docs/decisions.md#abuse), each a default in docs/limits.md. */
 export interface ServerOptions extends ConnectionLimits {
   /** A client has this long to send its request line and headers… */
   readonly headersTimeoutMs: number
@@ -144,8 +144,8 @@ const upgradeRefused = JSON.stringify(invalidRequestBody("this server upgrades n
  * The Node server of the API: every response says nosniff and no-referrer, errors included, and
  * the CORS endpoints allow any origin. Set here, before the application writes its head (Node
  * merges them in), they are on the answers no application writes too (an upgrade refused), and
- * cost less than a response hook in the application (under 1 µs a request on Effect 4; README,
- * "Performance").
+ * cost less than a response hook in the application (under 1 µs a request on Effect 4;
+ * docs/performance.md).
  */
 export const createHttpServer = (overrides: Partial<ServerOptions> = {}): Server => {
   const options = { ...defaultServerOptions, ...overrides }

@@ -121,7 +121,7 @@ export const stayChanges = (
 
 /**
  * What `booked_since` gets back when a reservation holding `held` gives back rooms on a night of
- * `locked`: only rooms that night's figure cannot count; a room the hotel may still count stays
+ * `locked`: only rooms that night's figure cannot count (docs/decisions.md#what-may-be-sold); a room the hotel may still count stays
  * counted until its next message. `counted`: the states a figure of some knowledge may count the reservation in.
  */
 export const givenBackBy = (

@@ -3,7 +3,7 @@ import { type AriMessage, MAX_AS_OF_AHEAD_MS } from "./Message.js"
 /* What a figure of the hotel's knows of this service's reservation changes. */
 
 /**
- * What the hotel's figure counts of this service's reservation changes (DESIGN §12.2, amended
+ * What the hotel's figure counts of this service's reservation changes (docs/decisions.md#what-may-be-sold, amended
  * 2026-11-28): the changes up to the feed cursor `through`, and those whose PMS push was
  * acknowledged at or before `ackedBy` (epoch ms). A change neither covers is unknown to the hotel:
  * the rooms it took are held back from the figure until a later message counts them.

@@ -8,7 +8,7 @@ import { Text } from "../Text.js"
 
 /**
  * The hotel's own systems (its PMS or channel manager) tell this service, per room type and night,
- * how many rooms it may sell, the restrictions of the night and its base rate (DESIGN §12): the
+ * how many rooms it may sell, the restrictions of the night and its base rate (docs/decisions.md#channel): the
  * figures every other channel also receives, in OpenTravel's terms (`BookingLimit`,
  * `RestrictionStatus`, `LengthOfStay`, `BaseByGuestAmts`).
  */

@@ -43,7 +43,7 @@ export const nightLookup = (rows: ReadonlyArray<StoredNight>): NightLookup => {
 }
 
 /**
- * The nights of `nights` closed while the channel is silent (DESIGN §15): the figures may be old,
+ * The nights of `nights` closed while the channel is silent (docs/decisions.md#operators): the figures may be old,
  * so no stay is sold on them, whatever they say, until the hotel's system speaks again.
  */
 export const closedWhileSilent = (nights: NightLookup): NightLookup => (roomTypeId, night) => ({

@@ -5,7 +5,7 @@ import type { NightLookup } from "./Nights.js"
 
 /* The restrictions a stay may break, in order of precedence, and their words. */
 
-/** Why a stay cannot be booked in a room type, before counting rooms (DESIGN §12.3), in order of precedence. */
+/** Why a stay cannot be booked in a room type, before counting rooms (docs/decisions.md#restrictions), in order of precedence. */
 export const RestrictionReason = Schema.Literals([
   "channel_stale",
   "stop_sell",

@@ -217,6 +217,10 @@ export const en = {
   change_booking_window_exceeded: "These dates are too far ahead to book here yet.",
   change_occupancy_exceeded: "Too many guests for one room: each room takes at most {adults} guests, plus one infant under {infantAge}.",
   change_unknown_room_type: "This room type is no longer offered. Please choose another.",
+  tooManyChanges: {
+    one: "The hotel takes a limited number of bookings and nights online from one connection. Please try again in {n} minute, or contact the hotel (details above) to change your stay.",
+    other: "The hotel takes a limited number of bookings and nights online from one connection. Please try again in {n} minutes, or contact the hotel (details above) to change your stay."
+  },
 
 
   // ---- the booking page (/book) and the widget of the hotel's website ----
@@ -226,6 +230,7 @@ export const en = {
   adultsInRoom: "Adults",
   promoLabel: "Promo code (optional)",
   searchButton: "Show prices",
+  anyRoomType: "Any room type",
   searching: "Looking for prices…",
   badParam: "This link’s “{name}” could not be used: please check it below.",
   offersTitle: "Your options",

@@ -208,12 +208,17 @@ export const fr: Catalog = {
   change_booking_window_exceeded: "Ces dates sont trop lointaines pour être réservées ici pour le moment.",
   change_occupancy_exceeded: "Trop de personnes pour une chambre : chaque chambre accueille au plus {adults} personnes, plus un bébé de moins de {infantAge} ans.",
   change_unknown_room_type: "Ce type de chambre n’est plus proposé. Choisissez-en un autre.",
+  tooManyChanges: {
+    one: "L’hôtel accepte en ligne un nombre limité de réservations et de nuits depuis une même connexion. Veuillez réessayer dans {n} minute, ou contactez l’hôtel (coordonnées ci-dessus) pour modifier votre séjour.",
+    other: "L’hôtel accepte en ligne un nombre limité de réservations et de nuits depuis une même connexion. Veuillez réessayer dans {n} minutes, ou contactez l’hôtel (coordonnées ci-dessus) pour modifier votre séjour."
+  },
   titleBook: "Réserver votre séjour",
   noscriptBook: "Cette page a besoin de JavaScript pour afficher les prix et réserver. Vous pouvez aussi réserver par téléphone ou par e-mail (coordonnées ci-dessus).",
   searchTitle: "Dates et voyageurs",
   adultsInRoom: "Adultes",
   promoLabel: "Code promo (facultatif)",
   searchButton: "Voir les prix",
+  anyRoomType: "Tout type de chambre",
   searching: "Recherche des prix…",
   badParam: "Le champ « {name} » de ce lien n’a pas pu être utilisé : vérifiez-le ci-dessous.",
   offersTitle: "Vos possibilités",

@@ -8,7 +8,7 @@ import { type FontFiles, renderPdf } from "./ConfirmationPdf.js"
 /**
  * The entry of a PDF worker thread (`PdfWorkers`): it draws each confirmation it is sent and
  * answers with the PDF. Drawing is enough CPU to hold up every request on the main thread
- * (README, "Performance").
+ * (docs/performance.md).
  */
 
 export interface DrawRequest {

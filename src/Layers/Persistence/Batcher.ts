@@ -9,7 +9,7 @@ import { databaseFaultIn } from "./DatabaseFaults.js"
  * then its calls, and those that queued behind it meanwhile, have that answer at once, not a wait
  * of their own in turn (250 quotes under a held lock waited 5 s for each batch of 100 before them).
  * Callers wait on a plain callback, not a Deferred and a Queue: it runs twice per quote, where
- * making a Deferred alone showed in the service's CPU profile (README, "Performance").
+ * making a Deferred alone showed in the service's CPU profile (docs/performance.md).
  */
 export const makeBatcher = <A, B>(
   run: (inputs: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>>,

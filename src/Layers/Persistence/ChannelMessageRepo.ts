@@ -18,7 +18,7 @@ export interface AppliedMessage {
   readonly body_hash: string | null
 }
 
-/** The channel messages applied, by id: the same id again answers the first answer (DESIGN §12.1). */
+/** The channel messages applied, by id: the same id again answers the first answer (docs/decisions.md#channel-interface). */
 export class ChannelMessageRepo extends Context.Service<ChannelMessageRepo, {
   /**
    * Inside a transaction: claims a message id, or answers the message that holds it. A concurrent

@@ -33,7 +33,7 @@ export interface ChannelWrite {
 
 /**
  * Per room type and night: the rooms this service's reservations hold, and what the hotel's
- * systems said of the night (DESIGN §12). Rows that were never written read as empty nights.
+ * systems said of the night (docs/decisions.md#channel). Rows that were never written read as empty nights.
  */
 export class InventoryRepo extends Context.Service<InventoryRepo, {
   /** The written nights from `from` up to `until`: the reads of quotes at one moment share a statement. */

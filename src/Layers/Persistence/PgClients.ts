@@ -175,7 +175,7 @@ const noDirectConnection = new SqlError.SqlError({
   })
 })
 
-/** How the service's pool reaches PostgreSQL, found at its start (DESIGN §11, "behind a connection pooler"). */
+/** How the service's pool reaches PostgreSQL, found at its start (docs/decisions.md#behind-a-pooler). */
 export class DatabaseReach extends Context.Service<DatabaseReach, {
   /** A pooler stands between the service and PostgreSQL: a server connection is not the service's own. */
   readonly pooled: boolean

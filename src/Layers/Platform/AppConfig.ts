@@ -68,7 +68,7 @@ export const DEFAULT_DATABASE_TIMEOUT_MS = 5000
 /**
  * The connections the server holds at once: in all, well under the process's file limit, and per
  * client address, enough busy ones for the guests behind one address to load pages at once; idle
- * keep-alive connections make room for new ones (DESIGN §13, `limitConnections`).
+ * keep-alive connections make room for new ones (docs/decisions.md#connections, `limitConnections`).
  */
 export const defaultConnectionLimits = { maxConnections: 2_000, maxConnectionsPerAddress: 64 } as const
 
@@ -80,7 +80,7 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly databaseUrl: Option.Option<Redacted.Redacted>
   /** A direct connection (no pooler) to `databaseUrl`'s database, for the outbox's `LISTEN`; unset behind a pooler: the outbox polls. */
   readonly databaseListenUrl: Option.Option<Redacted.Redacted>
-  /** The longest wait for the database: a connection, a statement, a lock (DESIGN §11). */
+  /** The longest wait for the database: a connection, a statement, a lock (docs/decisions.md#database-failures). */
   readonly databaseTimeoutMs: number
   readonly dataDir: string
   readonly smtpUrl: Option.Option<Redacted.Redacted>
@@ -94,7 +94,7 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly hotelFile: string
   readonly appSecret: Option.Option<Redacted.Redacted>
   readonly otlpEndpoint: Option.Option<string>
-  /** Cost units per client address (and per token) and minute; 0: no limit (README, "Limits"). */
+  /** Cost units per client address (and per token) and minute; 0: no limit (docs/limits.md). */
   readonly rateLimitPerMinute: number
   readonly quoteRetentionDays: number
   /** Days after its guest link lapsed that a reservation never completed keeps the personal data. */

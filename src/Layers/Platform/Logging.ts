@@ -138,7 +138,7 @@ const requestViaLogger = (entry: RequestEntry): Effect.Effect<void> => {
  * How a request's line is written; none until `LoggingLive` says (the tests' thousands of
  * requests stay quiet). In JSON, straight to the buffered output: through the logger it cost much
  * more CPU per small request (the annotations, the masking of fields that cannot hold a secret, a
- * serialisation of a whole object; README, "Logs"); written here it is one template string.
+ * serialisation of a whole object; docs/observability.md#logs); written here it is one template string.
  */
 export const RequestLog = Context.Reference<RequestLogLine | undefined>("RequestLog", { defaultValue: () => undefined })
 

@@ -1,7 +1,7 @@
 import { Effect, Metric } from "effect"
 
 /*
- * The service's metrics (DESIGN §15), named as OpenTelemetry's semantic conventions name them
+ * The service's metrics (docs/decisions.md#operators), named as OpenTelemetry's semantic conventions name them
  * where they exist, in Effect's `Metric` registry: the Prometheus endpoint reads the registry,
  * and so does OpenTelemetry's exporter. Every label takes its values from a closed set (route
  * templates, codes, kinds), so no request can add a series; the domain's series are registered

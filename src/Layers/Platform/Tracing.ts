@@ -50,7 +50,7 @@ export const untracedWithoutCollector = <A, E, R>(layer: Layer.Layer<A, E, R>) =
 /*
  * Spans only while a collector listens. Without one the API turns spans off
  * (`References.TracerEnabled`), yet `Effect.fn` and `Effect.withSpan` would still capture a
- * stack trace and open a no-op span on every call, several times a quote (README, "Performance");
+ * stack trace and open a no-op span on every call, several times a quote (docs/performance.md);
  * and `Effect.annotateCurrentSpan` would build an exception to find no span. These check first.
  */
 

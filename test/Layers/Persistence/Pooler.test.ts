@@ -12,7 +12,7 @@ import { AppConfig } from "../../../src/Layers/Platform/AppConfig.js"
 import { testDatabaseUrl } from "../../support/database.js"
 
 /*
- * The service behind PgBouncer in transaction mode with its default settings (DESIGN §11, "behind a
+ * The service behind PgBouncer in transaction mode with its default settings (docs/decisions.md#behind-a-pooler, "behind a
  * connection pooler"): `.ci/with-pgbouncer` starts one and names it and the server behind it.
  */
 const poolerUrl = process.env.TEST_POOLER_URL

@@ -111,7 +111,7 @@ contract("ReservationRepo", { inMemory: ReservationRepo.InMemory, postgres: Rese
       expect((yield* find(id)).pms_status).toBe("FAILED")
     }))
 
-  it.effect("guest text stored before DESIGN §13 (line breaks, controls, bidi controls) reads back as it was", () =>
+  it.effect("guest text stored before the guest-text rule (line breaks, controls, bidi controls) reads back as it was", () =>
     Effect.gen(function*() {
       const repo = yield* ReservationRepo
       const id = "r_older_text" as ReservationId

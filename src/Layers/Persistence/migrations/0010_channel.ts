@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  // What the hotel's systems say of each room type's night (DESIGN §12), beside this service's own
+  // What the hotel's systems say of each room type's night (docs/decisions.md#channel), beside this service's own
   // bookings, in the row completions lock: every field with the instant it was computed (`as_of`),
   // so that an older message never overwrites a newer figure. `booked_since` counts the rooms taken
   // here after `rooms_to_sell_as_of`, which the hotel's figure cannot count yet.

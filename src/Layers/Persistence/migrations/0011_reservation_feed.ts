@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  // The feed a PMS pulls (DESIGN §12.1): each change of a reservation with its content at that
+  // The feed a PMS pulls (docs/decisions.md#channel-interface): each change of a reservation with its content at that
   // moment, written in the change's own transaction. `seq` is the cursor; ReservationFeedRepo makes
   // it follow the commit order. Reservations are never deleted (housekeeping erases expired ones,
   // which have no change), so a change never loses its reservation.

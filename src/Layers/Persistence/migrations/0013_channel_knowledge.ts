@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  // What the hotel's figure counts of this service's reservation changes (DESIGN §12.2, amended
+  // What the hotel's figure counts of this service's reservation changes (docs/decisions.md#what-may-be-sold
   // 2026-11-28): the changes up to a feed cursor, and those whose PMS push was acknowledged at or
   // before an instant. Kept with the figure in the row completions lock.
   yield* sql`
