@@ -35,6 +35,13 @@ module.exports = {
       to: { dependencyTypes: ["core"], pathNot: "^(node:)?(buffer|path|querystring|string_decoder|url|util)$" }
     },
     {
+      name: "channel-message-stands-below-the-channel-rules",
+      comment: "A channel field is declared once, in the message's schemas (Domain/Channel/Message.ts): the cells, the merge and the view follow it, never the reverse.",
+      severity: "error",
+      from: { path: "^src/Domain/Channel/Message\\.ts$" },
+      to: { path: "^src/Domain/Channel/" }
+    },
+    {
       name: "services-never-import-api",
       comment: "A service is the use case, whatever the transport: HTTP, MCP and commands all call it; the contract is the API's.",
       severity: "error",
@@ -53,14 +60,21 @@ module.exports = {
       comment: "Config, ids, tracing and logging are used by every layer, so they stand below all of them.",
       severity: "error",
       from: { path: "^src/Layers/Platform/" },
-      to: { path: "^src/Layers/(Persistence|Pdf)/" }
+      to: { path: "^src/Layers/(Persistence|Pdf|EmbeddedDatabase)/" }
+    },
+    {
+      name: "embedded-database-runs-no-sql",
+      comment: "The embedded server's room starts, watches and restarts a process: what is asked of the database (its role, its tables) is Persistence's.",
+      severity: "error",
+      from: { path: "^src/Layers/EmbeddedDatabase/" },
+      to: { path: "^src/Layers/(Persistence|Pdf)/|(^|/)node_modules/(effect/dist/sql/|@effect/sql)" }
     },
     {
       name: "api-never-reaches-a-repository",
       comment: "Handlers decode, call one service method and encode: storage is reached through a service, where the rules are.",
       severity: "error",
       from: { path: "^src/Api/" },
-      to: { path: "^src/Layers/(Persistence|Pdf)/" }
+      to: { path: "^src/Layers/(Persistence|Pdf|EmbeddedDatabase)/" }
     },
     {
       name: "only-the-entry-points-see-everything",

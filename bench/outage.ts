@@ -47,7 +47,7 @@ import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { exportTo, importFrom } from "../src/Layers/Persistence/Backup.js"
 import { pgClientLayer } from "../src/Layers/Persistence/Database.js"
-import { embeddedPostgres } from "../src/Layers/Persistence/EmbeddedPostgres.js"
+import { embeddedPostgres } from "../src/Layers/EmbeddedDatabase/EmbeddedPostgres.js"
 import { measure, type Measured, SECONDS, table } from "./load.js"
 import { outboxIdle } from "./pdfs.js"
 import {

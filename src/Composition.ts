@@ -1,18 +1,8 @@
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Layer } from "effect"
-import { ChannelMessageRepo } from "./Layers/Persistence/ChannelMessageRepo.js"
-import { DatabaseLive, DatabasePing } from "./Layers/Persistence/Database.js"
-import { HotelRepo } from "./Layers/Persistence/HotelRepo.js"
-import { HousekeepingRepo } from "./Layers/Persistence/HousekeepingRepo.js"
-import { IdempotencyRepo } from "./Layers/Persistence/IdempotencyRepo.js"
-import { InventoryRepo } from "./Layers/Persistence/InventoryRepo.js"
+import { DatabaseLive } from "./Layers/Persistence/Database.js"
 import { MigrationsLive } from "./Layers/Persistence/Migrations.js"
-import { OutboxRepo } from "./Layers/Persistence/OutboxRepo.js"
-import { QuoteRepo } from "./Layers/Persistence/QuoteRepo.js"
-import { ReservationFeedRepo } from "./Layers/Persistence/ReservationFeedRepo.js"
-import { ReservationRepo } from "./Layers/Persistence/ReservationRepo.js"
-import { TokenRepo } from "./Layers/Persistence/TokenRepo.js"
-import { Transactions } from "./Layers/Persistence/Transactions.js"
+import { liveRepositories, mergeRepositories } from "./Layers/Persistence/Repositories.js"
 import { AppConfig } from "./Layers/Platform/AppConfig.js"
 import { AppSecret } from "./Layers/Platform/AppSecret.js"
 import { TracingLive, untracedWithoutCollector } from "./Layers/Platform/Tracing.js"
@@ -61,38 +51,22 @@ export const Services = Layer.mergeAll(
   RateLimiter.layer
 )
 
-/** The repositories on the SQL client provided, after the schema is brought up to date. */
-export const Repositories = Layer.mergeAll(
-  HotelRepo.layer,
-  InventoryRepo.layer,
-  ChannelMessageRepo.layer,
-  QuoteRepo.layer,
-  ReservationRepo.layer,
-  ReservationFeedRepo.layer,
-  TokenRepo.layer,
-  OutboxRepo.layer,
-  HousekeepingRepo.layer,
-  IdempotencyRepo.layer,
-  Transactions.layer,
-  DatabasePing.layer
-).pipe(
-  Layer.provideMerge(MigrationsLive)
-)
+/** The repositories (`liveRepositories`, the one list) on the SQL client provided, after the schema is brought up to date. */
+export const Repositories = mergeRepositories(liveRepositories).pipe(Layer.provideMerge(MigrationsLive))
 
 /** The repositories on `DATABASE_URL`, or the embedded database. */
 export const RepositoriesLive = Repositories.pipe(Layer.provideMerge(DatabaseLive))
 
-/** The outbox worker beside the services, delivering through the mailer and the PMS provided. */
-export const withOutboxWorker = <E, R>(worker: Layer.Layer<never, E, R>) => worker.pipe(Layer.provideMerge(Services))
-
 /** What runs beside the requests for the life of the service: the outbox worker and the housekeeping sweep. */
-const BackgroundLive = withOutboxWorker(Layer.merge(OutboxWorker.layer, Housekeeping.periodic.pipe(Layer.provide(Housekeeping.layer))))
+const BackgroundLive = Layer.merge(OutboxWorker.layer, Housekeeping.periodic.pipe(Layer.provide(Housekeeping.layer)))
 
 /**
  * Every service on its live infrastructure, which it exposes too (the API's own services, such as
  * the discovery documents, are built on it), with the work beside the requests.
  */
 export const ServicesLive = untracedWithoutCollector(BackgroundLive.pipe(
+  // the work beside the requests uses the services too, built once for both
+  Layer.provideMerge(Services),
   Layer.provide(Layer.mergeAll(Mailer.layer, Pms.layer)),
   // the secret is checked against the migrated database's fingerprint
   Layer.provideMerge(AppSecret.layer.pipe(Layer.provideMerge(RepositoriesLive))),

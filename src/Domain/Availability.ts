@@ -1,5 +1,5 @@
 import { Schema, SchemaTransformation } from "effect"
-import { RestrictionReason } from "./Channel.js"
+import { RestrictionReason } from "./Channel/Restrictions.js"
 import { withDefault } from "./Documentation.js"
 import { RoomTypeId } from "./Ids.js"
 import { LocalDate } from "./LocalDate.js"

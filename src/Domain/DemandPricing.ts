@@ -1,4 +1,4 @@
-import { freeRooms, type NightState } from "./Channel.js"
+import { freeRooms, type NightState } from "./Channel/Nights.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { type Cents, cents, percentOf } from "./Money.js"
 

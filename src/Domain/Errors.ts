@@ -23,6 +23,18 @@ export class ValidationError extends Schema.TaggedError<ValidationError>()("Vali
   message: Schema.String
 }) {}
 
+/** One constructor per code: `invalidDates("to: must not be before from")`. */
+const withCode = (code: ValidationCode) => (message: string) => new ValidationError({ code, message })
+export const invalidRequest = withCode("invalid_request")
+export const invalidDates = withCode("invalid_dates")
+export const stayTooLong = withCode("stay_too_long")
+export const bookingWindowExceeded = withCode("booking_window_exceeded")
+export const occupancyExceeded = withCode("occupancy_exceeded")
+export const childrenAgesMismatch = withCode("children_ages_mismatch")
+export const unknownRoomType = withCode("unknown_room_type")
+export const unknownRateCode = withCode("unknown_rate_code")
+export const rangeTooLong = withCode("range_too_long")
+
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
   message: Schema.String
 }) {}

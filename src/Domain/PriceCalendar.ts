@@ -1,8 +1,9 @@
 import { Option, Result, Schema, SchemaTransformation } from "effect"
 import { jsonCount, NumberText, urlCount } from "./Availability.js"
-import { readUntil, RestrictionReason } from "./Channel.js"
+import { readUntil } from "./Channel/Nights.js"
+import { RestrictionReason } from "./Channel/Restrictions.js"
 import { wireExamples, withDefault } from "./Documentation.js"
-import { ValidationError } from "./Errors.js"
+import { invalidDates, rangeTooLong, ValidationError } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { PackageCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, daysBetween, LocalDate } from "./LocalDate.js"
@@ -146,17 +147,14 @@ export const calendarDates = (
   nights: number
 ): Result.Result<ReadonlyArray<LocalDate>, ValidationError> => {
   const count = daysBetween(from, to) + 1
-  if (count < 1) return Result.fail(new ValidationError({ code: "invalid_dates", message: "to must not be before from" }))
+  if (count < 1) return Result.fail(invalidDates("to must not be before from"))
   if (count > MAX_CALENDAR_DATES) {
     return Result.fail(
-      new ValidationError({
-        code: "range_too_long",
-        message: `from to to spans ${count} arrival dates; a calendar answers at most ${MAX_CALENDAR_DATES}`
-      })
+      rangeTooLong(`from to to spans ${count} arrival dates; a calendar answers at most ${MAX_CALENDAR_DATES}`)
     )
   }
   if (daysBetween(to, LAST_DATE) < nights) {
-    return Result.fail(new ValidationError({ code: "invalid_dates", message: `the last stay would end after ${LAST_DATE}` }))
+    return Result.fail(invalidDates(`the last stay would end after ${LAST_DATE}`))
   }
   return Result.succeed(Array.from({ length: count }, (_, i) => addDays(from, i)))
 }

@@ -1,8 +1,10 @@
 import { Result } from "effect"
 import { freeCancellationUntil } from "./CancellationPolicy.js"
-import { freeDuringStay, type NightLookup, restrictionBound, restrictionMessage, roomsByType, stayRestriction } from "./Channel.js"
+import { roomsByType } from "./Channel/BookedSince.js"
+import { freeDuringStay, type NightLookup } from "./Channel/Nights.js"
+import { restrictionBound, restrictionMessage, stayRestriction } from "./Channel/Restrictions.js"
 import { withDemandSurcharge } from "./DemandPricing.js"
-import { ValidationError } from "./Errors.js"
+import { childrenAgesMismatch, occupancyExceeded, unknownRateCode, unknownRoomType, ValidationError } from "./Errors.js"
 import type { HotelDefinition, PromoCodeDefinition, RatePlanDefinition, RoomTypeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { isoWeekday, type LocalDate, monthOf, nightsOf } from "./LocalDate.js"
@@ -66,10 +68,7 @@ export const singleRoomLine = (request: SingleRoomQuoteRequest): Result.Result<R
       rate_code: request.rate_code ?? null
     })
     : Result.fail(
-      new ValidationError({
-        code: "children_ages_mismatch",
-        message: `children is ${request.children} but children_ages lists ${ages.length} ages: give one age per child`
-      })
+      childrenAgesMismatch(`children is ${request.children} but children_ages lists ${ages.length} ages: give one age per child`)
     )
 }
 
@@ -89,28 +88,19 @@ export const validateRooms = (
     const room = hotel.room_types.find((r) => r.id === line.room_type_id)
     if (room === undefined) {
       return Result.fail(
-        new ValidationError({
-          code: "unknown_room_type",
-          message: `${field(i)}room_type_id: unknown room type "${line.room_type_id}"; known: ${roomIds.join(", ")}`
-        })
+        unknownRoomType(`${field(i)}room_type_id: unknown room type "${line.room_type_id}"; known: ${roomIds.join(", ")}`)
       )
     }
     if (line.rate_code !== null && !rateCodes.includes(line.rate_code)) {
       return Result.fail(
-        new ValidationError({
-          code: "unknown_rate_code",
-          message: `${field(i)}rate_code: unknown rate code "${line.rate_code}"; known: ${rateCodes.join(", ")}`
-        })
+        unknownRateCode(`${field(i)}rate_code: unknown rate code "${line.rate_code}"; known: ${rateCodes.join(", ")}`)
       )
     }
     if (!fitsRoom(room, { adults: line.adults, childrenAges: line.children_ages })) {
       return Result.fail(
-        new ValidationError({
-          code: "occupancy_exceeded",
-          message: `${field(i)}adults, children_ages: ${line.adults} adults and ${line.children_ages.length} children do not fit; ${
+        occupancyExceeded(`${field(i)}adults, children_ages: ${line.adults} adults and ${line.children_ages.length} children do not fit; ${
             occupancyRule(room)
-          }`
-        })
+          }`)
       )
     }
   }

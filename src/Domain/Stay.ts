@@ -1,5 +1,5 @@
 import { Result } from "effect"
-import { ValidationError } from "./Errors.js"
+import { bookingWindowExceeded, invalidDates, stayTooLong, ValidationError } from "./Errors.js"
 import type { HotelDefinition } from "./Hotel.js"
 import { daysBetween, type LocalDate } from "./LocalDate.js"
 
@@ -21,24 +21,21 @@ export const validateStay = (
   const nights = daysBetween(checkin, checkout)
   const daysAhead = daysBetween(today, checkin)
   if (nights < 1) {
-    return Result.fail(new ValidationError({ code: "invalid_dates", message: "checkout must be after checkin" }))
+    return Result.fail(invalidDates("checkout must be after checkin"))
   }
   if (daysAhead < 0) {
     return Result.fail(
-      new ValidationError({ code: "invalid_dates", message: `checkin must not be in the past (today is ${today} in hotel time)` })
+      invalidDates(`checkin must not be in the past (today is ${today} in hotel time)`)
     )
   }
   if (nights > hotel.booking.max_nights) {
     return Result.fail(
-      new ValidationError({ code: "stay_too_long", message: `a stay is at most ${hotel.booking.max_nights} nights (checkin to checkout)` })
+      stayTooLong(`a stay is at most ${hotel.booking.max_nights} nights (checkin to checkout)`)
     )
   }
   if (daysAhead > hotel.booking.max_days_ahead) {
     return Result.fail(
-      new ValidationError({
-        code: "booking_window_exceeded",
-        message: `checkin may be at most ${hotel.booking.max_days_ahead} days ahead`
-      })
+      bookingWindowExceeded(`checkin may be at most ${hotel.booking.max_days_ahead} days ahead`)
     )
   }
   return Result.succeed({ checkin, checkout, nights, daysAhead })

@@ -1,12 +1,13 @@
 import { Option, Result, Schema } from "effect"
 import { groupBooking, groupBookingMessage } from "./BookingLimits.js"
 import { wireExamples } from "./Documentation.js"
-import { AvailabilityChanged, GroupStayChange, ValidationError } from "./Errors.js"
+import { AvailabilityChanged, GroupStayChange, invalidRequest, ValidationError } from "./Errors.js"
 import type { HotelDefinition, PromoCodeDefinition } from "./Hotel.js"
 import type { PackageCode, PromotionCode, RateCode, RoomTypeId } from "./Ids.js"
 import { addDays, LocalDate, nightsOf } from "./LocalDate.js"
 import { type Cents, cents, Currency, describedAmount, majorUnitsAsCents, MAX_AMOUNT } from "./Money.js"
-import { type NightLookup, nightLookup, roomsByType, type StoredNight } from "./Channel.js"
+import { type NightsChange, roomsByType } from "./Channel/BookedSince.js"
+import { type NightLookup, nightLookup, type StoredNight } from "./Channel/Nights.js"
 import { lineTotals, type PricingInput, priceStay, type RoomLine, validateRooms } from "./Pricing.js"
 import { appliedPromoCode, findPromoCode } from "./PromoCodes.js"
 import { MultiRoomQuoteRequest, OfferPrice, type PackageOffer, type QuotedRoom, QuoteStay } from "./Quote.js"
@@ -123,10 +124,7 @@ export const changeLines = (
     const other = lines.findIndex((line) => line.rate_code !== null && line.rate_code !== plan)
     if (other >= 0) {
       return yield* Result.fail(
-        new ValidationError({
-          code: "invalid_request",
-          message: `rooms[${other}].rate_code: a change keeps the reservation's rate plan ${plan}; give ${plan} or leave it out`
-        })
+        invalidRequest(`rooms[${other}].rate_code: a change keeps the reservation's rate plan ${plan}; give ${plan} or leave it out`)
       )
     }
     const group = groupBooking(hotel, lines)
@@ -166,14 +164,6 @@ export const withoutOwnRooms = (rows: ReadonlyArray<StoredNight>, r: Reservation
       cells: figure.value === null ? state.cells : { ...state.cells, rooms_to_sell: { ...figure, value: figure.value + mine } }
     }
   }
-}
-
-/** Rooms of a type taken (more than 0) or given back (less than 0) on every night from `checkin` up to `checkout`. */
-export interface NightsChange {
-  readonly roomTypeId: RoomTypeId
-  readonly checkin: LocalDate
-  readonly checkout: LocalDate
-  readonly rooms: number
 }
 
 /**

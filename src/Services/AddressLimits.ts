@@ -9,7 +9,7 @@ import * as Metrics from "../Layers/Platform/Metrics.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"
 
 /** What one booking takes: `roomNights` for reservation `id`, by `address`, at `at`. */
-interface Booking {
+export interface Booking {
   readonly id: ReservationId
   readonly address: string
   readonly roomNights: number

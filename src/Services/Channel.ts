@@ -1,24 +1,13 @@
 import { Clock, Context, Effect, Layer, Metric, Option } from "effect"
-import {
-  type AriAnswer,
-  type AriMessage,
-  applyMessage,
-  channelWindow,
-  type InventoryQuery,
-  inventoryNight,
-  type InventoryView,
-  isOversold,
-  knowledgeOf,
-  MAX_VIEW_DATES,
-  messageIssues,
-  messageRanges,
-  type MessageIssue,
-  nightLookup,
-  readUntil,
-  type TouchedNight,
-  unknownRooms
-} from "../Domain/Channel.js"
-import { InvalidMessage, listIssues, MessageIdReused, ValidationError } from "../Domain/Errors.js"
+import { unknownRooms } from "../Domain/Channel/BookedSince.js"
+import { knowledgeOf } from "../Domain/Channel/Knowledge.js"
+import { messageRanges } from "../Domain/Channel/LockPlan.js"
+import { applyMessage, type TouchedNight } from "../Domain/Channel/Merge.js"
+import { type AriAnswer, type AriMessage, MAX_VIEW_DATES, type MessageIssue } from "../Domain/Channel/Message.js"
+import { channelWindow, messageIssues } from "../Domain/Channel/MessageChecks.js"
+import { isOversold, nightLookup, readUntil } from "../Domain/Channel/Nights.js"
+import { type InventoryQuery, inventoryNight, type InventoryView } from "../Domain/Channel/View.js"
+import { invalidDates, InvalidMessage, listIssues, MessageIdReused, rangeTooLong, unknownRoomType } from "../Domain/Errors.js"
 import { addDays, daysBetween, nightsOf } from "../Domain/LocalDate.js"
 import { fileBaseRate } from "../Domain/Pricing.js"
 import { ChannelMessageRepo } from "../Layers/Persistence/ChannelMessageRepo.js"
@@ -163,29 +152,20 @@ export class Channel extends Context.Service<Channel>()("Channel", {
         // a date outside the window is refused before it reaches the database (0000-01-01 is none of PostgreSQL's)
         const { first, last } = channelWindow(hotel, yield* catalog.today(hotel))
         if (query.from < first || query.to > last) {
-          return yield* new ValidationError({
-            code: "invalid_dates",
-            message: query.from < first
+          return yield* invalidDates(query.from < first
               ? `from: must not be before ${first} (yesterday in hotel time)`
-              : `to: must not be after ${last} (the booking window, ${hotel.booking.max_days_ahead} days ahead)`
-          })
+              : `to: must not be after ${last} (the booking window, ${hotel.booking.max_days_ahead} days ahead)`)
         }
         const dates = daysBetween(query.from, query.to) + 1
-        if (dates < 1) return yield* new ValidationError({ code: "invalid_dates", message: "to: must not be before from" })
+        if (dates < 1) return yield* invalidDates("to: must not be before from")
         if (dates > MAX_VIEW_DATES) {
-          return yield* new ValidationError({
-            code: "range_too_long",
-            message: `to: from to to spans ${dates} dates; the view answers at most ${MAX_VIEW_DATES}`
-          })
+          return yield* rangeTooLong(`to: from to to spans ${dates} dates; the view answers at most ${MAX_VIEW_DATES}`)
         }
         const rooms = query.room_type_id === undefined
           ? hotel.room_types
           : hotel.room_types.filter((room) => room.id === query.room_type_id)
         if (rooms.length === 0) {
-          return yield* new ValidationError({
-            code: "unknown_room_type",
-            message: `room_type_id: unknown room type "${query.room_type_id}"; known: ${hotel.room_types.map((r) => r.id).join(", ")}`
-          })
+          return yield* unknownRoomType(`room_type_id: unknown room type "${query.room_type_id}"; known: ${hotel.room_types.map((r) => r.id).join(", ")}`)
         }
         const nights = nightLookup(yield* inventory.nightsBetween(query.from, readUntil(query.to)))
         const view: InventoryView = {

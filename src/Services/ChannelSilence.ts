@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
-import { closedWhileSilent, type NightLookup } from "../Domain/Channel.js"
+import { closedWhileSilent, type NightLookup } from "../Domain/Channel/Nights.js"
 import { ChannelMessageRepo } from "../Layers/Persistence/ChannelMessageRepo.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
 import * as Tracing from "../Layers/Platform/Tracing.js"

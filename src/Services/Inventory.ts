@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import type { Availability, AvailabilityQuery } from "../Domain/Availability.js"
-import { freeDuringStay, nightLookup, readUntil, restrictionBound, stayRestriction } from "../Domain/Channel.js"
+import { freeDuringStay, nightLookup, readUntil } from "../Domain/Channel/Nights.js"
+import { restrictionBound, stayRestriction } from "../Domain/Channel/Restrictions.js"
 import { fitsRoom, INFANT_AGE_LIMIT } from "../Domain/Occupancy.js"
 import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"

@@ -1,6 +1,6 @@
 import { Context, Duration, Effect, Exit, Fiber, Layer, Option, Semaphore } from "effect"
 import { ServiceUnavailable } from "../Domain/Errors.js"
-import { nightLookup } from "../Domain/Channel.js"
+import { nightLookup } from "../Domain/Channel/Nights.js"
 import {
   calendarDates,
   calendarRooms,

@@ -4,7 +4,7 @@ import { NotFound, QuoteExpired } from "../Domain/Errors.js"
 import type { QuoteId } from "../Domain/Ids.js"
 import { hasLapsed, quoteExpiresAt } from "../Domain/Lifetimes.js"
 import { formatInstant, type LocalDate } from "../Domain/LocalDate.js"
-import { nightLookup, readUntil } from "../Domain/Channel.js"
+import { nightLookup, readUntil } from "../Domain/Channel/Nights.js"
 import { priceStay, type RoomLine, singleRoomLine, validateRooms } from "../Domain/Pricing.js"
 import type {
   ClientInfo,

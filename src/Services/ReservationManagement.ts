@@ -9,7 +9,7 @@ import {
 } from "../Domain/Errors.js"
 import { cancellationRefusal } from "../Domain/CancellationPolicy.js"
 import { confirmationPdfFilename } from "../Domain/GuestEmails.js"
-import type { ReservationId, RoomTypeId } from "../Domain/Ids.js"
+import type { ReservationId } from "../Domain/Ids.js"
 import {
   applyGuestUpdate,
   type GuestUpdate,
@@ -21,19 +21,9 @@ import {
   manageView,
   RESEND_INTERVAL_MS
 } from "../Domain/Management.js"
-import {
-  countedOn,
-  type CountedStates,
-  givenBack,
-  holdsOf,
-  type Knowledge,
-  knowledgeKey,
-  nightLookup,
-  readUntil,
-  roomsByType,
-  roomsHeldOn,
-  type StoredNight
-} from "../Domain/Channel.js"
+import { afterChanges, type CountedStates, givenBackBy, holdsOf, roomsByType, stayChanges } from "../Domain/Channel/BookedSince.js"
+import { type Knowledge, knowledgeKey } from "../Domain/Channel/Knowledge.js"
+import { nightLookup, readUntil, type StoredNight } from "../Domain/Channel/Nights.js"
 import { isCompleted } from "../Domain/CompletedReservation.js"
 import type { HotelDefinition } from "../Domain/Hotel.js"
 import { manageLinkExpiry } from "../Domain/Lifetimes.js"
@@ -53,7 +43,7 @@ import {
 } from "../Domain/StayChange.js"
 import { validateStay } from "../Domain/Stay.js"
 import { changeRefusal } from "../Domain/StayChangePolicy.js"
-import { type GivenBack, InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
+import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
 import { ReservationFeedRepo } from "../Layers/Persistence/ReservationFeedRepo.js"
 import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
@@ -131,11 +121,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
       }))
     })
 
-    /**
-     * What `booked_since` gets back when the reservation, as it stands, releases rooms on nights it
-     * locked: on each night, only rooms that night's figure cannot count (docs/decisions.md#what-may-be-sold); a room the
-     * hotel may still count stays counted until its next message.
-     */
+    /** What `booked_since` gets back when the reservation, as it stands, gives back rooms on nights it locked (`givenBackBy`). */
     const givenBackOn = Effect.fnUntraced(function*(reservation: ReservationRecord, locked: ReadonlyArray<StoredNight>) {
       const knowledges = new Map<string, Knowledge>()
       for (const row of locked) if (row.knowledge !== null) knowledges.set(knowledgeKey(row.knowledge), row.knowledge)
@@ -143,13 +129,8 @@ export class ReservationManagement extends Context.Service<ReservationManagement
       for (const [key, knowledge] of knowledges) {
         counted.set(key, (yield* feedRepo.countedStates(knowledge, [reservation.id])).get(reservation.id))
       }
-      const nights = nightLookup(locked)
       const held = holdsOf(reservation.id, reservation.rooms, reservation.checkin, reservation.checkout)
-      return (roomTypeId: RoomTypeId, rooms: number): GivenBack => (night) => {
-        const { knowledge } = nights(roomTypeId, night)
-        if (knowledge === null) return 0
-        return givenBack(roomsHeldOn(held, roomTypeId, night), countedOn(counted.get(knowledgeKey(knowledge)), roomTypeId, night), rooms)
-      }
+      return givenBackBy(held, nightLookup(locked), (knowledge) => counted.get(knowledgeKey(knowledge)))
     })
 
     /** The rooms go back to the inventory in the transaction that cancels: never twice, never lost. */
@@ -165,12 +146,11 @@ export class ReservationManagement extends Context.Service<ReservationManagement
             free_cancellation_until: reservation.offer.free_cancellation_until
           })
         }
-        const rooms = roomsByType(reservation.rooms)
+        const { checkin, checkout } = reservation
         // the same lock order as completions (room type, then night): the two never deadlock
-        const back = yield* givenBackOn(reservation, yield* inventory.lockNights([...rooms.keys()], reservation.checkin, reservation.checkout))
-        for (const [roomTypeId, count] of rooms) {
-          yield* inventory.release(roomTypeId, count, reservation.checkin, reservation.checkout, back(roomTypeId, count))
-        }
+        const locked = yield* inventory.lockNights([...roomsByType(reservation.rooms).keys()], checkin, checkout)
+        const back = yield* givenBackOn(reservation, locked)
+        yield* inventory.writeBookings(afterChanges(locked, stayChanges(reservation.rooms, checkin, checkout, -1), back))
         yield* repo.cancel(id, new Date(now).toISOString(), pmsStatusAfterChange(reservation.pms_status))
         yield* outbox.enqueue([{ kind: "cancellation_email", reservation_id: id }, { kind: "pms_cancel", reservation_id: id }])
         yield* feed.record(id, "cancelled")
@@ -253,11 +233,7 @@ export class ReservationManagement extends Context.Service<ReservationManagement
         const booking = added > 0 ? { id, address: clientAddress, roomNights: added, at: yield* Clock.currentTimeMillis } : undefined
         if (booking !== undefined) yield* addressLimits.check(hotel, recent, booking)
         const back = yield* givenBackOn(reservation, locked)
-        for (const { checkin, checkout, rooms, roomTypeId } of nightsChanges(reservation, stay, lines)) {
-          yield* rooms > 0
-            ? inventory.take(roomTypeId, rooms, checkin, checkout)
-            : inventory.release(roomTypeId, -rooms, checkin, checkout, back(roomTypeId, -rooms))
-        }
+        yield* inventory.writeBookings(afterChanges(locked, nightsChanges(reservation, stay, lines), back))
         yield* repo.changeStay(id, {
           checkin: stay.checkin,
           checkout: stay.checkout,

@@ -1,5 +1,4 @@
 import { Clock, Context, Effect, Layer, Metric, Option, Result } from "effect"
-import { randomBytes } from "node:crypto"
 import {
   groupBooking,
   groupBookingMessage,
@@ -10,18 +9,19 @@ import {
 import {
   AvailabilityChanged,
   GroupBookingRequired,
+  invalidRequest,
   InvalidToken,
   PriceChanged,
   QuoteNotReservable,
   RateLimited,
-  ReservationNotPending,
-  ValidationError
+  ReservationNotPending
 } from "../Domain/Errors.js"
 import type { HotelDefinition, PromoCodeDefinition } from "../Domain/Hotel.js"
 import type { ReservationId } from "../Domain/Ids.js"
 import { guestLinkExpiry, manageLinkExpiry } from "../Domain/Lifetimes.js"
 import { formatInstant } from "../Domain/LocalDate.js"
-import { nightLookup, readUntil, roomsByType } from "../Domain/Channel.js"
+import { afterChanges, roomsByType, stayChanges } from "../Domain/Channel/BookedSince.js"
+import { nightLookup, readUntil } from "../Domain/Channel/Nights.js"
 import { lineTotals, priceStay, roomsNotToBeHad } from "../Domain/Pricing.js"
 import type { ClientInfo } from "../Domain/Quote.js"
 import type { Cents } from "../Domain/Money.js"
@@ -41,11 +41,11 @@ import { appliedPromoCode, promoCodeOfOffer } from "../Domain/PromoCodes.js"
 import { validateStay } from "../Domain/Stay.js"
 import { InventoryRepo } from "../Layers/Persistence/InventoryRepo.js"
 import { OutboxRepo } from "../Layers/Persistence/OutboxRepo.js"
-import { ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
+import { type Completion, ReservationRepo } from "../Layers/Persistence/ReservationRepo.js"
 import { Transactions } from "../Layers/Persistence/Transactions.js"
 import { AppConfig } from "../Layers/Platform/AppConfig.js"
-import { randomId } from "../Layers/Platform/RandomId.js"
-import { AddressLimits } from "./AddressLimits.js"
+import { randomBytes, randomId } from "../Layers/Platform/RandomId.js"
+import { AddressLimits, type Booking } from "./AddressLimits.js"
 import { HotelCatalog } from "./HotelCatalog.js"
 import { PromoCodes } from "./PromoCodes.js"
 import { Idempotency } from "./Idempotency.js"
@@ -254,7 +254,61 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
           }))
         })
       }
-      return { hotel, offer, totals }
+      return { hotel, locked, offer, totals }
+    })
+
+    /** The terms accepted, in the version the hotel states now; else 400 `invalid_request`. */
+    const checkTerms = (hotel: HotelDefinition, request: CompletionRequest) =>
+      !request.accept_terms
+        ? Effect.fail(invalidRequest("accept_terms: the terms must be accepted (true)"))
+        : request.terms_version !== hotel.terms.version
+        ? Effect.fail(invalidRequest(`terms_version: the terms are now version ${hotel.terms.version}; read and accept them again`))
+        : Effect.void
+
+    /** The guest's details as the reservation keeps them, the optional ones at their defaults. */
+    const guestOf = (request: CompletionRequest): GuestDetails => ({
+      first_name: request.first_name,
+      last_name: request.last_name,
+      email: request.email,
+      phone: request.phone,
+      country: request.country ?? null,
+      arrival_time: request.arrival_time ?? null,
+      special_requests: request.special_requests ?? null,
+      baby_cot: request.baby_cot ?? false,
+      early_check_in_request: request.early_check_in_request ?? false,
+      late_check_out_request: request.late_check_out_request ?? false
+    })
+
+    /**
+     * The locks a completion takes before any night, in the one order every completion takes them:
+     * first the address (its completions counted one at a time), then a limited code's uses
+     * (counted one completion at a time; the code was fixed with the intent, so the unlocked read
+     * tells it), then the reservation row; the nights come after (`revalidate`). Nothing else takes
+     * the code's lock (a cancellation gives a use back without it): no two transactions wait for
+     * each other in a cycle, and a completion queued behind a code's last use holds no nights.
+     */
+    const lockInOrder = Effect.fnUntraced(function*(pending: ReservationRecord, clientAddress: string, now: number) {
+      const recent = yield* addressLimits.lock(clientAddress, now)
+      const promoCode = yield* promoCodes.lockForCompletion(pending.promo_code)
+      const reservation = yield* repo.findForUpdate(pending.id).pipe(Effect.map(Option.getOrThrow))
+      return { recent, promoCode, reservation }
+    })
+
+    /** What completing writes besides the rooms: the record, the address's booking, the manage link, the jobs and the feed's change. */
+    const recordCompletion = Effect.fnUntraced(function*(
+      hotel: HotelDefinition,
+      reservation: ReservationRecord,
+      completion: Completion,
+      booking: Booking
+    ) {
+      yield* repo.complete(reservation.id, completion)
+      yield* addressLimits.record(booking)
+      yield* tokens.issue(reservation.id, "manage", new Date(manageLinkExpiry(hotel, reservation.checkout)))
+      yield* outbox.enqueue([
+        { kind: "confirmation_email", reservation_id: reservation.id },
+        { kind: "pms_push", reservation_id: reservation.id }
+      ])
+      yield* feed.record(reservation.id, "completed")
     })
 
     const complete = Tracing.fn("Reservations.complete")(function*(token: string, request: CompletionRequest, clientAddress: string) {
@@ -266,45 +320,17 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
       if (pending.status !== "PENDING_GUEST") {
         return yield* new ReservationNotPending({ message: `the reservation is ${pending.status}`, status: pending.status })
       }
-      if (!request.accept_terms) {
-        return yield* new ValidationError({ code: "invalid_request", message: "accept_terms: the terms must be accepted (true)" })
-      }
-      if (request.terms_version !== hotel.terms.version) {
-        return yield* new ValidationError({
-          code: "invalid_request",
-          message: `terms_version: the terms are now version ${hotel.terms.version}; read and accept them again`
-        })
-      }
-      const guest: GuestDetails = {
-        first_name: request.first_name,
-        last_name: request.last_name,
-        email: request.email,
-        phone: request.phone,
-        country: request.country ?? null,
-        arrival_time: request.arrival_time ?? null,
-        special_requests: request.special_requests ?? null,
-        baby_cot: request.baby_cot ?? false,
-        early_check_in_request: request.early_check_in_request ?? false,
-        late_check_out_request: request.late_check_out_request ?? false
-      }
+      yield* checkTerms(hotel, request)
       const [response, sold] = yield* atomically(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        // first, before any row lock: completions from one address are counted one at a time
-        const recent = yield* addressLimits.lock(clientAddress, now)
-        // Second, still before any row lock: a limited code's uses, counted one completion at a time
-        // (the code was fixed with the intent, so the unlocked read tells it). Every completion takes its
-        // locks in one order, address, code, reservation row, nights, and nothing else takes the code's
-        // lock (a cancellation gives a use back without it): no two transactions wait for each other in
-        // a cycle. Before the rows, so that a completion queued behind the last use holds no nights.
-        const promoCode = yield* promoCodes.lockForCompletion(pending.promo_code)
-        const reservation = yield* repo.findForUpdate(pending.id).pipe(Effect.map(Option.getOrThrow))
+        const { promoCode, recent, reservation } = yield* lockInOrder(pending, clientAddress, now)
         // completed by a concurrent request while this one waited for the lock
         if (reservation.status === "GUEST_COMPLETED") return [completionResponse(hotel, reservation), 0] as const
         if (reservation.status !== "PENDING_GUEST") {
           return yield* new ReservationNotPending({ message: `the reservation is ${reservation.status}`, status: reservation.status })
         }
         // counted across instances, in the database
-        const booking = {
+        const booking: Booking = {
           id: reservation.id,
           address: clientAddress,
           roomNights: roomNights(reservation.rooms, reservation.checkin, reservation.checkout),
@@ -312,28 +338,19 @@ export class Reservations extends Context.Service<Reservations>()("Reservations"
         }
         yield* addressLimits.check(hotel, recent, booking)
         // priced without the code when it can no longer be used: its last use went meanwhile, or it expired
-        const { offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
+        const { locked, offer, totals } = yield* revalidate(reservation, request.expected_total, promoCode)
         // a figure of the hotel's cannot count these rooms: its change is written below, after every cursor it knows
-        for (const [roomTypeId, rooms] of roomsByType(reservation.rooms)) {
-          yield* inventory.take(roomTypeId, rooms, reservation.checkin, reservation.checkout)
-        }
-        const completion = {
+        yield* inventory.writeBookings(afterChanges(locked, stayChanges(reservation.rooms, reservation.checkin, reservation.checkout, 1)))
+        const completion: Completion = {
           number: reservationNumber(hotel.reservation_prefix, randomBytes(RESERVATION_NUMBER_RANDOM_BYTES)),
-          guest,
+          guest: guestOf(request),
           terms_version: request.terms_version,
           offer,
           line_totals: totals,
           completed_at: new Date(now).toISOString(),
           promo_code: appliedPromoCode(hotel, offer)
         }
-        yield* repo.complete(reservation.id, completion)
-        yield* addressLimits.record(booking)
-        yield* tokens.issue(reservation.id, "manage", new Date(manageLinkExpiry(hotel, reservation.checkout)))
-        yield* outbox.enqueue([
-          { kind: "confirmation_email", reservation_id: reservation.id },
-          { kind: "pms_push", reservation_id: reservation.id }
-        ])
-        yield* feed.record(reservation.id, "completed")
+        yield* recordCompletion(hotel, reservation, completion, booking)
         const response = completionResponse(hotel, { ...reservation, ...completion, status: "GUEST_COMPLETED", pms_status: "PENDING" })
         return [response, booking.roomNights] as const
       }))

@@ -1,36 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Result, Schema } from "effect"
 import fc from "fast-check"
-import {
-  AriMessage,
-  type AriUpdate,
-  applyMessage,
-  CHANNEL_FIELDS,
-  type ChannelCells,
-  countedOn,
-  type CountedStates,
-  emptyNight,
-  givenBack,
-  type Hold,
-  freeDuringStay,
-  freeRooms,
-  inventoryNight,
-  isOversold,
-  type Knowledge,
-  knowledgeOf,
-  knows,
-  MAX_AS_OF_AHEAD_MS,
-  messageIssues,
-  messageRanges,
-  type NightLookup,
-  type NightState,
-  noCells,
-  released,
-  restrictionBound,
-  stayRestriction,
-  taken,
-  unknownRooms
-} from "../../src/Domain/Channel.js"
+import { countedOn, type CountedStates, givenBack, type Hold, released, taken, unknownRooms } from "../../src/Domain/Channel/BookedSince.js"
+import { type ChannelCells, noCells } from "../../src/Domain/Channel/Cells.js"
+import { type Knowledge, knowledgeOf, knows } from "../../src/Domain/Channel/Knowledge.js"
+import { messageRanges } from "../../src/Domain/Channel/LockPlan.js"
+import { applyMessage } from "../../src/Domain/Channel/Merge.js"
+import { AriMessage, type AriUpdate, CHANNEL_FIELDS, MAX_AS_OF_AHEAD_MS } from "../../src/Domain/Channel/Message.js"
+import { messageIssues } from "../../src/Domain/Channel/MessageChecks.js"
+import { emptyNight, freeDuringStay, freeRooms, isOversold, type NightLookup, type NightState } from "../../src/Domain/Channel/Nights.js"
+import { restrictionBound, stayRestriction } from "../../src/Domain/Channel/Restrictions.js"
+import { inventoryNight } from "../../src/Domain/Channel/View.js"
 import { listIssues } from "../../src/Domain/Errors.js"
 import type { ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
 import { addDays, type LocalDate } from "../../src/Domain/LocalDate.js"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { emptyNight, type NightState } from "../../src/Domain/Channel.js"
+import { emptyNight, type NightState } from "../../src/Domain/Channel/Nights.js"
 import { isHighDemand, withDemandSurcharge } from "../../src/Domain/DemandPricing.js"
 import { demoHotel } from "../support/hotel.js"
 

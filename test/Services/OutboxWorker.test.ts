@@ -6,7 +6,7 @@ import { formatDate } from "../../src/Domain/GuestFormats.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
 import type { ReservationId } from "../../src/Domain/Ids.js"
-import { Repositories, Services, withOutboxWorker } from "../../src/Composition.js"
+import { Repositories, Services } from "../../src/Composition.js"
 import { OutboxRepo } from "../../src/Layers/Persistence/OutboxRepo.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { Transactions } from "../../src/Layers/Persistence/Transactions.js"
@@ -59,7 +59,7 @@ const instance = (
 ) =>
   Option.match(worker, {
     onNone: () => Services,
-    onSome: (options) => withOutboxWorker(OutboxWorker.layerWith(options, hooks)).pipe(Layer.provide(Layer.mergeAll(Documents.layer, delivery)))
+    onSome: (options) => OutboxWorker.layerWith(options, hooks).pipe(Layer.provideMerge(Services), Layer.provide(Layer.mergeAll(Documents.layer, delivery)))
   }).pipe(Layer.provideMerge(Repositories), Layer.provideMerge(poolOn(url)), Layer.provide(configOf(config)))
 
 /**

@@ -3,7 +3,7 @@ import { Context, Effect, Layer, Option, Redacted } from "effect"
 import * as path from "node:path"
 import { HttpLive } from "../../src/Api/Transport/Http.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
-import { Repositories, withOutboxWorker } from "../../src/Composition.js"
+import { Repositories, Services } from "../../src/Composition.js"
 import { TracingLive, untracedWithoutCollector } from "../../src/Layers/Platform/Tracing.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { Mailer } from "../../src/Services/Mailer.js"
@@ -39,7 +39,8 @@ export const mailingTestApp = (
   const smtp = yield* smtpServer()
   const delivery = Layer.mergeAll(Mailer.smtp({ url: Redacted.make(smtp.url), from: mailFrom }), Pms.disabled)
   // spans (to config.otlpEndpoint, if set) as in production: none at all without a collector
-  const services = untracedWithoutCollector(withOutboxWorker(OutboxWorker.layerWith({ ...defaultOutboxWorkerOptions, pollMs: 500 })).pipe(
+  const services = untracedWithoutCollector(OutboxWorker.layerWith({ ...defaultOutboxWorkerOptions, pollMs: 500 }).pipe(
+    Layer.provideMerge(Services),
     Layer.provide(delivery),
     Layer.provideMerge(Repositories),
     Layer.provideMerge(TestDatabase),

@@ -11,12 +11,14 @@ import type { HotelDefinition } from "../../src/Domain/Hotel.js"
 import { ChannelMessageRepo } from "../../src/Layers/Persistence/ChannelMessageRepo.js"
 import { DatabasePing } from "../../src/Layers/Persistence/Database.js"
 import { HotelRepo } from "../../src/Layers/Persistence/HotelRepo.js"
+import { HousekeepingRepo } from "../../src/Layers/Persistence/HousekeepingRepo.js"
 import { InventoryRepo } from "../../src/Layers/Persistence/InventoryRepo.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
 import { IdempotencyRepo } from "../../src/Layers/Persistence/IdempotencyRepo.js"
 import { OutboxRepo } from "../../src/Layers/Persistence/OutboxRepo.js"
 import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
 import { ReservationFeedRepo } from "../../src/Layers/Persistence/ReservationFeedRepo.js"
+import { mergeRepositories } from "../../src/Layers/Persistence/Repositories.js"
 import { ReservationRepo } from "../../src/Layers/Persistence/ReservationRepo.js"
 import { TokenRepo } from "../../src/Layers/Persistence/TokenRepo.js"
 import { Transactions } from "../../src/Layers/Persistence/Transactions.js"
@@ -43,18 +45,22 @@ export const UNLIMITED = { rateLimitPerMinute: 0, intentLimitPerHour: 0 } as con
 /** The infrastructure in memory: the demo hotel, its inventory, a database that answers. */
 export const InMemoryInfrastructure = (options: InMemoryOptions = {}) =>
   Layer.mergeAll(
-    options.hotelRepo ?? HotelRepo.InMemory(options.hotel ?? demoHotel),
-    options.inventoryRepo ?? InventoryRepo.InMemory(demoInventory, options.booked),
-    ChannelMessageRepo.InMemory,
-    QuoteRepo.InMemory,
-    ReservationRepo.InMemory,
-    ReservationFeedRepo.InMemory,
-    TokenRepo.InMemory,
-    OutboxRepo.InMemory,
-    IdempotencyRepo.InMemory,
-    Transactions.InMemory,
+    // each repository of the one list (`liveRepositories`) by its in-memory twin
+    mergeRepositories({
+      hotel: options.hotelRepo ?? HotelRepo.InMemory(options.hotel ?? demoHotel),
+      inventory: options.inventoryRepo ?? InventoryRepo.InMemory(demoInventory, options.booked),
+      channelMessages: ChannelMessageRepo.InMemory,
+      quotes: QuoteRepo.InMemory,
+      reservations: ReservationRepo.InMemory,
+      reservationFeed: ReservationFeedRepo.InMemory,
+      tokens: TokenRepo.InMemory,
+      outbox: OutboxRepo.InMemory,
+      housekeeping: HousekeepingRepo.InMemory,
+      idempotency: IdempotencyRepo.InMemory,
+      transactions: Transactions.InMemory,
+      ping: options.ping ?? DatabasePing.InMemory
+    }),
     AppSecret.InMemory,
-    options.ping ?? DatabasePing.InMemory,
     AppConfig.InMemory({ publicBaseUrl: "http://hotel.test", ...UNLIMITED, ...options.config })
   )
 

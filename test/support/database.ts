@@ -6,7 +6,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { pgClientLayer, type PoolOptions } from "../../src/Layers/Persistence/Database.js"
-import { embeddedPostgres } from "../../src/Layers/Persistence/EmbeddedPostgres.js"
+import { embeddedPostgres } from "../../src/Layers/EmbeddedDatabase/EmbeddedPostgres.js"
 
 /**
  * A fresh data folder for the scope, removed afterwards. Readable by others, as an ordinary folder

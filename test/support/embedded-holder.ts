@@ -4,7 +4,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { pgClientLayer } from "../../src/Layers/Persistence/Database.js"
-import { embeddedPostgres } from "../../src/Layers/Persistence/EmbeddedPostgres.js"
+import { embeddedPostgres } from "../../src/Layers/EmbeddedDatabase/EmbeddedPostgres.js"
 import { runEntry } from "../../src/Layers/Platform/Entry.js"
 
 const [dataDir, value] = process.argv.slice(2)

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { HttpClientRequest } from "effect/http"
-import type { AriUpdate } from "../../src/Domain/Channel.js"
+import type { AriUpdate } from "../../src/Domain/Channel/Message.js"
 import { RateCode, RoomTypeId } from "../../src/Domain/Ids.js"
 import type { Language } from "../../src/Domain/Language.js"
 import { LocalDate } from "../../src/Domain/LocalDate.js"

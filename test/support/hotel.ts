@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
-import { emptyNight, freeDuringStay, nightLookup, type NightLookup } from "../../src/Domain/Channel.js"
+import { emptyNight, freeDuringStay, nightLookup, type NightLookup } from "../../src/Domain/Channel/Nights.js"
 import { HotelDefinition } from "../../src/Domain/Hotel.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"

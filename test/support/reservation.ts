@@ -1,4 +1,4 @@
-import { emptyNight } from "../../src/Domain/Channel.js"
+import { emptyNight } from "../../src/Domain/Channel/Nights.js"
 import type { HotelDefinition, PromoCodeDefinition } from "../../src/Domain/Hotel.js"
 import type { PackageCode, QuoteId, RateCode, ReservationId, RoomTypeId } from "../../src/Domain/Ids.js"
 import { type Language, localized } from "../../src/Domain/Language.js"

@@ -1,15 +1,7 @@
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "effect/http-api"
-import {
-  AriAnswer,
-  AriMessage,
-  InventoryQuery,
-  InventoryView,
-  MAX_AS_OF_AHEAD_MS,
-  MAX_UPDATE_DATES,
-  MAX_UPDATES,
-  MAX_VIEW_DATES
-} from "../../Domain/Channel.js"
+import { AriAnswer, AriMessage, MAX_AS_OF_AHEAD_MS, MAX_UPDATE_DATES, MAX_UPDATES, MAX_VIEW_DATES } from "../../Domain/Channel/Message.js"
+import { InventoryQuery, InventoryView } from "../../Domain/Channel/View.js"
 import type { HotelDefinition } from "../../Domain/Hotel.js"
 import { FeedPage, FeedQuery, MAX_FEED_LIMIT } from "../../Domain/ReservationFeed.js"
 import { API_VERSION } from "../../Domain/Version.js"

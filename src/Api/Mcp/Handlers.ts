@@ -4,7 +4,7 @@
  */
 import { McpSchema, type Tool } from "effect/ai"
 import { Cause, Context, Effect, Layer, Option, Record, Schema, Stream, Struct } from "effect"
-import { ValidationError } from "../../Domain/Errors.js"
+import { invalidRequest, ValidationError } from "../../Domain/Errors.js"
 import { Hotel } from "../../Domain/Hotel.js"
 import type { ClientInfo } from "../../Domain/Quote.js"
 import { DatabaseOutage } from "../../Services/DatabaseOutage.js"
@@ -16,18 +16,9 @@ import { Reservations } from "../../Services/Reservations.js"
 import { agentRules } from "../Handlers/AgentRules.js"
 import {
   describeIssues,
-  type ErrorBody,
-  GroupBookingRequiredBody,
-  IdempotencyInProgressBody,
-  IdempotencyKeyReusedBody,
-  InvalidPromoCodeBody,
-  NotFoundBody,
-  QuoteExpiredBody,
-  QuoteNotReservableBody,
-  RateLimitedBody,
-  ServiceUnavailableBody,
-  ValidationErrorBody
+  type ErrorBody
 } from "../Contract/Errors.js"
+import { everyErrorBody } from "../Contract/ErrorBodies.js"
 import { offersAppDocument, OffersAppResource } from "./OffersApp.js"
 import { BookingTools, type BookingToolName, Resources } from "./Tools.js"
 
@@ -63,18 +54,7 @@ export const BookingToolHandlers = BookingTools.toLayer(Effect.gen(function*() {
   })
 }))
 
-const ToolErrorBody = Schema.Union([
-  ValidationErrorBody,
-  InvalidPromoCodeBody,
-  NotFoundBody,
-  QuoteExpiredBody,
-  QuoteNotReservableBody,
-  GroupBookingRequiredBody,
-  IdempotencyKeyReusedBody,
-  IdempotencyInProgressBody,
-  RateLimitedBody,
-  ServiceUnavailableBody
-])
+const ToolErrorBody = Schema.Union(everyErrorBody)
 const encodeToolError = Schema.encodeUnknownEffect(ToolErrorBody)
 
 /**
@@ -89,7 +69,7 @@ const toErrorBody = (error: unknown): Effect.Effect<ErrorBody> =>
 
 /** Parameters that break their schema, as REST answers them: 400 `invalid_request` naming the field. */
 const invalidParameters = (error: Schema.SchemaError) =>
-  new ValidationError({ code: "invalid_request", message: describeIssues(error.issue) ?? error.message })
+  invalidRequest(describeIssues(error.issue) ?? error.message)
 
 /** Each tool's parameters decoded as REST decodes a body: a key the schema has not is refused, not dropped. Made once. */
 const parameterDecoders = Record.map(BookingTools.tools, (tool) => Schema.decodeUnknownEffect(tool.parametersSchema))

@@ -18,7 +18,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type RpcMessage, RpcGroup, RpcSerialization, RpcServer } from "effect/rpc"
 import { Effect, Layer, Option, Predicate, Result, Schema, type Scope } from "effect"
 import { randomBytes } from "node:crypto"
-import { ValidationError } from "../../Domain/Errors.js"
+import { invalidRequest as invalidRequestError } from "../../Domain/Errors.js"
 import type { ClientInfo } from "../../Domain/Quote.js"
 import { API_VERSION } from "../../Domain/Version.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
@@ -140,10 +140,7 @@ const paramsDecoders = new Map(
 const invalidRequest = (detail: string) =>
   HttpServerResponse.jsonUnsafe(
     Schema.encodeSync(ValidationErrorBody)(
-      new ValidationError({
-        code: "invalid_request",
-        message: `${MCP_PATH} takes one JSON-RPC 2.0 request or notification of MCP: ${detail}`
-      })
+      invalidRequestError(`${MCP_PATH} takes one JSON-RPC 2.0 request or notification of MCP: ${detail}`)
     ),
     { status: 400 }
   )

@@ -2,7 +2,7 @@ import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequ
 import { Cause, type Context, Effect, Metric, Option, Schema } from "effect"
 import { HttpMethod, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
-import { InvalidMessage, listIssues, NotFound, RateLimited, ServiceUnavailable, ValidationError } from "../../Domain/Errors.js"
+import { InvalidMessage, invalidRequest, listIssues, NotFound, RateLimited, ServiceUnavailable, ValidationError } from "../../Domain/Errors.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
 import * as Metrics from "../../Layers/Platform/Metrics.js"
 import { DatabaseOutage } from "../../Services/DatabaseOutage.js"
@@ -10,18 +10,13 @@ import { ARI_PATH, MAX_ARI_BODY_BYTES } from "../Contract/Channel.js"
 import {
   describeIssues,
   errorResponse,
-  InvalidMessageBody,
-  InvalidTokenBody,
-  NotFoundBody,
-  pathIssues,
-  RateLimitedBody,
-  ServiceUnavailableBody,
-  ValidationErrorBody
+  pathIssues
 } from "../Contract/Errors.js"
 import { MCP_PATH } from "../Contract/Discovery.js"
+import { everyErrorBody } from "../Contract/ErrorBodies.js"
 import { isPreflight, preflight } from "./Cors.js"
 import { type BodyLimits, withBoundedBody } from "./RequestBody.js"
-import { ForbiddenBody, InternalError, InternalErrorBody, MissingBearerBody, PayloadTooLarge, PayloadTooLargeBody } from "./TransportErrors.js"
+import { InternalError, PayloadTooLarge } from "./TransportErrors.js"
 
 /** Request bodies are small JSON documents; the framework would otherwise read them whole, however large. */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -32,13 +27,10 @@ export const MAX_JSON_DEPTH = 16
 /** An answer of the HTTP application; the transport's steps take it and give one back. */
 export type App<E = never, R = never> = Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 
-const notJson = new ValidationError({ code: "invalid_request", message: "the request body is not valid JSON" })
+const notJson = invalidRequest("the request body is not valid JSON")
 
 /** A body of another media type than JSON (`refuseMediaType`). */
-const notJsonMediaType = new ValidationError({
-  code: "invalid_request",
-  message: "the request body is not JSON: send it with Content-Type: application/json"
-})
+const notJsonMediaType = invalidRequest("the request body is not JSON: send it with Content-Type: application/json")
 
 export const noResource = (request: HttpServerRequest.HttpServerRequest) =>
   new NotFound({ message: `no resource at ${request.method} ${request.url}` })
@@ -49,18 +41,7 @@ export const noResource = (request: HttpServerRequest.HttpServerRequest) =>
  * a refusal of a route outside the API's contracts (`/internal/metrics`), as the `Error` body with
  * its status.
  */
-const answerOf = errorResponse([
-  ValidationErrorBody,
-  ForbiddenBody,
-  MissingBearerBody,
-  InvalidTokenBody,
-  NotFoundBody,
-  PayloadTooLargeBody,
-  RateLimitedBody,
-  ServiceUnavailableBody,
-  InternalErrorBody,
-  InvalidMessageBody
-])
+const answerOf = errorResponse(everyErrorBody)
 
 /** Our fault, not the caller's: logged, and answered as an internal error that shows no internals. */
 const unexpectedFault = (what: string, cause: Cause.Cause<unknown>) =>
@@ -101,7 +82,7 @@ const callersFault = (defect: unknown): Option.Option<ValidationError | PayloadT
     return Option.some(
       isInvalidJson(defect)
         ? notJson
-        : new ValidationError({ code: "invalid_request", message: describeIssues(defect.cause.issue) ?? defect.cause.message })
+        : invalidRequest(describeIssues(defect.cause.issue) ?? defect.cause.message)
     )
   }
   if (HttpServerError.isHttpServerError(defect) && defect.reason._tag === "RequestParseError") {
@@ -211,10 +192,7 @@ const bodyLimits = (maxBytes: number, textDepth: boolean): BodyLimits => ({
   maxBytes,
   tooLarge: new PayloadTooLarge({ message: `the request body is larger than ${maxBytes} bytes` }),
   maxDepth: MAX_JSON_DEPTH,
-  tooDeep: new ValidationError({
-    code: "invalid_request",
-    message: `the request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`
-  }),
+  tooDeep: invalidRequest(`the request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`),
   textDepth
 })
 const usualBody = bodyLimits(MAX_BODY_BYTES, true)

@@ -3,7 +3,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import { type ListenOptions, Server as NetServer, type Socket } from "node:net"
 import type { Duplex } from "node:stream"
-import { ValidationError } from "../../Domain/Errors.js"
+import { invalidRequest } from "../../Domain/Errors.js"
 import { defaultConnectionLimits } from "../../Layers/Platform/AppConfig.js"
 import { RequestLog, type RequestLogLine } from "../../Layers/Platform/Logging.js"
 import * as Metrics from "../../Layers/Platform/Metrics.js"
@@ -37,9 +37,9 @@ const clientErrorAnswers: Record<string, string> = {
     Schema.encodeSync(RequestTimeoutBody)(new RequestTimeout({ message: "the request was not received in time" }))
   )
 }
-const invalidRequest = (message: string) =>
-  Schema.encodeSync(ValidationErrorBody)(new ValidationError({ code: "invalid_request", message }))
-const malformed = rawAnswer(400, "Bad Request", invalidRequest("the request is not valid HTTP/1.1"))
+const invalidRequestBody = (message: string) =>
+  Schema.encodeSync(ValidationErrorBody)(invalidRequest(message))
+const malformed = rawAnswer(400, "Bad Request", invalidRequestBody("the request is not valid HTTP/1.1"))
 
 /**
  * A request Node's parser refuses (headers over 16 KiB, a malformed message, a timeout) is answered
@@ -138,7 +138,7 @@ class ApiServer extends Server {
   }
 }
 
-const upgradeRefused = JSON.stringify(invalidRequest("this server upgrades no connection: send the request without Upgrade"))
+const upgradeRefused = JSON.stringify(invalidRequestBody("this server upgrades no connection: send the request without Upgrade"))
 
 /**
  * The Node server of the API: every response says nosniff and no-referrer, errors included, and

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Ref } from "effect"
 import { SqlClient } from "effect/sql"
-import type { AriAnswer } from "../../Domain/Channel.js"
+import type { AriAnswer } from "../../Domain/Channel/Message.js"
 import * as Tracing from "../Platform/Tracing.js"
 
 /** A message as it is claimed: what names its body, when it was computed and the feed cursor it counts. */

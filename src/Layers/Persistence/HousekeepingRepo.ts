@@ -9,6 +9,10 @@ import * as Tracing from "../Platform/Tracing.js"
  */
 const SWEEP_LOCK = 7_240_002
 
+/** The in-memory twin's statements (`HousekeepingRepo.InMemory`). */
+const unswept = (statement: string) => () =>
+  Effect.die(new Error(`HousekeepingRepo.${statement} has no in-memory twin: the sweep is tested on PostgreSQL`))
+
 /** The statements of the periodic sweep: each changes at most `limit` rows, in a short transaction of its own. */
 export class HousekeepingRepo extends Context.Service<HousekeepingRepo, {
   /** Pending reservations whose guest link lapsed before `now` become EXPIRED; how many (0 while another instance sweeps). */
@@ -92,4 +96,15 @@ export class HousekeepingRepo extends Context.Service<HousekeepingRepo, {
       }
     })
   )
+
+  /** The requests' tests never sweep: a statement called in memory dies, named, rather than pretend to. */
+  static readonly InMemory = Layer.succeed(HousekeepingRepo, {
+    expireLapsedIntents: unswept("expireLapsedIntents"),
+    deleteExpiredReservationsBefore: unswept("deleteExpiredReservationsBefore"),
+    deleteQuotesExpiredBefore: unswept("deleteQuotesExpiredBefore"),
+    deleteLapsedIdempotencyKeys: unswept("deleteLapsedIdempotencyKeys"),
+    deleteCompletionAddressesBefore: unswept("deleteCompletionAddressesBefore"),
+    deleteIntentCountsBefore: unswept("deleteIntentCountsBefore"),
+    deleteChannelMessagesBefore: unswept("deleteChannelMessagesBefore")
+  })
 }

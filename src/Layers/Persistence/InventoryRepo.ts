@@ -1,17 +1,10 @@
 import { Context, Effect, Layer, Ref } from "effect"
 import { SqlClient } from "effect/sql"
-import {
-  CHANNEL_FIELDS,
-  type ChannelCells,
-  type ChannelField,
-  emptyNight,
-  type Knowledge,
-  noCells,
-  type NightState,
-  released,
-  type StoredNight,
-  taken
-} from "../../Domain/Channel.js"
+import type { BookedNight } from "../../Domain/Channel/BookedSince.js"
+import { type ChannelCells, noCells } from "../../Domain/Channel/Cells.js"
+import type { Knowledge } from "../../Domain/Channel/Knowledge.js"
+import { CHANNEL_FIELDS, type ChannelField } from "../../Domain/Channel/Message.js"
+import { emptyNight, type StoredNight } from "../../Domain/Channel/Nights.js"
 import { RoomTypeId } from "../../Domain/Ids.js"
 import { LocalDate, nightsOf } from "../../Domain/LocalDate.js"
 import { makeBatcher } from "./Batcher.js"
@@ -37,9 +30,6 @@ export interface ChannelWrite {
   readonly cells: ChannelCells
   readonly recount: { readonly knowledge: Knowledge; readonly booked_since: number } | undefined
 }
-
-/** Of the rooms a release gives back on a night, those the night's figure did not count (`Channel.givenBack`). */
-export type GivenBack = (night: LocalDate) => number
 
 /**
  * Per room type and night: the rooms this service's reservations hold, and what the hotel's
@@ -72,17 +62,12 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
    */
   readonly lockRangesAlone: (ranges: ReadonlyArray<NightRange>) => Effect.Effect<ReadonlyArray<StoredNight>>
   /**
-   * Inside the same transaction: holds `rooms` more rooms of a type on every night of the stay. A
-   * night with a figure from the hotel counts them in `booked_since`: the change that takes them is
-   * written after this, so no figure yet counts it.
+   * Inside the transaction that locked them: the nights' bookings as `BookedSince.afterChanges`
+   * computed them, which decides; this stores. It dies, changing nothing, on a night not as it was
+   * locked, or that would then hold fewer rooms than none or, taking, more than the hotel has or its
+   * figure leaves: the service checks capacity first, so only a bug gets here.
    */
-  readonly take: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) => Effect.Effect<void>
-  /**
-   * Inside the transaction that locked them: gives back `rooms` rooms of a type on every night of
-   * the stay; `booked_since` gives back only what `givenBack` says the night's figure did not count
-   * (a room it counts stays counted until its next message).
-   */
-  readonly release: (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, givenBack: GivenBack) => Effect.Effect<void>
+  readonly writeBookings: (nights: ReadonlyArray<BookedNight>) => Effect.Effect<void>
   /** Inside the transaction that locked them: the cells a channel message leaves. */
   readonly writeChannel: (writes: ReadonlyArray<ChannelWrite>) => Effect.Effect<void>
 }>()("InventoryRepo") {
@@ -147,39 +132,37 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
           return rows.map(storedNight)
         }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.lockNights", { attributes: { ranges: ranges.length, alone } }))
       const lockRanges = lockRangesWith(false)
-      const take = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate) =>
+      const writeBookings = (nights: ReadonlyArray<BookedNight>) =>
         Effect.gen(function*() {
-          // the capacity checks are the service's; these only guard against a bug ever overbooking
+          if (nights.length === 0) return
+          const records = nights.map((n) => ({
+            room_type_id: n.room_type_id,
+            night: n.night,
+            booked: n.booked,
+            booked_since: n.booked_since,
+            locked_booked: n.locked.booked,
+            locked_booked_since: n.locked.booked_since
+          }))
+          // all or nothing: every night is checked before any is written
           const updated = yield* sql`
-            UPDATE inventory_nights n SET booked = n.booked + ${rooms},
-              booked_since = n.booked_since + CASE WHEN n.rooms_to_sell_as_of IS NULL THEN 0 ELSE ${rooms}::int END
-            FROM room_types rt
-            WHERE rt.id = n.room_type_id AND n.room_type_id = ${roomTypeId}
-              AND n.night >= ${checkin}::date AND n.night < ${checkout}::date
-              AND n.booked + ${rooms} <= rt.inventory
-              AND (n.rooms_to_sell IS NULL OR n.booked_since + ${rooms} <= n.rooms_to_sell)
+            WITH v AS (
+              SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+                AS v(room_type_id text, night date, booked int, booked_since int, locked_booked int, locked_booked_since int)
+            ), fitting AS (
+              SELECT count(*) AS nights FROM v
+              JOIN inventory_nights n ON n.room_type_id = v.room_type_id AND n.night = v.night
+              JOIN room_types rt ON rt.id = n.room_type_id
+              WHERE n.booked = v.locked_booked AND n.booked_since = v.locked_booked_since AND v.booked >= 0
+                AND (v.booked <= n.booked OR (v.booked <= rt.inventory AND (n.rooms_to_sell IS NULL OR v.booked_since <= n.rooms_to_sell)))
+            )
+            UPDATE inventory_nights n SET booked = v.booked, booked_since = v.booked_since
+            FROM v, fitting
+            WHERE n.room_type_id = v.room_type_id AND n.night = v.night AND fitting.nights = ${nights.length}
             RETURNING n.night`
-          const nights = nightsOf(checkin, checkout).length
-          if (updated.length !== nights) {
-            return yield* Effect.die(new Error(`taking ${rooms} ${roomTypeId} would overbook: ${updated.length} of ${nights} nights fit`))
+          if (updated.length !== nights.length) {
+            return yield* Effect.die(new Error(`writing bookings: ${nights.length - updated.length} of ${nights.length} nights were not as locked, or would overbook or free rooms never taken`))
           }
-        }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.take", { attributes: { roomTypeId, rooms, checkin, checkout } }))
-      const release = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, givenBack: GivenBack) =>
-        Effect.gen(function*() {
-          // booked_since keeps counting what the figure does not, never more than is booked nor below 0
-          const back = JSON.stringify(nightsOf(checkin, checkout).map((night) => ({ night, back: givenBack(night) })))
-          const updated = yield* sql`
-            UPDATE inventory_nights n SET booked = n.booked - ${rooms},
-              booked_since = greatest(0, least(n.booked - ${rooms}, n.booked_since - (
-                SELECT v.back FROM jsonb_to_recordset(${back}::jsonb) AS v(night date, back int) WHERE v.night = n.night)))
-            WHERE n.room_type_id = ${roomTypeId} AND n.night >= ${checkin}::date AND n.night < ${checkout}::date
-              AND n.booked >= ${rooms}
-            RETURNING n.night`
-          const nights = nightsOf(checkin, checkout).length
-          if (updated.length !== nights) {
-            return yield* Effect.die(new Error(`releasing ${rooms} ${roomTypeId} would give back rooms never taken: ${updated.length} of ${nights} nights`))
-          }
-        }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.release", { attributes: { roomTypeId, rooms, checkin, checkout } }))
+        }).pipe(Effect.orDie, Tracing.withSpan("InventoryRepo.writeBookings", { attributes: { nights: nights.length } }))
       const writeChannel = (writes: ReadonlyArray<ChannelWrite>) =>
         Effect.gen(function*() {
           if (writes.length === 0) return
@@ -216,8 +199,7 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
         lockNights: (roomTypeIds, checkin, checkout) => lockRanges([{ roomTypeIds, checkin, checkout }]),
         lockRanges,
         lockRangesAlone: lockRangesWith(true),
-        take,
-        release,
+        writeBookings,
         writeChannel,
         nights: (from, until) =>
           nightsInRanges({ from, until }).pipe(Tracing.withSpan("InventoryRepo.nights", { attributes: { from, until } })),
@@ -252,21 +234,6 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
           rows.get(key(roomTypeId, night)) ?? { ...emptyNight, room_type_id: roomTypeId, night }
         const between = (from: LocalDate, until: LocalDate) =>
           Effect.map(Ref.get(state), (rows) => [...rows.values()].filter((row) => row.night >= from && row.night < until))
-        /** Every night of the stay changed by `change`; never beyond what may be sold or below zero. */
-        const hold = (roomTypeId: RoomTypeId, rooms: number, checkin: LocalDate, checkout: LocalDate, change: (row: StoredNight) => NightState) =>
-          Effect.flatMap(Ref.get(state), (rows) => {
-            const next = new Map(rows)
-            for (const night of nightsOf(checkin, checkout)) {
-              const row = nightOf(rows, roomTypeId, night)
-              const { booked, booked_since } = change(row)
-              const toSell = row.cells.rooms_to_sell.value
-              if (booked > (inventory[roomTypeId] ?? 0) || booked < 0 || (rooms > 0 && toSell !== null && booked_since > toSell)) {
-                return Effect.die(new Error(`holding ${rooms} more ${roomTypeId} would overbook or free rooms never taken`))
-              }
-              next.set(key(roomTypeId, night), { ...row, booked, booked_since })
-            }
-            return Ref.set(state, next)
-          })
         const lockRanges = (ranges: ReadonlyArray<NightRange>) =>
           Effect.map(Ref.get(state), (rows) => {
             // every night of each range, written or not, once, in the order PostgreSQL locks them
@@ -286,9 +253,22 @@ export class InventoryRepo extends Context.Service<InventoryRepo, {
           lockRanges,
           // the in-memory transactions run one at a time: every lock is taken alone
           lockRangesAlone: lockRanges,
-          take: (roomTypeId, rooms, checkin, checkout) => hold(roomTypeId, rooms, checkin, checkout, (row) => taken(row, rooms)),
-          release: (roomTypeId, rooms, checkin, checkout, givenBack) =>
-            hold(roomTypeId, -rooms, checkin, checkout, (row) => released(row, rooms, givenBack(row.night))),
+          // the same guards as PostgreSQL's, checked on every night before any is written
+          writeBookings: (written) =>
+            Effect.flatMap(Ref.get(state), (rows) => {
+              const next = new Map(rows)
+              for (const { booked, booked_since, locked, night, room_type_id } of written) {
+                const row = nightOf(rows, room_type_id, night)
+                const toSell = row.cells.rooms_to_sell.value
+                const asLocked = row.booked === locked.booked && row.booked_since === locked.booked_since
+                const fits = booked <= row.booked || (booked <= (inventory[room_type_id] ?? 0) && (toSell === null || booked_since <= toSell))
+                if (!asLocked || booked < 0 || !fits) {
+                  return Effect.die(new Error(`writing bookings: ${room_type_id} on ${night} was not as locked, or would overbook or free rooms never taken`))
+                }
+                next.set(key(room_type_id, night), { ...row, booked, booked_since })
+              }
+              return Ref.set(state, next)
+            }),
           writeChannel: (writes) =>
             Ref.update(state, (rows) => {
               const next = new Map(rows)

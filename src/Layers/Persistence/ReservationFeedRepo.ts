@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
-import { type CountedStates, type Hold, holdsOf, type Knowledge, knows } from "../../Domain/Channel.js"
+import { type CountedStates, type Hold, holdsOf } from "../../Domain/Channel/BookedSince.js"
+import { type Knowledge, knows } from "../../Domain/Channel/Knowledge.js"
 import { ReservationId, RoomTypeId } from "../../Domain/Ids.js"
 import { LocalDate } from "../../Domain/LocalDate.js"
 import { PmsReservation } from "../../Domain/Pms.js"

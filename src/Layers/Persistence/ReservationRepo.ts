@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Ref, Schema } from "effect"
 import { SqlClient, SqlSchema } from "effect/sql"
 import type { CountedCompletion } from "../../Domain/BookingLimits.js"
-import { type Hold, holdsOf } from "../../Domain/Channel.js"
+import { type Hold, holdsOf } from "../../Domain/Channel/BookedSince.js"
 import { ReservationId, RoomTypeId } from "../../Domain/Ids.js"
 import type { Cents } from "../../Domain/Money.js"
 import { LocalDate } from "../../Domain/LocalDate.js"

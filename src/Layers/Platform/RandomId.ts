@@ -8,13 +8,25 @@ const ID_BYTES = 15
 const pool = Buffer.alloc(4096)
 let used = pool.length
 
-/** `prefix` then 15 random bytes (120 bits) in base64url: 20 characters. */
-export const randomId = (prefix: string): string => {
-  if (used + ID_BYTES > pool.length) {
+/** The next `count` bytes of the pool (at most 4 KiB), refilled first when fewer are left. */
+const draw = (count: number): { readonly start: number; readonly end: number } => {
+  if (used + count > pool.length) {
     randomFillSync(pool)
     used = 0
   }
-  const id = prefix + pool.toString("base64url", used, used + ID_BYTES)
-  used += ID_BYTES
-  return id
+  const start = used
+  used += count
+  return { start, end: used }
+}
+
+/** `prefix` then 15 random bytes (120 bits) in base64url: 20 characters. */
+export const randomId = (prefix: string): string => {
+  const { end, start } = draw(ID_BYTES)
+  return prefix + pool.toString("base64url", start, end)
+}
+
+/** `count` random bytes of their own (a copy: the pool is refilled under them). */
+export const randomBytes = (count: number): Uint8Array => {
+  const { end, start } = draw(count)
+  return Uint8Array.from(pool.subarray(start, end))
 }

@@ -1,14 +1,18 @@
 import { expect } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer } from "effect"
+import { afterChanges } from "../../../src/Domain/Channel/BookedSince.js"
 import type { ReservationId, RoomTypeId } from "../../../src/Domain/Ids.js"
 import type { LocalDate } from "../../../src/Domain/LocalDate.js"
-import { type ChannelCells, type Knowledge, noCells, type StoredNight } from "../../../src/Domain/Channel.js"
+import { type ChannelCells, noCells } from "../../../src/Domain/Channel/Cells.js"
+import type { Knowledge } from "../../../src/Domain/Channel/Knowledge.js"
+import type { StoredNight } from "../../../src/Domain/Channel/Nights.js"
 import type { Cents } from "../../../src/Domain/Money.js"
-import { type GivenBack, InventoryRepo } from "../../../src/Layers/Persistence/InventoryRepo.js"
+import { InventoryRepo } from "../../../src/Layers/Persistence/InventoryRepo.js"
 import { ReservationRepo } from "../../../src/Layers/Persistence/ReservationRepo.js"
 import { Transactions } from "../../../src/Layers/Persistence/Transactions.js"
 import { contract } from "../../support/contract.js"
 import { demoInventory, freeRooms } from "../../support/hotel.js"
+import { changeRooms } from "../../support/inventory.js"
 import { sampleReservation } from "../../support/reservation.js"
 
 const d = (s: string) => s as LocalDate
@@ -28,12 +32,10 @@ const sorted = (nights: ReadonlyArray<StoredNight>) =>
   counts(nights).filter((n) => n.booked > 0).sort((a, b) => a.room_type_id.localeCompare(b.room_type_id) || a.night.localeCompare(b.night))
 /** Holds rooms as the service does: the nights locked first, in the same transaction. */
 const take = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string) =>
-  Effect.flatMap(InventoryRepo, (repo) =>
-    Effect.andThen(repo.lockNights([roomTypeId], d(checkin), d(checkout)), repo.take(roomTypeId, rooms, d(checkin), d(checkout))))
+  changeRooms({ roomTypeId, rooms, checkin: d(checkin), checkout: d(checkout) })
 /** Gives back rooms, of which `back` per night the night's figure did not count. */
-const releaseWith = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string, back: GivenBack) =>
-  Effect.flatMap(InventoryRepo, (repo) =>
-    Effect.andThen(repo.lockNights([roomTypeId], d(checkin), d(checkout)), repo.release(roomTypeId, rooms, d(checkin), d(checkout), back)))
+const releaseWith = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string, back: (night: LocalDate) => number) =>
+  changeRooms({ roomTypeId, rooms: -rooms, checkin: d(checkin), checkout: d(checkout) }, (_, night) => back(night))
 const release = (roomTypeId: RoomTypeId, rooms: number, checkin: string, checkout: string) =>
   releaseWith(roomTypeId, rooms, checkin, checkout, () => 0)
 /** A figure's knowledge: the changes up to a cursor, and those acknowledged by an instant. */
@@ -156,6 +158,17 @@ contract("InventoryRepo", {
         night(deluxe, "2027-04-01", 4),
         night(deluxe, "2027-04-02", 4)
       ])
+    }))
+
+  it.effect("bookings written over a night no longer as it was locked (a write without the lock) are a defect that changes nothing", () =>
+    Effect.gen(function*() {
+      const repo = yield* InventoryRepo
+      const locked = yield* repo.lockNights([twin], d("2027-04-10"), d("2027-04-12"))
+      const stale = afterChanges(locked, [{ roomTypeId: twin, rooms: 2, checkin: d("2027-04-10"), checkout: d("2027-04-12") }])
+      yield* take(twin, 1, "2027-04-11", "2027-04-12")
+      const lost = yield* Effect.exit(repo.writeBookings(stale))
+      expect(Exit.isFailure(lost) && Cause.hasDies(lost.cause)).toBe(true)
+      expect(sorted(yield* repo.nights(d("2027-04-10"), d("2027-04-12")))).toEqual([night(twin, "2027-04-11", 1)])
     }))
 
   it.effect("the channel's cells round-trip with their as_of to the millisecond; a recount writes booked_since and what the figure knows", () =>
