@@ -83,8 +83,12 @@ export const showLoadError = (retry) =>
 export const messageSlot = (id) => el("div", { id, class: "message", tabindex: -1 })
 export const say = (slot, kind, ...nodes) => {
   slot.setAttribute("role", kind === "error" ? "alert" : "status")
-  slot.className = `message notice notice-${kind}`
-  requestAnimationFrame(() => slot.replaceChildren(...nodes.map((n) => (typeof n === "string" ? el("p", null, n) : n))))
+  const shown = `message notice notice-${kind}`
+  slot.className = shown
+  // not when the slot was cleared (or said otherwise) before the frame: its words would outlive it
+  requestAnimationFrame(() => {
+    if (slot.className === shown) slot.replaceChildren(...nodes.map((n) => (typeof n === "string" ? el("p", null, n) : n)))
+  })
 }
 /** Focuses `node` once what `say` shows is on the page: an empty notice is not shown, so cannot take focus. */
 export const focusSoon = (node) => requestAnimationFrame(() => requestAnimationFrame(() => node.focus()))
@@ -129,7 +133,8 @@ const sayFailing = (slot) => {
     if (lost) focusSoon(state.button)
   }
   // the text changes even when the words do not: a live region says a change, not a state
-  requestAnimationFrame(() => { state.text.textContent = failureText(latest) })
+  const text = state.text
+  requestAnimationFrame(() => { text.textContent = failureText(latest) })
   state.status = state.status ?? $status.textContent
   setStatus("")
 }
