@@ -83,8 +83,8 @@ export const showLoadError = (retry) =>
 export const messageSlot = (id) => el("div", { id, class: "message", tabindex: -1 })
 export const say = (slot, kind, ...nodes) => {
   slot.setAttribute("role", kind === "error" ? "alert" : "status")
-  const shown = `message notice notice-${kind}`
-  slot.className = shown
+  slot.className = `message notice notice-${kind}`
+  const shown = slot.className
   // not when the slot was cleared (or said otherwise) before the frame: its words would outlive it
   requestAnimationFrame(() => {
     if (slot.className === shown) slot.replaceChildren(...nodes.map((n) => (typeof n === "string" ? el("p", null, n) : n)))
