@@ -1,9 +1,9 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, References } from "effect"
-import type { IncomingMessage, Server, ServerResponse } from "node:http"
+import type { Server } from "node:http"
 import { type AddressInfo, connect, type Socket } from "node:net"
 import type { CapCounts } from "../../src/Api/Transport/Connections.js"
-import { createHttpServer, defaultServerOptions, NodeServer, nodeServerLayer } from "../../src/Api/Transport/Server.js"
+import { type ApiServer, createHttpServer, defaultServerOptions, NodeServer, nodeServerLayer } from "../../src/Api/Transport/Server.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { RequestLog, type RequestEntry } from "../../src/Layers/Platform/Logging.js"
 import { eventually } from "../support/eventually.js"
@@ -51,8 +51,10 @@ const exchange = async (port: number, from: string, path = "/") => {
 }
 
 /** Answers `ok` once it has read the request, as the application does. */
-const served = (server: Server) =>
-  server.on("request", (request: IncomingMessage, response: ServerResponse) => request.resume().on("end", () => response.end("ok")))
+const served = (server: ApiServer): Server => {
+  server.serve((request, response) => request.resume().on("end", () => response.end("ok")))
+  return server.node
+}
 
 describe("connections held at once", () => {
   it("one more than MAX_CONNECTIONS_PER_ADDRESS busy ones from one address is closed at once; other addresses and the trusted proxies are served", async () => {
@@ -102,7 +104,7 @@ describe("connections held at once", () => {
       lines.push({ level: logLevel.toUpperCase(), message, annotations: { ...fiber.getRef(References.CurrentLogAnnotations) } })
     )
     return Effect.gen(function*() {
-      const { port } = (yield* NodeServer).address() as AddressInfo
+      const { port } = (yield* NodeServer).node.address() as AddressInfo
       const held = yield* Effect.promise(() => open(port))
       yield* Effect.promise(() => closedBy(connect(port, "127.0.0.1")))
       expect(lines).toHaveLength(1)
@@ -201,9 +203,10 @@ describe("guests behind one address (docs/decisions.md#connections)", () => {
 
   it("a request that arrives together with a new connection is served: its connection is busy, not closed as idle", async () => {
     const refusals: Array<CapCounts> = []
-    const server = createHttpServer({ maxConnectionsPerAddress: 1, reportRefusals: (refused) => void refusals.push(refused) })
+    const api = createHttpServer({ maxConnectionsPerAddress: 1, reportRefusals: (refused) => void refusals.push(refused) })
     // answered a moment later, as a real handler is: the request is under way when the newcomer is decided on
-    server.on("request", (_: IncomingMessage, response: ServerResponse) => setTimeout(() => response.end("ok"), 20))
+    api.serve((_, response) => setTimeout(() => response.end("ok"), 20))
+    const server = api.node
     const port = await listening(server)
     try {
       const reused = await idleAfterOneRequest(port, "127.0.0.1")
@@ -230,8 +233,7 @@ describe("guests behind one address (docs/decisions.md#connections)", () => {
       annotations: { over_max_connections: overMaxConnections, over_max_connections_per_address: overMaxConnectionsPerAddress }
     })
     return Effect.gen(function*() {
-      const server = yield* NodeServer
-      served(server)
+      const server = served(yield* NodeServer)
       const { port } = server.address() as AddressInfo
       const [older, newer] = yield* Effect.promise(async () => {
         const older = await idleAfterOneRequest(port, "127.0.0.1")
@@ -261,7 +263,7 @@ describe("guests behind one address (docs/decisions.md#connections)", () => {
 describe("timeouts", () => {
   it("the documented defaults: 15 s for headers, 30 s for a request, 30 s unread, checked every second; 2,000 connections, 64 an address", () =>
     Effect.gen(function*() {
-      const server = createHttpServer() as Server & { connectionsCheckingInterval: number }
+      const server = createHttpServer().node as Server & { connectionsCheckingInterval: number }
       expect({
         headers: server.headersTimeout,
         request: server.requestTimeout,
@@ -304,10 +306,10 @@ describe("timeouts", () => {
 
 /** A server answering `bytes` per request; how many requests it started, and ran at once on one connection at most. */
 const answering = (bytes: number, options: Parameters<typeof createHttpServer>[0]) => {
-  const server = createHttpServer(options)
+  const api = createHttpServer(options)
   const running = new Map<unknown, number>()
   const counts = { mostAtOnce: 0, started: 0 }
-  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+  api.serve((request, response) => {
     const connection = request.socket
     const now = (running.get(connection) ?? 0) + 1
     running.set(connection, now)
@@ -318,7 +320,7 @@ const answering = (bytes: number, options: Parameters<typeof createHttpServer>[0
     // answered a moment later, as a real handler is: every request parsed meanwhile could start
     setImmediate(() => response.end(Buffer.alloc(bytes, "x")))
   })
-  return { server, counts }
+  return { server: api.node, counts }
 }
 
 /** What `socket`, paused so far, reads once the server has closed every connection. */

@@ -1,12 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
+import * as fs from "node:fs"
 import { type AddressInfo, connect } from "node:net"
-import { createHttpServer, logRequestsOf } from "../../src/Api/Transport/Server.js"
+import * as path from "node:path"
+import { createHttpServer } from "../../src/Api/Transport/Server.js"
 import type { RequestEntry } from "../../src/Layers/Platform/Logging.js"
 
 describe("the Node server", () => {
   it("answers a request that arrived before the application attached its handler", async () => {
-    const server = createHttpServer()
+    const api = createHttpServer()
+    const server = api.node
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     try {
       const { port } = server.address() as AddressInfo
@@ -17,7 +20,7 @@ describe("the Node server", () => {
         body: await r.text()
       }))
       await new Promise((resolve) => setTimeout(resolve, 200))
-      server.on("request", (request, response) => response.end(`ready: ${request.url}`))
+      api.serve((request, response) => response.end(`ready: ${request.url}`))
       expect(await answer).toEqual({ status: 200, nosniff: "nosniff", body: "ready: /v1/health" })
       // later requests go straight to the application
       expect(await fetch(`http://127.0.0.1:${port}/v1`).then((r) => r.text())).toBe("ready: /v1")
@@ -29,8 +32,9 @@ describe("the Node server", () => {
 
   // found by the fuzzer: Node answered these itself with a bare status and no body
   it("answers a request Node's parser refuses with an Error body: 431 for headers over 16 KiB, 400 for malformed HTTP", async () => {
-    const server = createHttpServer()
-    server.on("request", (_request, response) => response.end("ok"))
+    const api = createHttpServer()
+    const server = api.node
+    api.serve((_request, response) => response.end("ok"))
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     try {
       const { port } = server.address() as AddressInfo
@@ -63,16 +67,17 @@ describe("the Node server", () => {
   })
 
   it("logs each request once its response is sent, and a request whose client left before its answer as 499", async () => {
-    const server = createHttpServer()
+    const api = createHttpServer()
+    const server = api.node
     const logged: Array<RequestEntry> = []
     const scope = Effect.runSync(Scope.make())
-    Effect.runSync(Scope.provide(logRequestsOf(server, (entry) => void logged.push(entry)), scope))
+    Effect.runSync(Scope.provide(api.logRequests((entry: RequestEntry) => void logged.push(entry)), scope))
     // each response once closed, the moment its log line is written (the log's listener came first)
     const closed: Array<Promise<void>> = []
     // the reservation endpoint never answers here: its client gives up 100 ms after the server has the
     // request (a client-side timeout would also count the connection's setup, which a loaded machine stretches)
     const givesUp = new AbortController()
-    server.on("request", (request, response) => {
+    api.serve((request, response) => {
       closed.push(new Promise((resolve) => response.once("close", resolve)))
       if (request.url === "/v1/reservation-public") setTimeout(() => givesUp.abort(), 100)
       else response.writeHead(201, { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" }).end()
@@ -100,5 +105,18 @@ describe("the Node server", () => {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
     }
+  })
+
+  // Node's private fields and methods change between releases without notice (issue 41)
+  it("is built on Node's public API: no private field is read and no method of Node's is overridden", () => {
+    const files = fs.readdirSync("src", { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"))
+    const found = files.flatMap((file) => {
+      const code = fs.readFileSync(path.join("src", file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|\s)\/\/.*$/gm, "$1")
+      // `_tag` is Effect's and `_meta` MCP's, both public
+      const privateFields = [...code.matchAll(/\._(?!tag\b|meta\b)[A-Za-z]\w*/g)].map(([field]) => `${file}: ${field}`)
+      const overrides = [...code.matchAll(/class \w+ extends (?:Server|Socket|IncomingMessage|ServerResponse)\b/g)].map(([line]) => `${file}: ${line}`)
+      return [...privateFields, ...overrides]
+    })
+    expect(found).toEqual([])
   })
 })

@@ -259,7 +259,7 @@ describe("RateLimiter", () => {
     }).pipe(Effect.provide(RateLimiter.perMinute(10))))
 
   it("the server's timeouts are set, not left to Node's defaults", () => {
-    const server = createHttpServer()
+    const server = createHttpServer().node
     expect([server.headersTimeout, server.requestTimeout, server.keepAliveTimeout]).toEqual([15_000, 30_000, 65_000])
   })
 })

@@ -1,19 +1,21 @@
-import { Agent, type IncomingMessage, request, type Server, type ServerResponse } from "node:http"
+import { Agent, request, type Server } from "node:http"
+import type { ApiServer } from "../../src/Api/Transport/Server.js"
 
 /**
  * Answers `ok` to each request of `server`, the first `count` all together once the last of them
  * has arrived: `count` requests sent at once each get a connection of their own, which stays open,
  * idle, after its answer.
  */
-export const answeringTogether = (server: Server, count: number) => {
+export const answeringTogether = (server: ApiServer, count: number): Server => {
   let waiting = count
   const held: Array<() => void> = []
-  return server.on("request", (request: IncomingMessage, response: ServerResponse) =>
+  server.serve((request, response) =>
     request.resume().on("end", () => {
       if (waiting === 0) return response.end("ok")
       held.push(() => response.end("ok"))
       if (--waiting === 0) held.forEach((answer) => answer())
     }))
+  return server.node
 }
 
 /**

@@ -5,18 +5,19 @@
 // Prints "READY <port>" on stderr; SIGTERM stops it as the service stops (its scope closes).
 import { Effect, Layer } from "effect"
 import type { AddressInfo } from "node:net"
-import { createHttpServer, logRequestsOf } from "../../src/Api/Transport/Server.js"
+import { createHttpServer } from "../../src/Api/Transport/Server.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { runEntry } from "../../src/Layers/Platform/Entry.js"
 import { LoggingLive, RequestLog } from "../../src/Layers/Platform/Logging.js"
 
 Effect.gen(function*() {
-  const server = createHttpServer()
+  const api = createHttpServer()
+  const server = api.node
   const log = yield* RequestLog
   if (log === undefined) return yield* Effect.die(new Error("LOG_FORMAT=json sets a request log"))
-  yield* logRequestsOf(server, log)
+  yield* api.logRequests(log)
   const run = Effect.runSyncWith(yield* Effect.context<never>())
-  server.on("request", (request, response) => {
+  api.serve((request, response) => {
     const query = new URL(request.url ?? "/", "http://stand-in").searchParams
     const status = Number(query.get("status") ?? "200")
     run(Effect.logInfo(`answering ${status}`))

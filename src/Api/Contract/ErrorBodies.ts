@@ -1,3 +1,5 @@
+import { Schema } from "effect"
+import * as Metrics from "../../Layers/Platform/Metrics.js"
 import {
   AlreadyCancelledBody,
   AvailabilityChangedBody,
@@ -65,3 +67,20 @@ export const everyErrorBody = [
   ServiceUnavailableBody,
   InternalErrorBody
 ] as const
+
+/** The answers whose status is 409, each with its error code (`errorBody`). */
+const conflicts = everyErrorBody.flatMap((body) => {
+  const annotations = Schema.resolveAnnotations(body)
+  return annotations?.httpApiStatus === 409
+    ? [{ is: Schema.is(Schema.toType(body)), code: annotations.errorCode as (error: unknown) => string }]
+    : []
+})
+
+/** Only the codes the API answers 409 with are reasons: a label takes its values from a closed set. */
+const conflictReasons: ReadonlySet<string> = new Set(Metrics.CONFLICT_REASONS)
+
+/** The error code of `error` when it is answered 409 and counted as a conflict (`hotel.conflicts`). */
+export const conflictCodeOf = (error: unknown): string | undefined => {
+  const code = conflicts.find(({ is }) => is(error))?.code(error)
+  return code !== undefined && conflictReasons.has(code) ? code : undefined
+}

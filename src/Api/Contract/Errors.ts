@@ -171,7 +171,8 @@ export const errorBody = <E extends { readonly message: string } & D, D = unknow
     ...(example === undefined ? {} : { examples: [example] })
   }).pipe(
     Schema.decodeTo(Schema.toType(ErrorClass), SchemaTransformation.transformEffect({ decode, encode })),
-    Schema.annotate({ description, httpApiStatus: status })
+    // `errorCode`: the code of an error of the class, for what counts errors by their code (`conflictCodeOf`)
+    Schema.annotate({ description, httpApiStatus: status, errorCode: code })
   )
 }
 

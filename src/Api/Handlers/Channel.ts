@@ -7,6 +7,7 @@ import { ReservationFeed } from "../../Services/ReservationFeed.js"
 import { aboutTheHotel, ChannelApi, ChannelAuth, ChannelRequestErrors } from "../Contract/Channel.js"
 import { noStore } from "../Contract/ReservationToken.js"
 import { bearerRefusal } from "../Transport/BearerToken.js"
+import { signalEndpointErrors } from "../Transport/ErrorAnswers.js"
 import { issuesByPath } from "../Transport/Middleware.js"
 import { documentOf, perHotel } from "./AboutTheHotel.js"
 
@@ -48,10 +49,11 @@ const channelAuth = (token: Redacted.Redacted) =>
   )
 
 /**
- * `ChannelRequestErrors` only declares errors (for the channel's document, its typed client and the
- * encoding of a handler's failure): each request goes on unchanged.
+ * `ChannelRequestErrors` declares errors (for the channel's document, its typed client and the
+ * encoding of a handler's failure); a failure adds what its answer says besides its body, as on
+ * the public API (`signalEndpointErrors`).
  */
-const ChannelRequestErrorsLive = Layer.succeed(ChannelRequestErrors, (handler) => handler)
+const ChannelRequestErrorsLive = Layer.succeed(ChannelRequestErrors, signalEndpointErrors)
 
 /**
  * The channel interface under `/internal`, when `CHANNEL_TOKEN` is set; otherwise those paths are

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api, RequestErrors } from "../Contract/Api.js"
+import { signalEndpointErrors } from "../Transport/ErrorAnswers.js"
 import { ReservationTokenAuthLive } from "../Contract/ReservationToken.js"
 import { CalendarHttp } from "./Calendar.js"
 import { ChannelLive } from "./Channel.js"
@@ -14,10 +15,11 @@ import { QuotesHttp } from "./Quotes.js"
 import { ReservationsHttp } from "./Reservations.js"
 
 /**
- * `RequestErrors` only declares errors (for the documents, the typed client and the encoding of a
- * handler's failure): each request goes on unchanged.
+ * `RequestErrors` declares errors (for the documents, the typed client and the encoding of a
+ * handler's failure); each request goes on unchanged, and a failure adds what its answer says
+ * besides its body (`signalEndpointErrors`: `Retry-After`, the conflicts counted).
  */
-const RequestErrorsLive = Layer.succeed(RequestErrors, (handler) => handler)
+const RequestErrorsLive = Layer.succeed(RequestErrors, signalEndpointErrors)
 
 /** The API's groups, each implemented by its handlers, with the middleware they declare. Needs the services. */
 export const ApiGroupsLive = Layer.mergeAll(DiscoveryHttp, HotelHttp, CalendarHttp, QuotesHttp, ReservationsHttp, ManageHttp).pipe(

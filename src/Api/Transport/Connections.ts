@@ -50,7 +50,8 @@ interface Connection {
   readonly socket: Socket
   /** Its address, as the cap per address counts it; undefined for a trusted proxy. */
   readonly address: string | undefined
-  requests: number
+  /** Its requests not yet answered in full, in the order they arrived. */
+  readonly responses: Set<ServerResponse>
   /** `socket.bytesRead` when it went idle; undefined while it is busy. */
   idleAt: number | undefined
 }
@@ -148,7 +149,7 @@ export const limitConnections = (
     // no address: the client is already gone
     if (socket.remoteAddress === undefined) return
     const peer = plainAddress(socket.remoteAddress)
-    const connection: Connection = { socket, address: trusted.has(peer) ? undefined : peer, requests: 0, idleAt: undefined }
+    const connection: Connection = { socket, address: trusted.has(peer) ? undefined : peer, responses: new Set(), idleAt: undefined }
     connections.set(socket, connection)
     if (connection.address !== undefined) {
       const held = byAddress.get(connection.address) ?? { count: 0, idle: new Set() }
@@ -162,16 +163,18 @@ export const limitConnections = (
   return {
     /** The open connections (a refused one only until it is closed, in the same turn). */
     sockets: () => connections.keys(),
+    /** The answers `socket` is writing or will write, none once each is over (or for a socket not held). */
+    answering: (socket: Socket): Iterable<ServerResponse> => connections.get(socket)?.responses ?? [],
     /** `request` has arrived (Node has parsed its headers): its connection is busy until `response` is over. */
     started: (request: IncomingMessage, response: ServerResponse) => {
       const connection = connections.get(request.socket)
       if (connection === undefined) return
-      connection.requests += 1
+      connection.responses.add(response)
       busy(connection)
       response.once("close", () => {
-        connection.requests -= 1
+        connection.responses.delete(response)
         // still busy, or closing (its client left, or the answer said `Connection: close`)
-        if (connection.requests > 0 || !connection.socket.writable) return
+        if (connection.responses.size > 0 || !connection.socket.writable) return
         connection.idleAt = connection.socket.bytesRead
         idle.add(connection)
         if (connection.address !== undefined) byAddress.get(connection.address)!.idle.add(connection)
@@ -179,3 +182,6 @@ export const limitConnections = (
     }
   }
 }
+
+/** The connections of a server, as `limitConnections` holds them. */
+export type Connections = ReturnType<typeof limitConnections>

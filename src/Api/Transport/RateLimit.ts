@@ -10,7 +10,7 @@ import { CHANNEL_PREFIX } from "../Contract/Channel.js"
 import { HotelGroup } from "../Contract/Hotel.js"
 import { QuotesGroup } from "../Contract/Quotes.js"
 import { clientAddress } from "./ClientAddress.js"
-import { answer, type App } from "./Middleware.js"
+import { answer, type App } from "./ErrorAnswers.js"
 import { routeOf } from "./RequestObservation.js"
 
 /**
