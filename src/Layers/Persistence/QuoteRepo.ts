@@ -43,9 +43,9 @@ export class QuoteRepo extends Context.Service<QuoteRepo, {
       // Quotes do not wait for the disk (synchronous_commit off for this statement alone): a
       // database crash may lose the last fraction of a second of them, and their clients quote
       // again; the flush it saves was the slowest step of a quote under load. The batch travels
-      // as one JSON parameter so that the statement can be a SELECT carrying that setting. Two
-      // batches may be in flight: quotes arriving while one is stored do not wait for it, which
-      // served more quotes for less CPU each (docs/performance.md).
+      // as one JSON parameter so that the statement can be a SELECT carrying that setting. One
+      // batch is in flight at a time: two at once served fewer quotes for more CPU each on a quiet
+      // machine (docs/performance.md), as each batch has its round trip and its JSON to make.
       const store = yield* makeBatcher(
         (quotes: ReadonlyArray<StoredQuote>) =>
           sql`
@@ -70,7 +70,7 @@ export class QuoteRepo extends Context.Service<QuoteRepo, {
             Effect.orDie,
             Tracing.withSpan("QuoteRepo.storeBatch", { attributes: { quotes: quotes.length } })
           ),
-        { maxBatch: 200, concurrency: 2 }
+        { maxBatch: 200, concurrency: 1 }
       )
       const find = SqlSchema.findOneOption({
         Request: QuoteId,
