@@ -1,32 +1,9 @@
-import { Effect, Layer } from "effect"
-import { HttpServer } from "effect/http"
-import { HttpLive } from "./Api/Transport/Http.js"
-import { redactSecretHeaders } from "./Api/Transport/RequestObservation.js"
-import { DrainLive, nodeServerLayer } from "./Api/Transport/Server.js"
-import { ServicesLive } from "./Composition.js"
-import { DatabaseSupervision } from "./Layers/Persistence/Database.js"
-import { AppConfig } from "./Layers/Platform/AppConfig.js"
-import { runEntry } from "./Layers/Platform/Entry.js"
-import { LoggingLive } from "./Layers/Platform/Logging.js"
+import { enableCompileCache } from "node:module"
 
-const ServerLive = Layer.unwrap(
-  Effect.map(
-    AppConfig,
-    ({ host, maxConnections, maxConnectionsPerAddress, port, trustedProxies }) =>
-      nodeServerLayer({ host, port }, { maxConnections, maxConnectionsPerAddress, trustedProxies })
-  )
-)
-
-// Started in this order, stopped in the reverse one: on SIGTERM the server drains first, while
-// the services (database, outbox worker) still run, and the database stops last.
-const Main = DrainLive.pipe(
-  Layer.provide(HttpLive.pipe(HttpServer.withLogAddress, Layer.provideMerge(ServerLive))),
-  Layer.provideMerge(ServicesLive),
-  redactSecretHeaders,
-  // the log format, for everything from the start on (the supervision's failure too)
-  Layer.provideMerge(LoggingLive.pipe(Layer.provide(AppConfig.layer)))
-)
-
-// Serves until a signal stops it, or until the embedded database cannot be kept up: then it stops
-// as on SIGTERM and exits 1 with the reason, so that its own supervisor acts.
-runEntry(Effect.flatMap(DatabaseSupervision, ({ givenUp }) => givenUp).pipe(Effect.provide(Main)))
+// A start compiles some hundreds of modules, most of its CPU before the first log line. V8's
+// compile cache keeps them compiled on disk (in NODE_COMPILE_CACHE, else the system's temporary
+// directory), so the next start reads them instead (docs/performance.md). It is enabled before
+// any module of the service is loaded, hence the import below; a cache that cannot be written is
+// no cache, never a failure.
+enableCompileCache()
+await import("./Serve.js")

@@ -14,13 +14,22 @@ fs.chmodSync(dataDir, 0o755)
 // take theirs: a port there can be in use, and the service then cannot listen
 const port = 20_000 + Math.floor(Math.random() * 12_000)
 const base = `http://127.0.0.1:${port}`
+/** Its temporary directory, where its starts keep their modules compiled (V8's compile cache, src/main.ts). */
+const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "hotel-main-tmp-"))
 
 /** Started in a process group of its own, as a supervisor runs it (the group is `-pid`). */
 const start = async () => {
   const { DATABASE_URL: _, ...inherited } = process.env
   const child = spawn(process.execPath, ["--enable-source-maps", "dist/main.js"], {
     // the load below comes from one address, beyond the default rate limit (tested in Limits.test.ts)
-    env: { ...inherited, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: "0" },
+    env: {
+      ...inherited,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      RATE_LIMIT_PER_MINUTE: "0",
+      TMPDIR: temporary
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true
   })
@@ -61,7 +70,7 @@ const postmasterAlive = () => {
 
 describe("the service on its embedded database", () => {
   beforeAll(() => void execFileSync("npm", ["run", "build"], { stdio: "ignore" }), 60_000)
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+  afterAll(() => [dataDir, temporary].forEach((folder) => fs.rmSync(folder, { recursive: true, force: true })))
 
   it("a port already in use stops the start with a message naming it, and exit code 1", async () => {
     const holder = net.createServer()
@@ -107,6 +116,10 @@ describe("the service on its embedded database", () => {
     expect(await exitOf(second.child)).toBe(0)
     expect(postmasterAlive()).toBe(false)
     expect(fs.existsSync(path.join(dataDir, "service.pid"))).toBe(false)
+    // a clean exit leaves the service's modules compiled for the next start
+    const compiled = fs.readdirSync(path.join(temporary, "node-compile-cache"), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+    expect(compiled.length).toBeGreaterThan(100)
   }, 90_000)
 
   it("SIGTERM to its process group under keep-alive load: every request in flight is answered, the exit is clean and quick", async () => {
