@@ -66,6 +66,36 @@ describe("the Node server", () => {
     }
   })
 
+  it("writes no refusal into an answer already under way: a malformed request pipelined behind one only closes the connection", async () => {
+    const api = createHttpServer()
+    const server = api.node
+    // its head and first bytes at once, the rest a while later
+    api.serve((_request, response) => {
+      response.writeHead(200, { "content-type": "text/plain" }).write("first part;")
+      setTimeout(() => response.end("last part"), 200)
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    try {
+      const { port } = server.address() as AddressInfo
+      const raw = await new Promise<string>((resolve) => {
+        const socket = connect(port, "127.0.0.1", () => socket.write("GET /v1/hotel HTTP/1.1\r\nHost: x\r\n\r\n"))
+        let answer = ""
+        socket.on("data", (chunk) => {
+          answer += chunk.toString()
+          // the answer's first bytes are here: the next request is no HTTP
+          if (answer.includes("first part;")) socket.write("NOT HTTP AT ALL\r\n\r\n")
+        }).on("close", () => resolve(answer)).on("error", () => {})
+      })
+      expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+      expect(raw).toContain("first part;")
+      expect(raw).not.toContain("400 Bad Request")
+      expect(raw).not.toContain("invalid_request")
+    } finally {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    }
+  })
+
   it("logs each request once its response is sent, and a request whose client left before its answer as 499", async () => {
     const api = createHttpServer()
     const server = api.node
