@@ -9,20 +9,13 @@ import { RequestLog, type RequestEntry } from "../../src/Layers/Platform/Logging
 import { eventually } from "../support/eventually.js"
 import { answeringTogether, keepAliveClient } from "../support/keepAlive.js"
 import { baseUrl, TestApp } from "../support/TestApp.js"
+import { closing, listening } from "../support/listening.js"
 
 /*
  * The server's own defences (docs/decisions.md#abuse), attacked on raw sockets. Linux routes all of 127/8 to
  * the loopback: a socket bound to 127.0.0.2 is another client address.
  */
 
-const listening = async (server: Server) => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  return (server.address() as AddressInfo).port
-}
-const closing = async (server: Server) => {
-  server.closeAllConnections()
-  await new Promise((resolve) => server.close(resolve))
-}
 const until = async (check: () => boolean | Promise<boolean>) => {
   while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 10))
 }

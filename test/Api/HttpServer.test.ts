@@ -1,18 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
-import { type AddressInfo, connect } from "node:net"
+import { connect } from "node:net"
 import * as path from "node:path"
 import { createHttpServer } from "../../src/Api/Transport/Server.js"
 import type { RequestEntry } from "../../src/Layers/Platform/Logging.js"
+import { closing, listening } from "../support/listening.js"
 
 describe("the Node server", () => {
   it("answers a request that arrived before the application attached its handler", async () => {
     const api = createHttpServer()
     const server = api.node
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const port = await listening(server)
     try {
-      const { port } = server.address() as AddressInfo
       // sent while the application is still being built
       const answer = fetch(`http://127.0.0.1:${port}/v1/health`).then(async (r) => ({
         status: r.status,
@@ -25,8 +25,7 @@ describe("the Node server", () => {
       // later requests go straight to the application
       expect(await fetch(`http://127.0.0.1:${port}/v1`).then((r) => r.text())).toBe("ready: /v1")
     } finally {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
+      await closing(server)
     }
   })
 
@@ -35,9 +34,8 @@ describe("the Node server", () => {
     const api = createHttpServer()
     const server = api.node
     api.serve((_request, response) => response.end("ok"))
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const port = await listening(server)
     try {
-      const { port } = server.address() as AddressInfo
       const long = await fetch(`http://127.0.0.1:${port}/v1/availability?checkin=${"9".repeat(20_000)}`)
       expect({
         status: long.status,
@@ -61,8 +59,7 @@ describe("the Node server", () => {
         error: { code: "invalid_request", message: "the request is not valid HTTP/1.1" }
       })
     } finally {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
+      await closing(server)
     }
   })
 
@@ -74,9 +71,8 @@ describe("the Node server", () => {
       response.writeHead(200, { "content-type": "text/plain" }).write("first part;")
       setTimeout(() => response.end("last part"), 200)
     })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const port = await listening(server)
     try {
-      const { port } = server.address() as AddressInfo
       const raw = await new Promise<string>((resolve) => {
         const socket = connect(port, "127.0.0.1", () => socket.write("GET /v1/hotel HTTP/1.1\r\nHost: x\r\n\r\n"))
         let answer = ""
@@ -91,8 +87,7 @@ describe("the Node server", () => {
       expect(raw).not.toContain("400 Bad Request")
       expect(raw).not.toContain("invalid_request")
     } finally {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
+      await closing(server)
     }
   })
 
@@ -112,9 +107,8 @@ describe("the Node server", () => {
       if (request.url === "/v1/reservation-public") setTimeout(() => givesUp.abort(), 100)
       else response.writeHead(201, { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" }).end()
     })
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const port = await listening(server)
     try {
-      const { port } = server.address() as AddressInfo
       await fetch(`http://127.0.0.1:${port}/v1/quotes?token=secret`, { method: "POST" })
       await fetch(`http://127.0.0.1:${port}/v1/reservation-public`, { signal: givesUp.signal }).catch(() => undefined)
       while (logged.length < 2) await new Promise((resolve) => setTimeout(resolve, 10))
@@ -132,8 +126,7 @@ describe("the Node server", () => {
       await closed[3]
       expect(logged).toHaveLength(3)
     } finally {
-      server.closeAllConnections()
-      await new Promise((resolve) => server.close(resolve))
+      await closing(server)
     }
   })
 
