@@ -8,6 +8,8 @@ import { randomBytes } from "node:crypto"
 import { closeSync, openSync, rmSync, writeSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { HttpServerResponse } from "effect/http"
+import { directAnswer } from "../src/Api/Handlers/DirectAnswer.js"
 import { MultiRoomQuoteResponse } from "../src/Domain/Quote.js"
 import { bufferedStdout, requestJsonLine } from "../src/Layers/Platform/Logging.js"
 import { randomId } from "../src/Layers/Platform/RandomId.js"
@@ -53,6 +55,7 @@ const limited = Effect.suspend(() => take(addresses[next++ % addresses.length]!,
 const quote = Schema.decodeUnknownSync(MultiRoomQuoteResponse)({"status": "available", "environment": "development", "quote_id": "q_2Ox94k8ecXnA9hV3trBx", "session_id": null, "expires_at": "2027-03-01T10:15:00+01:00", "stay": {"checkin": "2027-03-12", "checkout": "2027-03-15", "nights": 3, "check_in_time": "14:00", "check_out_time": "12:00"}, "rooms": [{"room_index": 0, "room_type_id": "double", "quantity": 1, "adults": 2, "children_ages": [], "rate_code": null}, {"room_index": 1, "room_type_id": "twin", "quantity": 1, "adults": 1, "children_ages": [5], "rate_code": null}], "package_offers": [{"package_code": "FLEX", "rate_code": "FLEX", "name": "Flexible, room only", "description": "Room only. Free cancellation until 14:00 two days before check-in.", "breakfast_included": false, "refundable": true, "free_cancellation_until": "2027-03-10T14:00:00+01:00", "promotions": [], "price": {"room_total": 690, "promotion_discount": 0, "tourist_tax": 23.4, "total": 713.4, "currency": "EUR"}}, {"package_code": "FLEX_BB", "rate_code": "FLEX_BB", "name": "Flexible with breakfast", "description": "Room and breakfast buffet for every guest. Free cancellation until 14:00 two days before check-in.", "breakfast_included": true, "refundable": true, "free_cancellation_until": "2027-03-10T14:00:00+01:00", "promotions": [], "price": {"room_total": 858, "promotion_discount": 0, "tourist_tax": 23.4, "total": 881.4, "currency": "EUR"}}, {"package_code": "NRF", "rate_code": "NRF", "name": "Non-refundable, room only", "description": "Room only, 12 % below the flexible rate. Cannot be cancelled or changed. Check-in at least 3 days ahead.", "breakfast_included": false, "refundable": false, "free_cancellation_until": null, "promotions": [], "price": {"room_total": 607.2, "promotion_discount": 0, "tourist_tax": 23.4, "total": 630.6, "currency": "EUR"}}], "unavailable_rooms": [], "reservable": true, "not_reservable": null, "promo_code": null})
 const encodeChecked = Schema.encodeUnknownEffect(MultiRoomQuoteResponse)
 const encodeUnchecked = Schema.encodeUnknownEffect(MultiRoomQuoteResponse, { disableChecks: true })
+const answerQuote = directAnswer(MultiRoomQuoteResponse, { disableChecks: true })
 
 /** The request log to a file, as deployed: batched as `LoggingLive` writes it, or one write per line. */
 const logFile = join(tmpdir(), `hotel-costs-${process.pid}.log`)
@@ -87,6 +90,16 @@ const choices: ReadonlyArray<readonly [string, (calls: number) => void, string, 
     effectLoop(Effect.orDie(Effect.suspend(() => encodeUnchecked(quote)))),
     "with them",
     effectLoop(Effect.orDie(Effect.suspend(() => encodeChecked(quote))))
+  ],
+  [
+    "a quote's answer written from the service's value (Handlers/DirectAnswer.ts)",
+    (calls) => {
+      for (let i = 0; i < calls; i++) answerQuote(quote)
+    },
+    "encoded as the API's builder does",
+    effectLoop(Effect.orDie(Effect.suspend(() =>
+      Effect.map(encodeUnchecked(quote), (encoded) => HttpServerResponse.text(JSON.stringify(encoded), { contentType: "application/json" }))
+    )))
   ],
   [
     "a request line, batched (Logging)",

@@ -4,6 +4,14 @@ import { RULES } from "../Handlers/AgentRules.js"
 import { InvalidPromoCodeBody, ValidationErrorBody } from "./Errors.js"
 import { AnalyticsHeaders } from "./RequestHeaders.js"
 
+/**
+ * A quote is the service's own typed value, its dates, ids and amounts made by the domain (whose
+ * property tests hold them to their schemas): its encoding skips the checks (formats, ranges) and
+ * still converts each field (the handler's, ../Handlers/Quotes.ts). The typed client made from
+ * this contract decodes it so too.
+ */
+export const QUOTE_ENCODING = { disableChecks: true } as const
+
 const PROMO_CODE_DESCRIPTION = "An optional promo_code (case-insensitive) is one more candidate promotion of each offer: " +
   "the best single promotion applies, and promo_code.applied says whether an offer applies the code (false when it does " +
   "not fit the stay or plan). Unknown, inactive or used-up codes answer 400 invalid_promo_code with error.details.reason " +
@@ -46,8 +54,5 @@ export class QuotesGroup extends HttpApiGroup.make("quotes")
   )
   .annotate(OpenApi.Title, "Quotes")
   .annotate(OpenApi.Description, "Live direct price quotes")
-  // A quote is the service's own typed value, its dates, ids and amounts made by the domain (whose
-  // property tests hold them to their schemas): its encoding skips the checks (formats, ranges) and
-  // still converts each field. The typed client made from this contract decodes it so too.
-  .annotate(HttpApi.SuccessParseOptions, { disableChecks: true })
+  .annotate(HttpApi.SuccessParseOptions, QUOTE_ENCODING)
 {}
