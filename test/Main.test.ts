@@ -72,6 +72,17 @@ describe("the service on its embedded database", () => {
   beforeAll(() => void execFileSync("npm", ["run", "build"], { stdio: "ignore" }), 60_000)
   afterAll(() => [dataDir, temporary].forEach((folder) => fs.rmSync(folder, { recursive: true, force: true })))
 
+  it("npm start builds only when needed: not while dist/ is newer than all it was made of, again once one of them changed", () => {
+    const builtAt = () => fs.statSync("dist/inputs.json").mtimeMs
+    const built = builtAt()
+    execFileSync(process.execPath, ["src/bin/build.mjs", "--if-stale"])
+    expect(builtAt()).toBe(built)
+    const now = new Date()
+    fs.utimesSync("src/Domain/Money.ts", now, now)
+    execFileSync(process.execPath, ["src/bin/build.mjs", "--if-stale"])
+    expect(builtAt()).toBeGreaterThan(built)
+  }, 60_000)
+
   it("a port already in use stops the start with a message naming it, and exit code 1", async () => {
     const holder = net.createServer()
     await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve))
@@ -116,11 +127,55 @@ describe("the service on its embedded database", () => {
     expect(await exitOf(second.child)).toBe(0)
     expect(postmasterAlive()).toBe(false)
     expect(fs.existsSync(path.join(dataDir, "service.pid"))).toBe(false)
-    // a clean exit leaves the service's modules compiled for the next start
+    // a clean exit leaves the service's modules compiled for the next start: the bundle's entry
+    // and the chunks it loaded (src/bin/build.mjs), every one of them a module of dist/
     const compiled = fs.readdirSync(path.join(temporary, "node-compile-cache"), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
-    expect(compiled.length).toBeGreaterThan(100)
+    const loaded = fs.readdirSync("dist").filter((file) => file.endsWith(".js") && file !== "ConfirmationPdfWorker.js")
+    expect(compiled.length).toBeGreaterThanOrEqual(3)
+    expect(compiled.length).toBeLessThanOrEqual(loaded.length)
   }, 90_000)
+
+  it("the built bundle finds its own files: a guest page of public/, the confirmation PDF drawn on its thread", async () => {
+    const service = await start()
+    try {
+      const page = await fetch(`${base}/book`)
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain("<form")
+      const quote = (await (await postJson("/v1/quotes", { checkin: daysFromToday(60), checkout: daysFromToday(61), rooms: [{ room_type_id: "double", adults: 2 }] })).json()) as {
+        readonly quote_id: string
+        readonly package_offers: ReadonlyArray<{ readonly package_code: string; readonly price: { readonly total: number } }>
+      }
+      const offer = quote.package_offers[0]!
+      const created = (await (await postJson("/v1/reservation-intents", { quote_id: quote.quote_id, package_code: offer.package_code }, { "idempotency-key": "main-test-pdf" })).json()) as Json
+      const token = new URL(created["continue_url"]!).hash.replace("#token=", "")
+      const completed = await postJson("/v1/reservation-complete", {
+        first_name: "Ada",
+        last_name: "Bundle",
+        email: "ada.bundle@example.com",
+        phone: "+33 6 12 34 56 78",
+        accept_terms: true,
+        terms_version: "2026-11",
+        expected_total: offer.price.total
+      }, { "x-reservation-token": token })
+      expect(completed.status).toBe(200)
+      // the confirmation email, written as a file without SMTP_URL, carries the PDF the thread drew
+      const mailDir = path.join(dataDir, "mail")
+      const until = Date.now() + 20_000
+      let email = ""
+      while (email === "" && Date.now() < until) {
+        const file = fs.existsSync(mailDir)
+          ? fs.readdirSync(mailDir, { recursive: true }).map(String).find((name) => name.endsWith(".eml"))
+          : undefined
+        if (file === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
+        else email = fs.readFileSync(path.join(mailDir, file), "utf8")
+      }
+      expect(email).toMatch(/Content-Type: application\/pdf/)
+    } finally {
+      service.child.kill("SIGTERM")
+      await exitOf(service.child)
+    }
+  }, 60_000)
 
   it("SIGTERM to its process group under keep-alive load: every request in flight is answered, the exit is clean and quick", async () => {
     const service = await start()

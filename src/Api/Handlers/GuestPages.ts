@@ -9,6 +9,7 @@ import { HotelCatalog, memoized } from "../../Services/HotelCatalog.js"
 import { heavyDocument } from "./HeavyDocument.js"
 import { searchForm } from "./BookSearchForm.js"
 import { bookingWidgetModule, fillShell, guestPageModule, unknownShellTexts } from "./GuestPageModule.js"
+import { publicFile } from "../PublicFiles.js"
 
 /**
  * The guest pages load nothing from elsewhere and run no inline script or style; an injected
@@ -86,7 +87,7 @@ export const GUEST_PAGE_PATHS: ReadonlyArray<string> = [
 ]
 
 /** Read once, when the layer is built: a missing file stops the start (a defect naming the path). */
-const readPublic = (file: string) => Effect.promise(() => readFile(new URL(`../../../public/${file}`, import.meta.url)))
+const readPublic = (file: string) => Effect.promise(() => readFile(publicFile(file)))
 
 /**
  * What the page shells share, written once (`public/guest-head.html`, `guest-failure.html`,

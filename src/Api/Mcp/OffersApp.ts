@@ -15,6 +15,7 @@ import { escapeHtml } from "../../Domain/GuestEmails.js"
 import type { RoomTypes } from "../../Domain/Hotel.js"
 import type { Language } from "../../Domain/Language.js"
 import { fillShell, guestPageModule, unknownShellTexts } from "../Handlers/GuestPageModule.js"
+import { publicFile } from "../PublicFiles.js"
 
 /** The extension's name, under which a client declares it in its capabilities' `extensions`. */
 export const APPS_EXTENSION = "io.modelcontextprotocol/ui"
@@ -73,7 +74,6 @@ export const withOffersApp = (tools: ReadonlyArray<McpSchema.Tool>): ReadonlyArr
 
 // --- the document -------------------------------------------------------------------
 
-const publicFile = (file: string) => new URL(`../../../public/${file}`, import.meta.url)
 const readPublic = (file: string) => Effect.promise(() => readFile(publicFile(file), "utf8"))
 
 /** The catalog's module of the guest pages (`/assets/guest-i18n.js`), every language, for the bundle. */
