@@ -6,6 +6,7 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { daysFromToday } from "./support/clock.js"
+import { guest, tokenOf } from "./support/flow.js"
 
 /** The service as `npm start` runs it: the compiled JavaScript, on the embedded database of a data folder of its own. */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hotel-main-"))
@@ -55,8 +56,8 @@ interface Json {
 const postJson = (url: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${base}${url}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })
 
-const intent = (quoteId: string | undefined) =>
-  postJson("/v1/reservation-intents", { quote_id: quoteId, package_code: "FLEX" }, { "idempotency-key": "main-test-intent" })
+const intent = (quoteId: string | undefined, idempotencyKey = "main-test-intent") =>
+  postJson("/v1/reservation-intents", { quote_id: quoteId, package_code: "FLEX" }, { "idempotency-key": idempotencyKey })
 
 const postmasterAlive = () => {
   try {
@@ -142,22 +143,15 @@ describe("the service on its embedded database", () => {
       const page = await fetch(`${base}/book`)
       expect(page.status).toBe(200)
       expect(await page.text()).toContain("<form")
-      const quote = (await (await postJson("/v1/quotes", { checkin: daysFromToday(60), checkout: daysFromToday(61), rooms: [{ room_type_id: "double", adults: 2 }] })).json()) as {
+      const quote = (await (await postJson("/v1/quotes", { checkin: daysFromToday(30), checkout: daysFromToday(31), rooms: [{ room_type_id: "double", adults: 2 }] })).json()) as {
         readonly quote_id: string
         readonly package_offers: ReadonlyArray<{ readonly package_code: string; readonly price: { readonly total: number } }>
       }
-      const offer = quote.package_offers[0]!
-      const created = (await (await postJson("/v1/reservation-intents", { quote_id: quote.quote_id, package_code: offer.package_code }, { "idempotency-key": "main-test-pdf" })).json()) as Json
-      const token = new URL(created["continue_url"]!).hash.replace("#token=", "")
-      const completed = await postJson("/v1/reservation-complete", {
-        first_name: "Ada",
-        last_name: "Bundle",
-        email: "ada.bundle@example.com",
-        phone: "+33 6 12 34 56 78",
-        accept_terms: true,
-        terms_version: "2026-11",
-        expected_total: offer.price.total
-      }, { "x-reservation-token": token })
+      const offer = quote.package_offers.find((o) => o.package_code === "FLEX")!
+      const created = (await (await intent(quote.quote_id, "main-test-pdf")).json()) as Json
+      const completed = await postJson("/v1/reservation-complete", { ...guest, expected_total: offer.price.total }, {
+        "x-reservation-token": tokenOf(created["continue_url"]!)
+      })
       expect(completed.status).toBe(200)
       // the confirmation email, written as a file without SMTP_URL, carries the PDF the thread drew
       const mailDir = path.join(dataDir, "mail")
