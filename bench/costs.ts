@@ -98,7 +98,7 @@ const choices: ReadonlyArray<readonly [string, (calls: number) => void, string, 
     },
     "encoded as the API's builder does",
     effectLoop(Effect.orDie(Effect.suspend(() =>
-      Effect.map(encodeUnchecked(quote), (encoded) => HttpServerResponse.text(JSON.stringify(encoded), { contentType: "application/json" }))
+      Effect.map(encodeUnchecked(quote), (encoded) => HttpServerResponse.jsonUnsafe(encoded))
     )))
   ],
   [

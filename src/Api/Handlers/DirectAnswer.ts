@@ -95,5 +95,5 @@ const compileEncoder = (ast: SchemaAST.AST, withoutChecks: WithoutChecks): Encod
 export const directAnswer = <S extends Schema.Top>(schema: S, withoutChecks: WithoutChecks) => {
   const encode = compileEncoder(schema.ast, withoutChecks)
   return (value: S["Type"]): HttpServerResponse.HttpServerResponse =>
-    HttpServerResponse.text(JSON.stringify(encode(value)), { contentType: "application/json" })
+    HttpServerResponse.jsonUnsafe(encode(value))
 }

@@ -18,7 +18,7 @@ const encodeHotel = Schema.encodeExit(Hotel) // the endpoint's success schema (C
 const hotelAnswer = memoized((view: Hotel): Hotel | HttpServerResponse.HttpServerResponse =>
   Exit.match(encodeHotel(view), {
     onFailure: () => view,
-    onSuccess: (encoded) => HttpServerResponse.text(JSON.stringify(encoded), { contentType: "application/json" })
+    onSuccess: (encoded) => HttpServerResponse.jsonUnsafe(encoded)
   }))
 
 export const HotelHttp = HttpApiBuilder.group(Api, "hotel", (handlers) =>
