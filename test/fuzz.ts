@@ -42,7 +42,7 @@ const spawnedTarget = (service: Awaited<ReturnType<typeof startService>>, appSec
           const past = new Date(Date.now() - 60_000).toISOString()
           // the service reads a quote's expiry from the answer it stored
           return Effect.orDie(Effect.all([
-            sql`UPDATE quotes SET expires_at = ${past}, response = jsonb_set(response, '{expires_at}', to_jsonb(${past}::text)) WHERE id = ${quoteId}`,
+            sql`UPDATE quotes SET expires_at = ${past}, response = jsonb_set(response::jsonb, '{expires_at}', to_jsonb(${past}::text)) WHERE id = ${quoteId}`,
             sql`UPDATE reservation_tokens SET expires_at = ${past} WHERE reservation_id = ${reservationId} AND purpose = 'guest'`,
             sql`UPDATE reservations SET guest_link_expires_at = ${past} WHERE id = ${reservationId}`
           ]))

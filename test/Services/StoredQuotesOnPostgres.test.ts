@@ -6,6 +6,7 @@ import * as path from "node:path"
 import { Repositories, Services } from "../../src/Composition.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
+import responsesAsText from "../../src/Layers/Persistence/migrations/0017_quote_responses_as_text.js"
 import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
@@ -42,8 +43,8 @@ layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("quotes stored
       // the previous version had no promo codes; the one before it, no reservable / not_reservable either
       const withoutPromoCode = yield* quoteDouble("2026-12-10", "2026-12-13")
       const withoutAll = yield* quoteDouble("2026-12-14", "2026-12-17")
-      yield* sql`UPDATE quotes SET response = response - 'promo_code' WHERE id = ${withoutPromoCode.quote_id}`
-      yield* sql`UPDATE quotes SET response = response - 'promo_code' - 'reservable' - 'not_reservable' WHERE id = ${withoutAll.quote_id}`
+      yield* sql`UPDATE quotes SET response = response::jsonb - 'promo_code' WHERE id = ${withoutPromoCode.quote_id}`
+      yield* sql`UPDATE quotes SET response = response::jsonb - 'promo_code' - 'reservable' - 'not_reservable' WHERE id = ${withoutAll.quote_id}`
       for (const quote of [withoutPromoCode, withoutAll]) {
         const stored = Option.getOrThrow(yield* repo.find(quote.quote_id))
         expect(stored.response).toEqual({ ...quote, promo_code: null })
@@ -64,8 +65,32 @@ layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("quotes stored
       yield* sql`INSERT INTO inventory_nights (room_type_id, night, booked) SELECT id, '2026-12-20', inventory FROM room_types WHERE id = 'double'`
       const quote = yield* quoteDouble("2026-12-20", "2026-12-22")
       expect(quote.status).toBe("unavailable")
-      yield* sql`UPDATE quotes SET response = response - 'promo_code' - 'reservable' - 'not_reservable' WHERE id = ${quote.quote_id}`
+      yield* sql`UPDATE quotes SET response = response::jsonb - 'promo_code' - 'reservable' - 'not_reservable' WHERE id = ${quote.quote_id}`
       const stored = Option.getOrThrow(yield* (yield* QuoteRepo).find(quote.quote_id))
       expect(stored.response).toEqual({ ...quote, promo_code: null, reservable: false })
+    }))
+
+  it.effect("a quote's response is stored as the text the service wrote, and one stored as jsonb by the version before reads the same once migrated", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const repo = yield* QuoteRepo
+      const quote = yield* quoteDouble("2026-12-24", "2026-12-27")
+      const stored = Option.getOrThrow(yield* repo.find(quote.quote_id))
+      // json keeps the text as written: jsonb would answer it re-written (a space after each colon, keys reordered)
+      const [asStored] = yield* sql<{ text: string }>`SELECT response::text AS text FROM quotes WHERE id = ${quote.quote_id}`
+      expect(asStored!.text).toBe(JSON.stringify(stored.response))
+      // the version before stored jsonb, and may still be writing while another instance migrates
+      yield* sql`ALTER TABLE quotes ALTER COLUMN response TYPE jsonb USING response::jsonb`
+      const older = yield* quoteDouble("2026-12-28", "2026-12-30")
+      yield* responsesAsText
+      yield* sql`
+        INSERT INTO quotes (id, expires_at, checkin, checkout, status, session_id, client, response)
+        SELECT q.id || '_late', q.expires_at, q.checkin, q.checkout, q.status, q.session_id, q.client, q.response::jsonb
+        FROM quotes q WHERE q.id = ${older.quote_id}`
+      const [column] = yield* sql<{ type: string }>`SELECT data_type AS type FROM information_schema.columns WHERE table_name = 'quotes' AND column_name = 'response'`
+      expect(column!.type).toBe("json")
+      expect(Option.getOrThrow(yield* repo.find(older.quote_id)).response).toEqual(older)
+      const late = Option.getOrThrow(yield* repo.find(`${older.quote_id}_late` as typeof older.quote_id)).response
+      expect(late).toEqual(older)
     }))
 })

@@ -51,7 +51,7 @@ export class QuoteRepo extends Context.Service<QuoteRepo, {
           sql`
             INSERT INTO quotes (id, expires_at, checkin, checkout, status, session_id, client, response)
             SELECT q.id, q.expires_at, q.checkin, q.checkout, q.status, q.session_id, q.client, q.response
-            FROM jsonb_to_recordset(${
+            FROM json_to_recordset(${
             JSON.stringify(quotes.map(({ client, response }) => ({
               id: response.quote_id,
               expires_at: response.expires_at,
@@ -62,8 +62,8 @@ export class QuoteRepo extends Context.Service<QuoteRepo, {
               client,
               response
             })))
-          }::jsonb) AS q(
-              id text, expires_at timestamptz, checkin date, checkout date, status text, session_id text, client jsonb, response jsonb
+          }::json) AS q(
+              id text, expires_at timestamptz, checkin date, checkout date, status text, session_id text, client jsonb, response json
             )
             WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL`.pipe(
             Effect.as(quotes.map(() => undefined)),

@@ -15,6 +15,7 @@ import m0013 from "./0013_channel_knowledge.js"
 import m0014 from "./0014_intent_limit.js"
 import m0015 from "./0015_stay_changes_counted.js"
 import m0016 from "./0016_channel_received_at.js"
+import m0017 from "./0017_quote_responses_as_text.js"
 
 /** Every migration by its id, in order; a new one is a new file and a new line here. */
 export const migrationFiles = {
@@ -33,7 +34,8 @@ export const migrationFiles = {
   "0013_channel_knowledge": m0013,
   "0014_intent_limit": m0014,
   "0015_stay_changes_counted": m0015,
-  "0016_channel_received_at": m0016
+  "0016_channel_received_at": m0016,
+  "0017_quote_responses_as_text": m0017
 }
 
 export const migrations = Migrator.fromRecord(migrationFiles)

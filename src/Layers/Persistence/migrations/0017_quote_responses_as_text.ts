@@ -1,0 +1,10 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  // A quote's response is stored as it is read back, whole (QuoteRepo): json keeps its text, where
+  // jsonb took a parse into its binary form and, at 2 KB, a compression of every quote stored, the
+  // larger part of the database's work for a quote (docs/performance.md). Nothing queries inside it.
+  yield* sql`ALTER TABLE quotes ALTER COLUMN response TYPE json USING response::json`
+})
