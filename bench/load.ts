@@ -1,6 +1,6 @@
 /** Load runs with autocannon, and their tables, shared by the benches. */
 import autocannon from "autocannon"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { isoDate, percentile } from "./service.js"
 
 export const SECONDS = Number(process.env["BENCH_SECONDS"] ?? "10")
@@ -71,8 +71,27 @@ export const table = (header: Array<string>, rows: Array<Array<string>>) => {
 /** Linux counts a process's CPU time in ticks of 1/100 s (USER_HZ). */
 const MICROS_PER_TICK = 10_000
 
-/** User and system CPU time of a process so far, in µs (/proc/PID/stat, fields 14 and 15). */
-export const cpuMicros = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK
+/** A process's name and its user and system CPU time so far, in µs (/proc/PID/stat: fields 2, 14 and 15). */
+const processCpu = (pid: number | string) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ")
+  return { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), micros: (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK }
 }
+
+/** User and system CPU time of a process so far, in µs. */
+export const cpuMicros = (pid: number) => processCpu(pid).micros
+
+/**
+ * The CPU time so far, in µs, of this machine's PostgreSQL processes (its backends, WAL writer,
+ * checkpointer…): a database server elsewhere counts 0. A process that ends between two readings
+ * takes its time with it: the bench's services keep their connections open.
+ */
+export const databaseCpuMicros = () =>
+  readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).reduce((sum, pid) => {
+    try {
+      const { micros, name } = processCpu(pid)
+      return name === "postgres" ? sum + micros : sum
+    } catch {
+      return sum // gone since the listing
+    }
+  }, 0)

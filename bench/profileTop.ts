@@ -5,11 +5,18 @@
  * not idle. The samples of the first SKIP_SECONDS (default 0: the start-up and its module loading)
  * are left out.
  */
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
+import { SourceMap, type SourceMapping } from "node:module"
+import { fileURLToPath } from "node:url"
 
 interface ProfileNode {
   readonly id: number
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number }
+  readonly callFrame: {
+    readonly functionName: string
+    readonly url: string
+    readonly lineNumber: number
+    readonly columnNumber: number
+  }
 }
 interface Profile {
   readonly nodes: ReadonlyArray<ProfileNode>
@@ -38,6 +45,24 @@ const where = (url: string) => {
   return own !== null ? own[1]! : url.replace(/^.*\//, "")
 }
 
+/** A bundled file's source map (`dist/*.js.map`), read once; none for a file without one. */
+const sourceMaps = new Map<string, SourceMap | undefined>()
+const sourceMapOf = (url: string) => {
+  if (!sourceMaps.has(url)) {
+    const file = url.startsWith("file:") ? `${fileURLToPath(url)}.map` : `${url}.map`
+    sourceMaps.set(url, existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, "utf8"))) : undefined)
+  }
+  return sourceMaps.get(url)
+}
+
+/** The frame's place in the source it was bundled from (`npm run build` bundles `dist/`), else its own. */
+const original = ({ columnNumber, lineNumber, url }: ProfileNode["callFrame"]) => {
+  const entry: Partial<SourceMapping> = (url === "" ? undefined : sourceMapOf(url)?.findEntry(lineNumber, columnNumber)) ?? {}
+  return entry.originalSource !== undefined && entry.originalLine !== undefined
+    ? { url: entry.originalSource, lineNumber: entry.originalLine }
+    : { url, lineNumber }
+}
+
 const functions = new Map<string, number>()
 const places = new Map<string, number>()
 let idle = 0
@@ -49,9 +74,10 @@ for (const [id, n] of selfSamples) {
     continue
   }
   total += n
-  const name = `${callFrame.functionName || "(anonymous)"} ${where(callFrame.url)}:${callFrame.lineNumber + 1}`
+  const { lineNumber, url } = original(callFrame)
+  const name = `${callFrame.functionName || "(anonymous)"} ${where(url)}:${lineNumber + 1}`
   functions.set(name, (functions.get(name) ?? 0) + n)
-  places.set(where(callFrame.url), (places.get(where(callFrame.url)) ?? 0) + n)
+  places.set(where(url), (places.get(where(url)) ?? 0) + n)
 }
 const top = (counts: Map<string, number>) =>
   [...counts].sort((a, b) => b[1] - a[1]).slice(0, Number(count)).map(([name, n]) => `${(100 * n / total).toFixed(1).padStart(5)} %  ${name}`)

@@ -1,17 +1,18 @@
 /**
  * `npm run bench:side`: this version beside an older one, on the request path everyone takes:
  * GET /v1/hotel and POST /v1/quotes (2 rooms, 3 nights), 50 connections, `BENCH_SECONDS` each, with
- * the service's CPU µs a request. `BENCH_BASELINE=/path/to/an/older/checkout` (built with
- * `npm run build`); the two run alternately, `BENCH_PAIRS` (default 4: as often first as second)
- * pairs, which goes first changing every pair, so that the machine's drift of minutes falls on
- * both. After each version the database server writes out what its quotes left dirty
+ * the service's CPU µs a request and the database server's (when it runs on this machine: a
+ * quote's statements cost the cores the service and the load share). `BENCH_BASELINE=/path/to/an/older/checkout`
+ * (built with `npm run build`); the two run alternately, `BENCH_PAIRS` (default 4: as often first
+ * as second) pairs, which goes first changing every pair, so that the machine's drift of minutes
+ * falls on both. After each version the database server writes out what its quotes left dirty
  * (`settleDatabase`), so that it does not fall on the next. Each pair begins with a bare
  * `node:http` server (50 connections, the same seconds), and each row says its req/s as a ratio to
  * that pair's bare figure. Each service logs as deployed (stdout to a file; `BENCH_STDOUT=pipe` for
  * a pipe) with its production limits (RATE_LIMIT_PER_MINUTE at a figure no run reaches, so that
  * every answer is a 200). Then the medians of each version.
  */
-import { cpuMicros, measure, table, twoRoomQuote } from "./load.js"
+import { cpuMicros, databaseCpuMicros, measure, table, twoRoomQuote } from "./load.js"
 import { percentile, runBench, settleDatabase, startBare, startService, stop } from "./service.js"
 
 const PAIRS = Number(process.env["BENCH_PAIRS"] ?? "4")
@@ -26,20 +27,22 @@ runBench(async () => {
   const versions = [["baseline", BASELINE], ["this version", undefined]] as const
   const bare = await startBare()
   const rows: Array<Array<string>> = []
-  const figures: Array<{ target: string; version: string; ratio: number; rps: number; micros: number }> = []
+  const figures: Array<{ target: string; version: string; ratio: number; rps: number; micros: number; databaseMicros: number }> = []
   for (let pair = 1; pair <= PAIRS; pair++) {
     console.error(`pair ${pair}: bare node:http…`)
     const bareRps = (await measure({ url: bare.url }, 50)).rps
-    rows.push(["bare node:http GET /", "-", String(pair), bareRps.toFixed(0), "", "", "", "", "1.000"])
+    rows.push(["bare node:http GET /", "-", String(pair), bareRps.toFixed(0), "", "", "", "", "", "1.000"])
     for (const [name, root] of pair % 2 === 1 ? versions : [versions[1], versions[0]]) {
       const service = await startService({ RATE_LIMIT_PER_MINUTE: "1000000" }, root)
       for (const [target, opts] of targets(service.base)) {
         console.error(`pair ${pair}, ${name}: ${target}…`)
         const before = cpuMicros(service.child.pid!)
+        const databaseBefore = databaseCpuMicros()
         const measured = await measure(opts, 50)
         const micros = (cpuMicros(service.child.pid!) - before) / measured.result.requests.total
+        const databaseMicros = (databaseCpuMicros() - databaseBefore) / measured.result.requests.total
         const ratio = measured.rps / bareRps
-        figures.push({ target, version: name, ratio, rps: measured.rps, micros })
+        figures.push({ target, version: name, ratio, rps: measured.rps, micros, databaseMicros })
         rows.push([
           target,
           name,
@@ -48,6 +51,7 @@ runBench(async () => {
           measured.p50.toFixed(1),
           measured.p99.toFixed(1),
           micros.toFixed(0),
+          databaseMicros.toFixed(0),
           String(measured.non2xx),
           ratio.toFixed(3)
         ])
@@ -57,7 +61,7 @@ runBench(async () => {
     }
   }
   rows.sort((a, b) => a[0]!.localeCompare(b[0]!) || a[1]!.localeCompare(b[1]!) || a[2]!.localeCompare(b[2]!))
-  const result = table(["target", "version", "pair", "req/s", "p50 (ms)", "p99 (ms)", "CPU µs/request", "non-2xx", "vs bare"], rows)
+  const result = table(["target", "version", "pair", "req/s", "p50 (ms)", "p99 (ms)", "CPU µs/request", "database CPU µs/request", "non-2xx", "vs bare"], rows)
   const summaryRows = targets("").flatMap(([target]) =>
     versions.map(([version]) => {
       const mine = figures.filter((f) => f.target === target && f.version === version)
@@ -69,10 +73,11 @@ runBench(async () => {
         version,
         `${median((f) => f.rps).toFixed(0)} (${range((f) => f.rps, 0)})`,
         `${median((f) => f.micros).toFixed(0)} (${range((f) => f.micros, 0)})`,
+        `${median((f) => f.databaseMicros).toFixed(0)} (${range((f) => f.databaseMicros, 0)})`,
         `${median((f) => f.ratio).toFixed(3)} (${range((f) => f.ratio, 3)})`
       ]
     })
   )
-  const summary = table(["target", "version", "req/s: median (range)", "CPU µs/request", "vs bare"], summaryRows)
+  const summary = table(["target", "version", "req/s: median (range)", "CPU µs/request", "database CPU µs/request", "vs bare"], summaryRows)
   console.log(`${result.text}\n\n${summary.text}\n\n${result.markdown}\n\n${summary.markdown}`)
 })
