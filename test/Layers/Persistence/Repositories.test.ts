@@ -95,4 +95,23 @@ layer(Repositories, { timeout: 60_000 })("repositories on PostgreSQL", (it) => {
     Effect.gen(function*() {
       yield* yield* DatabasePing
     }))
+
+  it.effect("the nights between two dates are read through their index on the night, not a scan of every night ever written", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // four years of every room type's nights, as a hotel's history and the channel's figures leave them
+      yield* sql`
+        INSERT INTO inventory_nights (room_type_id, night)
+        SELECT rt.id, d::date FROM room_types rt CROSS JOIN generate_series('2024-01-01'::date, '2027-12-31'::date, interval '1 day') AS d
+        ON CONFLICT DO NOTHING`
+      yield* sql`ANALYZE inventory_nights`
+      // the read of InventoryRepo.nights and nightsBetween
+      const plan = yield* sql<{ "QUERY PLAN": string }>`
+        EXPLAIN SELECT * FROM inventory_nights WHERE night >= ${d("2027-03-12")}::date AND night < ${d("2027-03-15")}::date`
+      const text = plan.map((line) => line["QUERY PLAN"]).join("\n")
+      expect(text).toContain("inventory_nights_night")
+      expect(text).not.toContain("Seq Scan")
+      const nights = yield* (yield* InventoryRepo).nightsBetween(d("2027-03-12"), d("2027-03-15"))
+      expect(nights.length).toBe(3 * 3)
+    }))
 })
