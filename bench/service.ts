@@ -260,7 +260,7 @@ export const startServiceOn = async (databaseUrl: string, env: Record<string, st
   const base = `http://127.0.0.1:${port}`
   const dataDir = temporaryDataDir()
   const spawnedAt = performance.now()
-  const profile = PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`]
+  const profile = [...(process.env["BENCH_NODE_ARGS"]?.split(" ") ?? []), ...(PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`])]
   const service = startNode([...profile, ...startArguments(cwd)], {
     DATABASE_URL: databaseUrl,
     APP_SECRET: randomBytes(32).toString("base64url"), // required with DATABASE_URL
