@@ -8,8 +8,11 @@
  * sent, the answers that were not 200, the errors, and the latency's p50, p90, p99, p99.9 and
  * maximum; exits 1 on any error or non-200 (the target, p99 under 10 ms, is printed, not enforced:
  * a shared machine decides it as much as the service does). `BENCH_BASELINE=DIR`: an older
- * checkout runs the same load alternately, `BENCH_PAIRS` (default 1) pairs.
+ * checkout runs the same load alternately, `BENCH_PAIRS` (default 1) pairs. With
+ * `BENCH_NODE_ARGS=--trace-gc`, each run also says the service's garbage collections of the
+ * measured seconds, by kind: how many, and their pauses' median, maximum and sum.
  */
+import { readFileSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { table, twoRoomQuoteBody } from "./load.js"
 import { percentile, runBench, settleDatabase, sleep, startService, stop } from "./service.js"
@@ -80,16 +83,43 @@ const poisson = async (port: number, seconds: number, measureFrom: number) => {
   return settled
 }
 
+/** A line of `--trace-gc`: `[pid:0x…]  12345 ms: Scavenge 97.6 (178.9) -> 47.8 (178.9) MB, pooled: 0 MB, 2.61 / 0.00 ms …`. */
+const GC_LINE = /\s(\d+) ms: ([A-Za-z-]+) .*?MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \//
+
+/** The collections `--trace-gc` wrote in `log` after `fromMs` of the process's life, per kind, as table rows. */
+const gcPauses = (log: string, fromMs: number, label: Array<string>) => {
+  const pauses = new Map<string, Array<number>>()
+  for (const line of log.split("\n")) {
+    const gc = GC_LINE.exec(line)
+    if (gc === null || Number(gc[1]) < fromMs) continue
+    pauses.set(gc[2]!, [...pauses.get(gc[2]!) ?? [], Number(gc[3])])
+  }
+  return [...pauses].map(([kind, ms]) => [
+    ...label,
+    kind,
+    String(ms.length),
+    percentile(ms, 50).toFixed(1),
+    Math.max(...ms).toFixed(1),
+    ms.reduce((sum, pause) => sum + pause, 0).toFixed(0)
+  ])
+}
+
 runBench(async () => {
   const versions = BASELINE === undefined ? [["this version", undefined]] as const : [["baseline", BASELINE], ["this version", undefined]] as const
   const rows: Array<Array<string>> = []
+  const collections: Array<Array<string>> = []
   let failed = false
   for (let pair = 1; pair <= PAIRS; pair++) {
     for (const [name, root] of pair % 2 === 1 ? versions : [...versions].reverse()) {
       const service = await startService({ RATE_LIMIT_PER_MINUTE: "1000000" }, root)
       const port = Number(new URL(service.base).port)
       console.error(`${name}, pair ${pair}: ${RATE} quotes/s, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s…`)
+      // the process's clock of --trace-gc starts about when it was spawned
+      const measuredFromMs = service.startupMs + WARMUP_SECONDS * 1000
       const outcomes = await poisson(port, WARMUP_SECONDS + SECONDS, WARMUP_SECONDS)
+      if (service.stdoutFile !== undefined) {
+        collections.push(...gcPauses(readFileSync(service.stdoutFile, "utf8"), measuredFromMs, [name, String(pair)]))
+      }
       await stop(service.child)
       await settleDatabase()
       const ms = outcomes.map((o) => o.ms)
@@ -118,6 +148,8 @@ runBench(async () => {
     ["version", "pair", "quotes", "per s", "p50 (ms)", "p90 (ms)", "p99 (ms)", "p99.9 (ms)", "max (ms)", "p99 from sent (ms)", "non-200", "errors", `p99 < ${P99_TARGET_MS} ms`],
     rows
   )
+  const gcs = table(["version", "pair", "collection", "count", "p50 pause (ms)", "max pause (ms)", "sum (ms)"], collections)
+  if (collections.length > 0) console.log(`${gcs.text}\n\n${gcs.markdown}\n`)
   console.log(`${result.text}\n\n${result.markdown}\n\nPOST /v1/quotes (2 rooms, 3 nights) as a Poisson process at ${RATE}/s, ` +
     `${SECONDS} s measured after ${WARMUP_SECONDS} s; latency from each request's due time ` +
     `(and its p99 from the moment it was sent, the client's own lateness left out).`)

@@ -56,6 +56,12 @@ export const DEFAULT_OUTPUT: Output = process.env["BENCH_STDOUT"] === "pipe" ? "
 const PROFILE_DIR = process.env["BENCH_PROFILE"]
 
 /**
+ * `BENCH_NODE_ARGS`: node flags for each service besides `npm start`'s, such as `--trace-gc`
+ * (which NODE_OPTIONS refuses): its lines go to the service's stdout file.
+ */
+const NODE_ARGS = process.env["BENCH_NODE_ARGS"]?.split(/\s+/).filter((flag) => flag !== "") ?? []
+
+/**
  * Spawns a node child in `cwd` (this checkout by default), its stdout to a file in `outputDir`
  * (when given) or to a pipe, keeps the tail of what it says, and registers its kill (SIGTERM,
  * SIGKILL after 5 s). `output()`: the last lines of stderr and of stdout.
@@ -260,8 +266,8 @@ export const startServiceOn = async (databaseUrl: string, env: Record<string, st
   const base = `http://127.0.0.1:${port}`
   const dataDir = temporaryDataDir()
   const spawnedAt = performance.now()
-  const profile = [...(process.env["BENCH_NODE_ARGS"]?.split(" ") ?? []), ...(PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`])]
-  const service = startNode([...profile, ...startArguments(cwd)], {
+  const flags = [...NODE_ARGS, ...(PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`])]
+  const service = startNode([...flags, ...startArguments(cwd)], {
     DATABASE_URL: databaseUrl,
     APP_SECRET: randomBytes(32).toString("base64url"), // required with DATABASE_URL
     PORT: String(port),
