@@ -36,7 +36,7 @@ describe("DatabaseLive with DATABASE_URL", () => {
     }), 30_000)
 
   it.live.skipIf(process.env.TEST_DATABASE_URL === process.env.TEST_POOLER_URL)(
-    "on a direct connection: its deadlines kept by each connection, read back and logged at start, and LISTEN on it",
+    "on a direct connection: its deadlines kept by each connection, read back and logged at start, LISTEN on it, and its statements prepared once",
     () =>
       Effect.gen(function*() {
         const url = yield* testDatabaseUrl
@@ -44,14 +44,25 @@ describe("DatabaseLive with DATABASE_URL", () => {
         const logger = Logger.make(({ logLevel, message }) => {
           if (logLevel === "Info") lines.push(String(message))
         })
-        const reach = yield* DatabaseReach.pipe(
+        const { preparedOnce, reach } = yield* Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          // the same statement twice on one connection: parsed once, under a name the session keeps
+          const preparedOnce = yield* sql.withTransaction(Effect.gen(function*() {
+            for (const n of [1, 2]) yield* sql`SELECT ${n}::int AS prepared_once_probe`
+            const [row] = yield* sql<{ count: number }>`
+              SELECT count(*)::int AS count FROM pg_prepared_statements WHERE statement LIKE '%AS prepared_once_probe' AND NOT from_sql`
+            return row!.count
+          }))
+          return { preparedOnce, reach: yield* DatabaseReach }
+        }).pipe(
           Effect.provide(DatabaseLive.pipe(
             Layer.provide(AppConfig.InMemory({ databaseUrl: Option.some(url), databaseTimeoutMs: 1234 })),
             Layer.provideMerge(Logger.layer([logger]))
           )),
           Effect.scoped
         )
-        expect({ pooled: reach.pooled, listens: reach.listens }).toEqual({ pooled: false, listens: true })
+        expect({ pooled: reach.pooled, listens: reach.listens, prepared: reach.prepared }).toEqual({ pooled: false, listens: true, prepared: true })
+        expect(preparedOnce).toBe(1)
         expect(lines).toContain("database: deadlines statement_timeout 1234 ms, lock_timeout 1234 ms, kept by each connection")
       }),
     30_000

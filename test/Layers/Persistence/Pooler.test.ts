@@ -68,7 +68,7 @@ if (poolerUrl === undefined || serverUrl === undefined) {
   })
 } else {
   describe("the service behind PgBouncer in transaction mode, with its default settings", () => {
-    it.live("starts, sets its deadlines in each transaction, and logs the ones PostgreSQL reports", () =>
+    it.live("starts, sets its deadlines in each transaction, logs the ones PostgreSQL reports, and prepares nothing", () =>
       Effect.gen(function*() {
         const pooled = on(poolerUrl, yield* testDatabaseUrl)
         const lines: Array<string> = []
@@ -78,7 +78,7 @@ if (poolerUrl === undefined || serverUrl === undefined) {
             SELECT current_setting('statement_timeout') AS statement, current_setting('lock_timeout') AS lock`)
           return { reach: yield* DatabaseReach, setting: row }
         }).pipe(Effect.provide(serviceOn(pooled, lines)), Effect.scoped)
-        expect(reach.pooled).toBe(true)
+        expect({ pooled: reach.pooled, prepared: reach.prepared }).toEqual({ pooled: true, prepared: false })
         expect(setting).toEqual({ statement: "1s", lock: "1s" })
         expect(lines).toContain(
           "database: deadlines statement_timeout 1000 ms, lock_timeout 1000 ms, set in each transaction, and each statement " +
