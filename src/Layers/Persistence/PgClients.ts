@@ -105,7 +105,8 @@ interface Reach {
    * PostgreSQL then neither parses nor, once a generic plan costs no more than its own for each
    * call's values (its default, `plan_cache_mode` auto), plans it again: the database's CPU a quote
    * at 500 quotes a second 628–645 µs unprepared, 489–505 with a plan for each call, 379–385 so
-   * (docs/performance.md). A statement a migration made stale is prepared again by the driver.
+   * (docs/performance.md). A statement a migration made stale is prepared again by the driver,
+   * after failing the transaction it was in, if any (docs/operations.md).
    */
   readonly prepared: boolean
   readonly perTransaction: boolean
