@@ -92,7 +92,9 @@ const gcPauses = (log: string, fromMs: number, label: Array<string>) => {
   for (const line of log.split("\n")) {
     const gc = GC_LINE.exec(line)
     if (gc === null || Number(gc[1]) < fromMs) continue
-    pauses.set(gc[2]!, [...pauses.get(gc[2]!) ?? [], Number(gc[3])])
+    const ofKind = pauses.get(gc[2]!) ?? []
+    ofKind.push(Number(gc[3]))
+    pauses.set(gc[2]!, ofKind)
   }
   return [...pauses].map(([kind, ms]) => [
     ...label,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
@@ -6,6 +7,7 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { daysFromToday } from "./support/clock.js"
+import { eventually } from "./support/eventually.js"
 import { guest, tokenOf } from "./support/flow.js"
 
 /** The service as `npm start` runs it: the compiled JavaScript, on the embedded database of a data folder of its own. */
@@ -155,16 +157,10 @@ describe("the service on its embedded database", () => {
       expect(completed.status).toBe(200)
       // the confirmation email, written as a file without SMTP_URL, carries the PDF the thread drew
       const mailDir = path.join(dataDir, "mail")
-      const until = Date.now() + 20_000
-      let email = ""
-      while (email === "" && Date.now() < until) {
-        const file = fs.existsSync(mailDir)
-          ? fs.readdirSync(mailDir, { recursive: true }).map(String).find((name) => name.endsWith(".eml"))
-          : undefined
-        if (file === undefined) await new Promise((resolve) => setTimeout(resolve, 100))
-        else email = fs.readFileSync(path.join(mailDir, file), "utf8")
-      }
-      expect(email).toMatch(/Content-Type: application\/pdf/)
+      const emailFile = () =>
+        fs.existsSync(mailDir) ? fs.readdirSync(mailDir, { recursive: true }).map(String).find((name) => name.endsWith(".eml")) : undefined
+      await Effect.runPromise(eventually(Effect.sync(() => emailFile() !== undefined), 20_000))
+      expect(fs.readFileSync(path.join(mailDir, emailFile()!), "utf8")).toMatch(/Content-Type: application\/pdf/)
     } finally {
       service.child.kill("SIGTERM")
       await exitOf(service.child)

@@ -30,7 +30,10 @@ export interface PdfWorkersOptions {
  */
 const DEFAULT_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1))
 
-/** The thread entry beside this module: .ts under tsx and vitest; once built, .js at the root of dist/ beside the chunk holding this code (src/bin/build.mjs). */
+/**
+ * The thread entry beside this module: .ts under tsx and vitest; once built, .js at the root of
+ * dist/, beside the chunk holding this code (src/bin/build.mjs).
+ */
 export const DEFAULT_ENTRY = new URL(`./ConfirmationPdfWorker${path.extname(new URL(import.meta.url).pathname)}`, import.meta.url)
 
 /** A draw takes a fraction of a second: one still running after this is stuck, and its thread is stopped. */
