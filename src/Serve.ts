@@ -8,7 +8,7 @@ import { DrainLive, nodeServerLayer } from "./Api/Transport/Server.js"
 import { ServicesLive } from "./Composition.js"
 import { DatabaseSupervision } from "./Layers/Persistence/Database.js"
 import { AppConfig } from "./Layers/Platform/AppConfig.js"
-import { runEntry } from "./Layers/Platform/Entry.js"
+import { npmStartGone, runEntry } from "./Layers/Platform/Entry.js"
 import { LoggingLive } from "./Layers/Platform/Logging.js"
 
 const ServerLive = Layer.unwrap(
@@ -29,6 +29,7 @@ const Main = DrainLive.pipe(
   Layer.provideMerge(LoggingLive.pipe(Layer.provide(AppConfig.layer)))
 )
 
-// Serves until a signal stops it, or until the embedded database cannot be kept up: then it stops
-// as on SIGTERM and exits 1 with the reason, so that its own supervisor acts.
-runEntry(Effect.flatMap(DatabaseSupervision, ({ givenUp }) => givenUp).pipe(Effect.provide(Main)))
+// Serves until a signal stops it, or `npm start` that started it is gone, or until the embedded
+// database cannot be kept up: then it stops as on SIGTERM and exits 1 with the reason, so that its
+// own supervisor acts.
+runEntry(Effect.flatMap(DatabaseSupervision, ({ givenUp }) => Effect.raceFirst(givenUp, npmStartGone)).pipe(Effect.provide(Main)))

@@ -20,10 +20,13 @@ const base = `http://127.0.0.1:${port}`
 /** Its temporary directory, where its starts keep their modules compiled (V8's compile cache, src/main.ts). */
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "hotel-main-tmp-"))
 
-/** Started in a process group of its own, as a supervisor runs it (the group is `-pid`). */
-const start = async () => {
+/**
+ * Started in a process group of its own, as a supervisor runs it (the group is `-pid`); by
+ * `command`, the built service itself unless told.
+ */
+const start = async ([command, ...args]: ReadonlyArray<string> = [process.execPath, "--enable-source-maps", "dist/main.js"]) => {
   const { DATABASE_URL: _, ...inherited } = process.env
-  const child = spawn(process.execPath, ["--enable-source-maps", "dist/main.js"], {
+  const child = spawn(command!, args, {
     // the load below comes from one address, beyond the default rate limit (tested in Limits.test.ts)
     env: {
       ...inherited,
@@ -164,6 +167,24 @@ describe("the service on its embedded database", () => {
     } finally {
       service.child.kill("SIGTERM")
       await exitOf(service.child)
+    }
+  }, 60_000)
+
+  it("under npm start, a SIGTERM to npm alone (which npm's shell does not pass on) stops the service and its database", async () => {
+    const npm = await start(["npm", "start"])
+    try {
+      process.kill(npm.child.pid!, "SIGTERM")
+      await exitOf(npm.child)
+      const serving = () => fetch(`${base}/v1/health`).then(() => true, () => false)
+      await Effect.runPromise(eventually(Effect.promise(async () => !(await serving()) && !postmasterAlive()), 20_000))
+      expect(npm.output()).toContain("npm start has stopped (its shell is gone): the service stops as on SIGTERM")
+    } finally {
+      // the service and npm's shell, had they outlived npm
+      try {
+        process.kill(-npm.child.pid!, "SIGKILL")
+      } catch {
+        // none left
+      }
     }
   }, 60_000)
 

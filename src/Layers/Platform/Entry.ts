@@ -1,5 +1,5 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Config, Effect, Exit, Logger, Option, Schema, SchemaIssue } from "effect"
+import { Cause, Config, Effect, Exit, Logger, Option, Schedule, Schema, SchemaIssue } from "effect"
 
 /**
  * An error's own message; a tagged error without one (the platform's `ServeError` when the port is
@@ -28,6 +28,23 @@ const describe = (cause: Cause.Cause<unknown>): string =>
     onNone: () => Cause.pretty(cause),
     onSome: (error) => error instanceof Config.ConfigError ? `Invalid configuration: ${configMessage(error)}` : messageOf(error)
   })
+
+/**
+ * Completes once `npm start` is gone; never when the service was started otherwise. npm passes a
+ * SIGTERM on to the shell that runs the script, and Debian's `sh` dies of it without passing it
+ * on: the service went on serving, holding the port and the embedded database, with no npm left to
+ * stop it. So under `npm start` (npm names the script in `npm_lifecycle_event`) the service ends
+ * when that shell, its parent, has gone, as on SIGTERM. Started otherwise (a supervisor, `nohup`)
+ * it may outlive its parent by design.
+ */
+export const npmStartGone: Effect.Effect<void> = Effect.suspend(() => {
+  if (process.env["npm_lifecycle_event"] !== "start") return Effect.never
+  const shell = process.ppid
+  return Effect.sync(() => process.ppid !== shell).pipe(
+    Effect.repeat({ until: (gone) => gone, schedule: Schedule.spaced("1 second") }),
+    Effect.andThen(Effect.logInfo("npm start has stopped (its shell is gone): the service stops as on SIGTERM"))
+  )
+})
 
 /** Until a layer sets the service's own: Effect's pretty logger, as runMain set it in Effect 3. */
 const PrettyLogs = Logger.layer([Logger.consolePretty(), Logger.tracerLogger])
