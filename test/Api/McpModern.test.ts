@@ -125,6 +125,16 @@ layer(TestApp({ config: { mcpAllowedOrigins: ["https://agent-console.example"] }
         expect([prompts.status, prompts.body.error.code]).toEqual([404, -32601])
       }))
 
+    it.effect("a read of a resource the server has not: each era's code (2025: -32002, 2026-07-28: -32602), the URI quoted in at most 100 characters", () =>
+      Effect.gen(function*() {
+        for (const [uri, named] of [["hotel://nothing", "hotel://nothing"], ["x".repeat(5_000), `${"x".repeat(100)}…`]] as const) {
+          const modern = yield* postModern("resources/read", { uri })
+          const legacy = yield* post("/mcp", { jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri } })
+          expect(modern.body.error).toEqual({ code: -32602, message: `Resource not found: ${named}` })
+          expect(legacy.body.error).toEqual({ code: -32002, message: `Resource not found: ${named}` })
+        }
+      }))
+
     it.effect("ttlMs: 300 s on the hotel's facts and rules and the lists that describe them, none on a live result", () =>
       Effect.gen(function*() {
         const FIVE_MINUTES = 300_000

@@ -88,7 +88,10 @@ const decodeResourceRead = Schema.decodeUnknownOption(ResourceRead)
  * `ttlMs` 0 (its hints cover the lists only), so its answer is given `FACTS_TTL` here.
  */
 export const readsFacts = (message: unknown): boolean =>
-  Option.exists(decodeResourceRead(message), ({ params: { uri } }) => FACTS_RESOURCES.has(uri))
+  Option.exists(resourceReadOf(message), (uri) => FACTS_RESOURCES.has(uri))
+
+/** The URI a `resources/read` message reads. */
+export const resourceReadOf = (message: unknown): Option.Option<string> => Option.map(decodeResourceRead(message), ({ params: { uri } }) => uri)
 
 /**
  * A JSON-RPC answer of Effect's server, rewritten by `change`; no answer (a notification's 202) and

@@ -29,7 +29,17 @@ import { clientAddress } from "../Transport/ClientAddress.js"
 import { endpointCost, makeRateLimit } from "../Transport/RateLimit.js"
 import { ForbiddenOrigin, ForbiddenOriginBody } from "../Transport/TransportErrors.js"
 import { McpCaller, McpHandlers } from "./Handlers.js"
-import { isModernMessage, makeModernEra, modernAgent, modernCapabilities, modernRpcError, readsFacts, rewriteAnswer, withFactsTtl } from "./ModernEra.js"
+import {
+  isModernMessage,
+  makeModernEra,
+  modernAgent,
+  modernCapabilities,
+  modernRpcError,
+  readsFacts,
+  resourceReadOf,
+  rewriteAnswer,
+  withFactsTtl
+} from "./ModernEra.js"
 import { APPS_EXTENSION, declaresApps } from "./OffersApp.js"
 import { appResources, appToolDescriptors, isBookingTool, Resources, REST_TWINS, toolDescriptors } from "./Tools.js"
 
@@ -88,8 +98,8 @@ const McpRpcHandlers = McpRpcs.toLayer(Effect.gen(function*() {
     "resources/list": () =>
       Effect.map(McpCaller, ({ apps }) => new McpSchema.ListResourcesResult({ resources: apps ? appResources : Object.values(Resources) })),
     "resources/templates/list": () => Effect.succeed(new McpSchema.ListResourceTemplatesResult({ resourceTemplates: [] })),
-    // a URI that names no resource has no contents
-    "resources/read": ({ uri }) => Option.getOrElse(handlers.readResource(uri), () => Effect.succeed({ contents: [] })),
+    "resources/read": ({ uri }) =>
+      Option.getOrElse(handlers.readResource(uri), () => Effect.fail(new McpSchema.McpErrorBase(resourceNotFound(uri, RESOURCE_NOT_FOUND)))),
     "resources/subscribe": () => notImplemented,
     "resources/unsubscribe": () => notImplemented,
     // an unknown tool is refused before it gets here (`refusal`)
@@ -171,6 +181,15 @@ const prototypeKeyAt = (value: unknown, path = ""): string | undefined => {
 /** How much of an unknown tool's name an answer repeats: any real name fits. */
 const MAX_ECHOED_TOOL_NAME = 64
 
+/**
+ * The 2025 revisions' code for a read of a resource the server has not; 2026-07-28 says -32602
+ * (SEP-2164), as Effect's server answers it.
+ */
+const RESOURCE_NOT_FOUND = -32002
+
+/** The refusal of a read of `uri`, a resource the server has not: its URI quoted, never a megabyte echoed back. */
+const resourceNotFound = (uri: string, code: number) => ({ code, message: `Resource not found: ${quote(uri)}` })
+
 /** The problem with a message's method and params, as a JSON-RPC error, if it has one. */
 const problemOf = (message: unknown, method: string, params: unknown): { readonly code: number; readonly message: string } | undefined => {
   const decodeParams = paramsDecoders.get(method)
@@ -221,8 +240,11 @@ const modernRefusal = (message: unknown): HttpServerResponse.HttpServerResponse 
 
 // --- the answers, checked before they are written -----------------------------------------
 
-/** JSON-RPC's codes of a request refused for what it says; their message tells the client what to fix. */
-const REFUSAL_CODES = new Set([-32700, -32600, -32601, -32602])
+/**
+ * JSON-RPC's codes of a request refused for what it says, and MCP's for a resource it names that
+ * the server has not; their message tells the client what to fix.
+ */
+const REFUSAL_CODES = new Set([-32700, -32600, -32601, -32602, RESOURCE_NOT_FOUND])
 
 /** The longest message of a refusal: enough to name the field, never a request echoed back. */
 const MAX_REFUSAL_MESSAGE = 300
@@ -363,14 +385,16 @@ const unknownToolOf = (message: unknown): string | undefined =>
 
 /**
  * Effect's server's answer to a 2026-07-28 message, where ours differs: a read of the hotel's
- * facts kept `FACTS_TTL`; an unknown tool refused with the words (and the bounded echo) of the
- * 2025 revisions' refusal, not the whole name sent.
+ * facts kept `FACTS_TTL`; an unknown tool or resource refused with the words (and the bounded
+ * echo) of the 2025 revisions' refusal, not the whole name or URI sent, twice.
  */
 const modernAnswer = (modern: HttpEffect, message: unknown): HttpEffect => {
   if (readsFacts(message)) return Effect.map(modern, (response) => rewriteAnswer(response, withFactsTtl))
   const unknownTool = unknownToolOf(message)
-  if (unknownTool === undefined) return modern
-  const refusal = { code: -32602, message: `Unknown tool: ${quote(unknownTool, MAX_ECHOED_TOOL_NAME)}` }
+  const refusal = unknownTool !== undefined
+    ? { code: -32602, message: `Unknown tool: ${quote(unknownTool, MAX_ECHOED_TOOL_NAME)}` }
+    : Option.getOrUndefined(Option.map(resourceReadOf(message), (uri) => resourceNotFound(uri, -32602)))
+  if (refusal === undefined) return modern
   return Effect.map(modern, (response) =>
     rewriteAnswer(response, (answer) =>
       Predicate.hasProperty(answer.error, "code") && answer.error.code === refusal.code ? { ...answer, error: refusal } : answer))
