@@ -135,6 +135,20 @@ layer(TestApp({ config: { mcpAllowedOrigins: ["https://agent-console.example"] }
         }
       }))
 
+    it.effect("any other refusal of Effect's server is bounded as the 2025 revisions bound theirs: an unknown method or prompt quoted, not echoed whole", () =>
+      Effect.gen(function*() {
+        const long = "y".repeat(5_000)
+        const method = yield* postModern(long)
+        expect([method.status, method.body.error.code]).toEqual([404, -32601])
+        const prompt = yield* postModern("prompts/get", { name: long })
+        expect(prompt.body.error.code).toBe(-32602)
+        const legacyPrompt = (yield* post("/mcp", { jsonrpc: "2.0", id: 1, method: "prompts/get", params: { name: long } })).body.error
+        for (const error of [method.body.error, prompt.body.error, legacyPrompt]) {
+          expect(error.message).toMatch(/y…$/)
+          expect(JSON.stringify(error).length).toBeLessThan(400)
+        }
+      }))
+
     it.effect("ttlMs: 300 s on the hotel's facts and rules and the lists that describe them, none on a live result", () =>
       Effect.gen(function*() {
         const FIVE_MINUTES = 300_000

@@ -364,6 +364,9 @@ type HttpEffect = Effect.Effect<HttpServerResponse.HttpServerResponse, never, Ht
 const ToolCall = Schema.Struct({ method: Schema.Literal("tools/call"), params: Schema.Struct({ name: Schema.String }) })
 const decodeToolCall = Schema.decodeUnknownOption(ToolCall)
 
+/** The name of the tool a message calls: a booking tool's, or one this server has not. */
+const toolCallOf = (message: unknown): Option.Option<string> => Option.map(decodeToolCall(message), ({ params: { name } }) => name)
+
 /** A request to `/mcp`, as the rate limit counts it: any message costs it. */
 const MESSAGE_COST = endpointCost({ method: "POST", path: MCP_PATH })
 
@@ -372,32 +375,43 @@ const MESSAGE_COST = endpointCost({ method: "POST", path: MCP_PATH })
  * `price_calendar` a calendar's), anything else a request to `/mcp`.
  */
 const costOf = (message: Option.Option<unknown>): number =>
-  Option.match(Option.flatMap(message, decodeToolCall), {
+  Option.match(Option.flatMap(message, toolCallOf), {
     onNone: () => MESSAGE_COST,
-    onSome: ({ params: { name } }) => isBookingTool(name) ? endpointCost(REST_TWINS[name]) : MESSAGE_COST
+    onSome: (name) => isBookingTool(name) ? endpointCost(REST_TWINS[name]) : MESSAGE_COST
   })
 
 type RateLimit = Effect.Success<typeof makeRateLimit>
 
-/** The name of the tool a message calls, when it calls one this server has not. */
-const unknownToolOf = (message: unknown): string | undefined =>
-  Option.match(decodeToolCall(message), { onNone: () => undefined, onSome: ({ params: { name } }) => isBookingTool(name) ? undefined : name })
+/**
+ * A 2026-07-28 error as `publicAnswer` bounds a 2025 one: its message quoted, its data only when
+ * short. Effect's server repeats what was sent (an unknown method or prompt, a URI) whole.
+ */
+const boundedError = (error: unknown): unknown => {
+  if (!Predicate.hasProperty(error, "message") || typeof error.message !== "string") return error
+  const { data, ...rest } = error as { readonly data?: unknown }
+  const short = data === undefined || JSON.stringify(data).length <= MAX_REFUSAL_MESSAGE
+  return { ...rest, message: quote(error.message, MAX_REFUSAL_MESSAGE), ...(short && data !== undefined ? { data } : {}) }
+}
 
 /**
  * Effect's server's answer to a 2026-07-28 message, where ours differs: a read of the hotel's
  * facts kept `FACTS_TTL`; an unknown tool or resource refused with the words (and the bounded
- * echo) of the 2025 revisions' refusal, not the whole name or URI sent, twice.
+ * echo) of the 2025 revisions' refusal, not the whole name or URI sent, twice; any other error
+ * bounded (`boundedError`). A booking tool's answer is its result, left as it is.
  */
 const modernAnswer = (modern: HttpEffect, message: unknown): HttpEffect => {
   if (readsFacts(message)) return Effect.map(modern, (response) => rewriteAnswer(response, withFactsTtl))
-  const unknownTool = unknownToolOf(message)
-  const refusal = unknownTool !== undefined
-    ? { code: -32602, message: `Unknown tool: ${quote(unknownTool, MAX_ECHOED_TOOL_NAME)}` }
+  const tool = toolCallOf(message)
+  if (Option.exists(tool, isBookingTool)) return modern
+  const refusal = Option.isSome(tool)
+    ? { code: -32602, message: `Unknown tool: ${quote(tool.value, MAX_ECHOED_TOOL_NAME)}` }
     : Option.getOrUndefined(Option.map(resourceReadOf(message), (uri) => resourceNotFound(uri, -32602)))
-  if (refusal === undefined) return modern
   return Effect.map(modern, (response) =>
-    rewriteAnswer(response, (answer) =>
-      Predicate.hasProperty(answer.error, "code") && answer.error.code === refusal.code ? { ...answer, error: refusal } : answer))
+    rewriteAnswer(response, (answer) => {
+      if (answer.error === undefined) return answer
+      const refused = refusal !== undefined && Predicate.hasProperty(answer.error, "code") && answer.error.code === refusal.code
+      return { ...answer, error: refused ? refusal : boundedError(answer.error) }
+    }))
 }
 
 /**
