@@ -8,11 +8,11 @@
  * falls on both. After each version the database server writes out what its quotes left dirty
  * (`settleDatabase`), so that it does not fall on the next. Each pair begins with a bare
  * `node:http` server (50 connections, the same seconds), and each row says its req/s as a ratio to
- * that pair's bare figure. Each service logs as deployed (stdout to a file; `BENCH_STDOUT=pipe` for
+ * that pair's bare figure, and the share of the machine's CPU time stolen by its hypervisor meanwhile. Each service logs as deployed (stdout to a file; `BENCH_STDOUT=pipe` for
  * a pipe) with its production limits (RATE_LIMIT_PER_MINUTE at a figure no run reaches, so that
  * every answer is a 200). Then the medians of each version.
  */
-import { cpuMicros, databaseCpuMicros, measure, table, twoRoomQuote } from "./load.js"
+import { cpuMicros, databaseCpuMicros, machineCpu, measure, stolenPercent, table, twoRoomQuote } from "./load.js"
 import { percentile, runBench, settleDatabase, startBare, startService, stop } from "./service.js"
 
 const PAIRS = Number(process.env["BENCH_PAIRS"] ?? "4")
@@ -31,14 +31,16 @@ runBench(async () => {
   for (let pair = 1; pair <= PAIRS; pair++) {
     console.error(`pair ${pair}: bare node:http…`)
     const bareRps = (await measure({ url: bare.url }, 50)).rps
-    rows.push(["bare node:http GET /", "-", String(pair), bareRps.toFixed(0), "", "", "", "", "", "1.000"])
+    rows.push(["bare node:http GET /", "-", String(pair), bareRps.toFixed(0), "", "", "", "", "", "", "1.000"])
     for (const [name, root] of pair % 2 === 1 ? versions : [versions[1], versions[0]]) {
       const service = await startService({ RATE_LIMIT_PER_MINUTE: "1000000" }, root)
       for (const [target, opts] of targets(service.base)) {
         console.error(`pair ${pair}, ${name}: ${target}…`)
         const before = cpuMicros(service.child.pid!)
         const databaseBefore = databaseCpuMicros()
+        const machineBefore = machineCpu()
         const measured = await measure(opts, 50)
+        const stolen = stolenPercent(machineBefore, machineCpu())
         const micros = (cpuMicros(service.child.pid!) - before) / measured.result.requests.total
         const databaseMicros = (databaseCpuMicros() - databaseBefore) / measured.result.requests.total
         const ratio = measured.rps / bareRps
@@ -53,6 +55,7 @@ runBench(async () => {
           micros.toFixed(0),
           databaseMicros.toFixed(0),
           String(measured.non2xx),
+          stolen.toFixed(1),
           ratio.toFixed(3)
         ])
       }
@@ -61,7 +64,7 @@ runBench(async () => {
     }
   }
   rows.sort((a, b) => a[0]!.localeCompare(b[0]!) || a[1]!.localeCompare(b[1]!) || a[2]!.localeCompare(b[2]!))
-  const result = table(["target", "version", "pair", "req/s", "p50 (ms)", "p99 (ms)", "CPU µs/request", "database CPU µs/request", "non-2xx", "vs bare"], rows)
+  const result = table(["target", "version", "pair", "req/s", "p50 (ms)", "p99 (ms)", "CPU µs/request", "database CPU µs/request", "non-2xx", "stolen (%)", "vs bare"], rows)
   const summaryRows = targets("").flatMap(([target]) =>
     versions.map(([version]) => {
       const mine = figures.filter((f) => f.target === target && f.version === version)
