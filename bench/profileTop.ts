@@ -45,11 +45,14 @@ const where = (url: string) => {
   return own !== null ? own[1]! : url.replace(/^.*\//, "")
 }
 
-/** A bundled file's source map (`dist/*.js.map`), read once; none for a file without one. */
+/**
+ * A bundled file's full source map (`dist/*.js.full.map`, which maps the packages too: the one Node
+ * reads maps src/ alone), read once; none for a file without one.
+ */
 const sourceMaps = new Map<string, SourceMap | undefined>()
 const sourceMapOf = (url: string) => {
   if (!sourceMaps.has(url)) {
-    const file = url.startsWith("file:") ? `${fileURLToPath(url)}.map` : `${url}.map`
+    const file = `${url.startsWith("file:") ? fileURLToPath(url) : url}.full.map`
     sourceMaps.set(url, existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, "utf8"))) : undefined)
   }
   return sourceMaps.get(url)

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
+import { SourceMap, type SourceMapping } from "node:module"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -88,6 +89,29 @@ describe("the service on its embedded database", () => {
     execFileSync(process.execPath, ["src/bin/build.mjs", "--if-stale"])
     expect(builtAt()).toBeGreaterThan(built)
   }, 60_000)
+
+  it("dist's source maps, as Node reads them, map src/ alone: a place in src/ is found, a package's is left unmapped, its full map beside", () => {
+    const mapped = fs.readdirSync("dist").filter((file) => file.endsWith(".js.map"))
+    expect(mapped.length).toBeGreaterThan(0)
+    for (const file of mapped) {
+      expect({ file, packages: JSON.parse(fs.readFileSync(`dist/${file}`, "utf8")).sources.filter((source: string) => source.includes("node_modules/")) })
+        .toEqual({ file, packages: [] })
+    }
+    // a place in src/ and one in effect's code, in the bundled service
+    const placeOf = (text: string) => {
+      const file = mapped.map((map) => map.replace(/\.map$/, "")).find((js) => fs.readFileSync(`dist/${js}`, "utf8").includes(text))!
+      const lines = fs.readFileSync(`dist/${file}`, "utf8").split("\n")
+      const line = lines.findIndex((candidate) => candidate.includes(text))
+      return { file, line, column: lines[line]!.indexOf(text) }
+    }
+    const sourceOf = (map: string, { column, line }: { readonly line: number; readonly column: number }): Partial<SourceMapping> =>
+      new SourceMap(JSON.parse(fs.readFileSync(`dist/${map}`, "utf8"))).findEntry(line, column)
+    const ours = placeOf("npm start has stopped")
+    const effects = placeOf("All fibers interrupted without error")
+    expect(sourceOf(`${ours.file}.map`, ours)).toMatchObject({ originalSource: "../src/Layers/Platform/Entry.ts" })
+    expect(sourceOf(`${effects.file}.map`, effects).originalSource).toBeUndefined()
+    expect(sourceOf(effects.file.replace(/\.js$/, ".js.full.map"), effects)).toMatchObject({ originalSource: expect.stringContaining("node_modules/effect/") })
+  })
 
   it("a port already in use stops the start with a message naming it, and exit code 1", async () => {
     const holder = net.createServer()
