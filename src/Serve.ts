@@ -29,7 +29,7 @@ const Main = DrainLive.pipe(
   Layer.provideMerge(LoggingLive.pipe(Layer.provide(AppConfig.layer)))
 )
 
-// Serves until a signal stops it, or `npm start` that started it is gone, or until the embedded
-// database cannot be kept up: then it stops as on SIGTERM and exits 1 with the reason, so that its
-// own supervisor acts.
+// Serves until a signal stops it or the `npm start` that started it is gone (a clean stop), or
+// until the embedded database cannot be kept up: then it stops as on SIGTERM and exits 1 with the
+// reason, so that its own supervisor acts.
 runEntry(Effect.flatMap(DatabaseSupervision, ({ givenUp }) => Effect.raceFirst(givenUp, npmStartGone)).pipe(Effect.provide(Main)))
