@@ -315,7 +315,7 @@ const serverLimits = perAddress === undefined ? {} : { maxConnectionsPerAddress:
 /**
  * A browser opens at most 6 connections to a host, and each counts as busy from the moment it is
  * accepted: the most guests that the cap lets load pages at the very same moment. One more can
- * meet it when the browsers are slow to use what they opened (12 on a busy CI machine held 41
+ * meet it when the browsers are slow to use what they opened (12 on one busy machine held 41
  * connections that had not sent a byte).
  */
 const BROWSER_CONNECTIONS_PER_HOST = 6
