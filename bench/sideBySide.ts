@@ -2,15 +2,16 @@
  * `npm run bench:side`: this version beside an older one, on the request path everyone takes:
  * GET /v1/hotel and POST /v1/quotes (2 rooms, 3 nights), 50 connections, `BENCH_SECONDS` each, with
  * the service's CPU µs a request and the database server's (when it runs on this machine: a
- * quote's statements cost the cores the service and the load share). `BENCH_BASELINE=/path/to/an/older/checkout`
- * (built with `npm run build`); the two run alternately, `BENCH_PAIRS` (default 4: as often first
- * as second) pairs, which goes first changing every pair, so that the machine's drift of minutes
- * falls on both. After each version the database server writes out what its quotes left dirty
- * (`settleDatabase`), so that it does not fall on the next. Each pair begins with a bare
- * `node:http` server (50 connections, the same seconds), and each row says its req/s as a ratio to
- * that pair's bare figure, and the share of the machine's CPU time stolen by its hypervisor meanwhile. Each service logs as deployed (stdout to a file; `BENCH_STDOUT=pipe` for
- * a pipe) with its production limits (RATE_LIMIT_PER_MINUTE at a figure no run reaches, so that
- * every answer is a 200). Then the medians of each version.
+ * quote's statements cost the cores the service and the load share).
+ * `BENCH_BASELINE=/path/to/an/older/checkout` (built with `npm run build`); the two run
+ * alternately, `BENCH_PAIRS` (default 4: as often first as second) pairs, which goes first changing
+ * every pair, so that the machine's drift of minutes falls on both. After each version the database
+ * server writes out what its quotes left dirty (`settleDatabase`), so that it does not fall on the
+ * next. Each pair begins with a bare `node:http` server (50 connections, the same seconds), and each
+ * row says its req/s as a ratio to that pair's bare figure, and the share of the machine's CPU time
+ * stolen by its hypervisor meanwhile. Each service logs as deployed (stdout to a file;
+ * `BENCH_STDOUT=pipe` for a pipe) with its production limits (RATE_LIMIT_PER_MINUTE at a figure no
+ * run reaches, so that every answer is a 200). Then the medians of each version.
  */
 import { cpuMicros, databaseCpuMicros, machineCpu, measure, stolenPercent, table, twoRoomQuote } from "./load.js"
 import { percentile, runBench, settleDatabase, startBare, startService, stop } from "./service.js"

@@ -94,8 +94,8 @@ export const readsFacts = (message: unknown): boolean =>
 export const resourceReadOf = (message: unknown): Option.Option<string> => Option.map(decodeResourceRead(message), ({ params: { uri } }) => uri)
 
 /**
- * A JSON-RPC answer of Effect's server, rewritten by `change`; no answer (a notification's 202) and
- * an answer streamed as events are left as they are.
+ * A JSON-RPC answer of Effect's server, rewritten by `change`; no answer (a notification's 202), an
+ * answer streamed as events, and one that `change` returns unchanged are left as they are.
  */
 export const rewriteAnswer = (
   response: HttpServerResponse.HttpServerResponse,
@@ -103,9 +103,9 @@ export const rewriteAnswer = (
 ): HttpServerResponse.HttpServerResponse => {
   if (response.body._tag !== "Uint8Array" || response.body.body.length === 0) return response
   const answer: unknown = JSON.parse(new TextDecoder().decode(response.body.body))
-  return Predicate.isObject(answer) && !Array.isArray(answer)
-    ? HttpServerResponse.jsonUnsafe(change(answer as Record<string, unknown>), { status: response.status, headers: response.headers })
-    : response
+  if (!Predicate.isObject(answer) || Array.isArray(answer)) return response
+  const changed = change(answer as Record<string, unknown>)
+  return changed === answer ? response : HttpServerResponse.jsonUnsafe(changed, { status: response.status, headers: response.headers })
 }
 
 /** An answer to a read of the hotel's facts, its result's `ttlMs` `FACTS_TTL`. */
