@@ -84,11 +84,10 @@ const ResourceRead = Schema.Struct({ method: Schema.Literal("resources/read"), p
 const decodeResourceRead = Schema.decodeUnknownOption(ResourceRead)
 
 /**
- * Whether the message reads one of the hotel's facts: Effect's server gives every `resources/read`
- * `ttlMs` 0 (its hints cover the lists only), so its answer is given `FACTS_TTL` here.
+ * Whether `uri` is one of the hotel's facts: Effect's server gives every `resources/read`
+ * `ttlMs` 0 (its hints cover the lists only), so a read of one is given `FACTS_TTL` here.
  */
-export const readsFacts = (message: unknown): boolean =>
-  Option.exists(resourceReadOf(message), (uri) => FACTS_RESOURCES.has(uri))
+export const isFactsResource = (uri: string): boolean => FACTS_RESOURCES.has(uri)
 
 /** The URI a `resources/read` message reads. */
 export const resourceReadOf = (message: unknown): Option.Option<string> => Option.map(decodeResourceRead(message), ({ params: { uri } }) => uri)

@@ -30,12 +30,12 @@ import { endpointCost, makeRateLimit } from "../Transport/RateLimit.js"
 import { ForbiddenOrigin, ForbiddenOriginBody } from "../Transport/TransportErrors.js"
 import { McpCaller, McpHandlers } from "./Handlers.js"
 import {
+  isFactsResource,
   isModernMessage,
   makeModernEra,
   modernAgent,
   modernCapabilities,
   modernRpcError,
-  readsFacts,
   resourceReadOf,
   rewriteAnswer,
   withFactsTtl
@@ -400,12 +400,13 @@ const boundedError = (error: unknown): unknown => {
  * bounded (`boundedError`). A booking tool's answer is its result, left as it is.
  */
 const modernAnswer = (modern: HttpEffect, message: unknown): HttpEffect => {
-  if (readsFacts(message)) return Effect.map(modern, (response) => rewriteAnswer(response, withFactsTtl))
+  const read = resourceReadOf(message)
+  if (Option.exists(read, isFactsResource)) return Effect.map(modern, (response) => rewriteAnswer(response, withFactsTtl))
   const tool = toolCallOf(message)
   if (Option.exists(tool, isBookingTool)) return modern
   const refusal = Option.isSome(tool)
     ? { code: -32602, message: `Unknown tool: ${quote(tool.value, MAX_ECHOED_TOOL_NAME)}` }
-    : Option.getOrUndefined(Option.map(resourceReadOf(message), (uri) => resourceNotFound(uri, -32602)))
+    : Option.getOrUndefined(Option.map(read, (uri) => resourceNotFound(uri, -32602)))
   return Effect.map(modern, (response) =>
     rewriteAnswer(response, (answer) => {
       if (answer.error === undefined) return answer
