@@ -115,12 +115,17 @@ export const isoDate = (daysAhead: number) => {
   return d.toISOString().slice(0, 10)
 }
 
-/** A bare `node:http` server answering {"ok":true}, in a child of its own: the baseline every ratio is to; its URL. */
-export const startBare = async () => {
+/**
+ * A bare `node:http` server answering {"ok":true}, in a child of its own: the baseline every ratio
+ * is to; its URL. `spinMicros`: the CPU it spends on each request before answering, in a busy
+ * loop (`bench/budget.ts`), none by default.
+ */
+export const startBare = async (spinMicros = 0) => {
   const port = await freePort()
+  const spin = spinMicros === 0 ? "" : `const until = performance.now() + ${spinMicros / 1000}; while (performance.now() < until);`
   const bare = startNode([
     "-e",
-    `require("node:http").createServer((q, s) => { q.resume(); s.writeHead(200, { "content-type": "application/json" }); s.end('{"ok":true}') })` +
+    `require("node:http").createServer((q, s) => { q.resume(); ${spin}s.writeHead(200, { "content-type": "application/json" }); s.end('{"ok":true}') })` +
     `.listen(${port}, "127.0.0.1")`
   ], {})
   const url = `http://127.0.0.1:${port}/`

@@ -1,0 +1,77 @@
+/**
+ * `npm run bench:budget`: what a ratio to bare `node:http` allows a request to cost. The bare
+ * server of every ratio (`startBare`), made to spend `SPINS` µs of CPU on each request in a busy
+ * loop before it answers, under the same load as `npm run bench` (50 connections, 2 s warm-up then
+ * `BENCH_SECONDS`): its req/s, its ratio to the bare server that spins none, its CPU µs a request
+ * and what of it is not the spin (node:http and the kernel's socket work, which grows as the load
+ * generator waits longer between answers). Then, in the same window, the framework alone
+ * (`bench/minimalApi.ts`: Effect's HttpApi with one endpoint and no middleware) and the service's
+ * GET /v1/hotel and two-room quote (its production limits, the rate limit at a figure no run
+ * reaches), each with its CPU µs a request and the spin it runs like; and for each ratio the spin
+ * it allows: the CPU a request may spend beyond a bare server's own to reach it, read between the
+ * measured spins.
+ */
+import type autocannon from "autocannon"
+import { cpuMicros, measure, SECONDS, table, twoRoomQuote } from "./load.js"
+import { freePort, runBench, startBare, startNode, startService, stop, waitHealthy } from "./service.js"
+
+const SPINS = [0, 10, 20, 40, 80, 160, 320, 640]
+const RATIOS = [0.5, 0.1]
+
+/**
+ * The spin at which the bare server answers `rps` a second, read linearly in the time a request
+ * takes (1 / rps) between the two measured spins around it; undefined outside them.
+ */
+const spinForRate = (measured: ReadonlyArray<{ readonly spin: number; readonly rps: number }>, rps: number) => {
+  for (let i = 1; i < measured.length; i++) {
+    const faster = measured[i - 1]!
+    const slower = measured[i]!
+    if (rps <= faster.rps && rps >= slower.rps) {
+      const share = (1 / rps - 1 / faster.rps) / (1 / slower.rps - 1 / faster.rps)
+      return faster.spin + share * (slower.spin - faster.spin)
+    }
+  }
+  return undefined
+}
+
+runBench(async () => {
+  const rows: Array<Array<string>> = []
+  const bare: Array<{ spin: number; rps: number }> = []
+  for (const spin of SPINS) {
+    console.error(`bare node:http spinning ${spin} µs a request: ${SECONDS} s…`)
+    const server = await startBare(spin)
+    const before = cpuMicros(server.child.pid!)
+    const measured = await measure({ url: server.url }, 50)
+    const micros = (cpuMicros(server.child.pid!) - before) / measured.result.requests.total
+    await stop(server.child)
+    bare.push({ spin, rps: measured.rps })
+    rows.push([`bare node:http, ${spin} µs spin`, measured.rps.toFixed(0), (measured.rps / bare[0]!.rps).toFixed(3), micros.toFixed(0), (micros - spin).toFixed(0)])
+  }
+  const spinAt = (rps: number) => spinForRate(bare, rps)
+  const measureServer = async (name: string, pid: number, opts: autocannon.Options) => {
+    console.error(`${name}: ${SECONDS} s…`)
+    const before = cpuMicros(pid)
+    const measured = await measure(opts, 50)
+    const micros = (cpuMicros(pid) - before) / measured.result.requests.total
+    const spin = spinAt(measured.rps)
+    rows.push([name, measured.rps.toFixed(0), (measured.rps / bare[0]!.rps).toFixed(3), micros.toFixed(0), `as a ${spin === undefined ? "?" : spin.toFixed(0)} µs spin`])
+  }
+  const port = await freePort()
+  const minimal = startNode(["--import", "tsx", "bench/minimalApi.ts"], { PORT: String(port) })
+  const minimalUrl = `http://127.0.0.1:${port}/`
+  await waitHealthy(minimalUrl, minimal.child, minimal.output)
+  await measureServer("Effect HttpApi, one endpoint, no middleware", minimal.child.pid!, { url: minimalUrl })
+  await stop(minimal.child)
+  const service = await startService({ RATE_LIMIT_PER_MINUTE: "1000000" })
+  await measureServer("GET /v1/hotel", service.child.pid!, { url: `${service.base}/v1/hotel` })
+  await measureServer("POST /v1/quotes (2 rooms)", service.child.pid!, twoRoomQuote(service.base))
+  await stop(service.child)
+  const result = table(["server", "req/s", "vs bare", "CPU µs a request", "beyond the spin"], rows)
+  console.log(result.text)
+  const allowed = RATIOS.map((ratio) => {
+    const spin = spinAt(ratio * bare[0]!.rps)
+    return `${ratio} of bare: ${spin === undefined ? `more than ${SPINS.at(-1)} µs` : `${spin.toFixed(0)} µs`}`
+  })
+  console.log(`\nCPU a request may spend beyond a bare server's to reach a ratio (the spin at that rate): ${allowed.join("; ")}.\n`)
+  console.log(result.markdown)
+})
