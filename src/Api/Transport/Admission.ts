@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { RequestLogLine } from "../../Layers/Platform/Logging.js"
+import type { ApiResponse } from "./ApiResponse.js"
 import { invalidRequestBody } from "./ClientErrors.js"
 import type { Connections } from "./Connections.js"
-import { allowCrossOrigin } from "./Cors.js"
+import { answerHeaders } from "./Cors.js"
 import type { Drain } from "./Drain.js"
 import { observeResponse } from "./RequestObservation.js"
 
@@ -29,10 +30,9 @@ const upgradeRefused = JSON.stringify(invalidRequestBody("this server upgrades n
  * What every request of the API's Node server goes through before the application sees it (the
  * server's only `request` listener):
  * - its connection counts as busy (`Connections`), and an absolute-form target becomes its path;
- * - nosniff and no-referrer are set, and CORS for the endpoints any origin may call: set before
- *   the application writes its head (Node merges them in), they are on the answers no application
- *   writes too, and cost less than a response hook in the application (under 1 µs a request on
- *   Effect 4; docs/performance.md);
+ * - nosniff and no-referrer are given to its answer, and CORS for the endpoints any origin may
+ *   call (`ApiResponse` writes them into the head, whoever writes it: they are on the answers no
+ *   application writes too, and cost less than a response hook in the application);
  * - while the server stops, its answer closes its connection (`Drain`);
  * - its answer is measured and logged (`observeResponse`), once `log` is set;
  * - one request at a time per connection: Node hands each request over as soon as its headers are
@@ -55,13 +55,11 @@ export class Admission {
 
   constructor(private readonly connections: Connections, private readonly drain: Drain) {}
 
-  readonly admit = (request: IncomingMessage, response: ServerResponse) => {
+  readonly admit = (request: IncomingMessage, response: ApiResponse) => {
     this.connections.started(request, response)
     if (request.url !== undefined && !request.url.startsWith("/")) request.url = originForm(request.url)
-    response.setHeader("x-content-type-options", "nosniff")
-    response.setHeader("referrer-policy", "no-referrer")
+    response.answerHeaders = answerHeaders(request)
     this.drain.admitted(response)
-    allowCrossOrigin(request, response)
     observeResponse(request, response, this.log)
     if (response.socket === null) response.once("socket", () => this.#serve(request, response))
     else this.#serve(request, response)

@@ -171,7 +171,8 @@ export const limitConnections = (
       if (connection === undefined) return
       connection.responses.add(response)
       busy(connection)
-      response.once("close", () => {
+      // `on`, not `once`: a response closes once, and a once-listener costs a wrapper and its removal on every request
+      response.on("close", () => {
         connection.responses.delete(response)
         // still busy, or closing (its client left, or the answer said `Connection: close`)
         if (connection.responses.size > 0 || !connection.socket.writable) return

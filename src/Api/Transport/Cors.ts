@@ -1,5 +1,6 @@
 import { HttpServerResponse } from "effect/http"
-import type { IncomingMessage, ServerResponse } from "node:http"
+import type { IncomingMessage } from "node:http"
+import type { AnswerHeaders } from "./ApiResponse.js"
 import { pathOf } from "./RequestObservation.js"
 
 /** The public read and quote endpoints, which any web page may call (no credentials); never the token endpoints. */
@@ -16,17 +17,21 @@ const CORS_PATHS = new Set([
   "/.well-known/api-catalog"
 ])
 
-/**
- * The CORS headers of every response of a CORS endpoint, set on the Node response before the
- * application writes its head (Node merges them in): free, where the platform's `cors` middleware
- * would add a response hook to every request, CORS endpoint or not.
- */
-export const allowCrossOrigin = (request: IncomingMessage, response: ServerResponse) => {
-  if (CORS_PATHS.has(pathOf(request.url ?? ""))) {
-    response.setHeader("access-control-allow-origin", "*")
-    response.setHeader("access-control-expose-headers", "ratelimit, ratelimit-policy, retry-after")
-  }
+/** What every answer says: its body is what its content type says, and no page it links to learns where the link was. */
+const EVERY_ANSWER: AnswerHeaders = { "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" }
+const CORS_ANSWER: AnswerHeaders = {
+  ...EVERY_ANSWER,
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "ratelimit, ratelimit-policy, retry-after"
 }
+
+/**
+ * The headers of every answer to `request`, with CORS's on a CORS endpoint's, which the admission
+ * gives its response (`ApiResponse`): free, where the platform's `cors` middleware would add a
+ * response hook to every request, CORS endpoint or not.
+ */
+export const answerHeaders = (request: IncomingMessage): AnswerHeaders =>
+  CORS_PATHS.has(pathOf(request.url ?? "")) ? CORS_ANSWER : EVERY_ANSWER
 
 /**
  * A browser's preflight for a CORS endpoint. No route takes OPTIONS, so it is answered where its

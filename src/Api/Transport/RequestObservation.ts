@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Struct } from "effect"
 import { Headers, HttpServerError, HttpServerRequest, type HttpServerResponse, HttpTraceContext } from "effect/http"
-import type { IncomingMessage, ServerResponse } from "node:http"
+import type { IncomingMessage } from "node:http"
 import { MCP_PATH } from "../Contract/Discovery.js"
 import { maskSecrets } from "../../Domain/Redaction.js"
 import { type RequestLogLine } from "../../Layers/Platform/Logging.js"
@@ -11,6 +11,7 @@ import { ChannelApi } from "../Contract/Channel.js"
 import { GUEST_PAGE_PATHS } from "../Handlers/GuestPages.js"
 import { METRICS_PATH } from "../Handlers/Metrics.js"
 import { AnalyticsHeaders } from "../Contract/RequestHeaders.js"
+import type { ApiResponse } from "./ApiResponse.js"
 import { withResponseHeader } from "./ResponseHeaders.js"
 
 const endpointPaths = (api: { readonly groups: Record<string, { readonly endpoints: Record<string, { readonly path: string }> }> }) =>
@@ -102,10 +103,10 @@ const metricsContext = Context.empty()
  * `traceparent` while traces are collected) when `log` is set. It counts in
  * `http.server.active_requests` until then.
  */
-export const observeResponse = (request: IncomingMessage, response: ServerResponse, log: RequestLogLine | undefined) => {
+export const observeResponse = (request: IncomingMessage, response: ApiResponse, log: RequestLogLine | undefined) => {
   const start = performance.now()
   Metrics.httpActiveRequests.modifyUnsafe(1, metricsContext)
-  response.once("close", () => {
+  response.on("close", () => { // once, as a response closes once (Connections.ts)
     const durationMs = performance.now() - start
     const method = request.method ?? ""
     const route = routeOf(request.url ?? "")
@@ -117,7 +118,7 @@ export const observeResponse = (request: IncomingMessage, response: ServerRespon
       "http.response.status_code": String(status)
     }).updateUnsafe(durationMs / 1000, metricsContext)
     if (log === undefined) return
-    const traceparent = response.getHeader("traceparent")
+    const traceparent = response.writtenHeader("traceparent")
     log({
       method,
       route,

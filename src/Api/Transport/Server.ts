@@ -3,12 +3,13 @@ import { Context, Effect, Layer, Scope } from "effect"
 import { HttpServer } from "effect/http"
 import { ServeError } from "effect/http/HttpServerError"
 import * as NetAddress from "effect/net/NetAddress"
-import { Server } from "node:http"
+import { IncomingMessage, Server } from "node:http"
 import type { ListenOptions } from "node:net"
 import { defaultConnectionLimits } from "../../Layers/Platform/AppConfig.js"
 import { RequestLog, type RequestLogLine } from "../../Layers/Platform/Logging.js"
 import * as Metrics from "../../Layers/Platform/Metrics.js"
 import { Admission, type RequestHandler } from "./Admission.js"
+import { ApiResponse } from "./ApiResponse.js"
 import { answerClientErrors } from "./ClientErrors.js"
 import { type CapCounts, type ConnectionLimits, limitConnections } from "./Connections.js"
 import { Drain } from "./Drain.js"
@@ -60,12 +61,13 @@ const CHECK_TIMEOUTS_EVERY_MS = 1_000
  * The application is attached with `serve`.
  */
 export class ApiServer {
-  readonly node: Server
+  readonly node: Server<typeof IncomingMessage, typeof ApiResponse>
   readonly #admission: Admission
   readonly #drain: Drain
 
   constructor(options: ServerOptions) {
-    this.node = new Server({
+    this.node = new Server<typeof IncomingMessage, typeof ApiResponse>({
+      ServerResponse: ApiResponse,
       headersTimeout: options.headersTimeoutMs,
       requestTimeout: options.requestTimeoutMs,
       keepAliveTimeout: KEEP_ALIVE_MS,

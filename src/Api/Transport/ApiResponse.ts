@@ -1,0 +1,45 @@
+import { type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, ServerResponse } from "node:http"
+
+/** Headers the admission gives an answer (`ApiResponse#answerHeaders`). */
+export type AnswerHeaders = Readonly<Record<string, string>>
+
+/**
+ * The API server's responses (`new Server({ ServerResponse: ApiResponse })`): the headers the
+ * admission gives an answer (`answerHeaders`) go into its head when the head is written, whoever
+ * writes it: the application, or Node itself on an `end()` with no head. Set beforehand with
+ * `setHeader`, each was checked there, and then every header of the head was set again one by one:
+ * Node's `writeHead` takes the headers it is given as they are only while none was set before
+ * (docs/performance.md: 25,000 of a read's 425,000 instructions). A header of the same name
+ * set on the response or given to `writeHead` wins, as it did over one set beforehand.
+ */
+export class ApiResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  answerHeaders: AnswerHeaders | undefined = undefined
+  /** The headers given to `writeHead` as an object, which Node writes without keeping them. */
+  #headHeaders: OutgoingHttpHeaders | undefined = undefined
+
+  /** A header of the answer as written: given to `writeHead`, or set on the response. */
+  writtenHeader(name: string): OutgoingHttpHeader | undefined {
+    return this.#headHeaders?.[name] ?? this.getHeader(name)
+  }
+
+  override writeHead(
+    statusCode: number,
+    reasonOrHeaders?: string | OutgoingHttpHeaders | Array<OutgoingHttpHeader>,
+    headers?: OutgoingHttpHeaders | Array<OutgoingHttpHeader>
+  ): this {
+    const ours = this.answerHeaders
+    this.answerHeaders = undefined
+    const reason = typeof reasonOrHeaders === "string" ? reasonOrHeaders : undefined
+    // as Node reads them: the headers are the third argument, else a second that is no reason phrase
+    const given = headers ?? (reason === undefined ? reasonOrHeaders as typeof headers : undefined)
+    const head: OutgoingHttpHeaders = {}
+    if (ours !== undefined) for (const name in ours) if (!this.hasHeader(name)) head[name] = ours[name]
+    if (Array.isArray(given)) {
+      // a raw list of names and values, which Node sets over the response's own
+      for (const name in head) this.setHeader(name, head[name]!)
+      return super.writeHead(statusCode, reason as string, given)
+    }
+    this.#headHeaders = Object.assign(head, given)
+    return super.writeHead(statusCode, reason as string, head)
+  }
+}
