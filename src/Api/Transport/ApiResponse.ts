@@ -9,8 +9,10 @@ export type AnswerHeaders = Readonly<Record<string, string>>
  * writes it: the application, or Node itself on an `end()` with no head. Set beforehand with
  * `setHeader`, each was checked there, and then every header of the head was set again one by one:
  * Node's `writeHead` takes the headers it is given as they are only while none was set before
- * (docs/performance.md: 25,000 of a read's 425,000 instructions). A header of the same name
- * set on the response or given to `writeHead` wins, as it did over one set beforehand.
+ * (docs/performance.md: with this, and `close` listeners added with `on`, GET /v1/hotel runs
+ * 390,000–397,000 instructions against 411,000–420,000). A header of the same name set on the
+ * response or given to `writeHead` (in lower case, as the platform writes them) wins, as it did
+ * over one set beforehand.
  */
 export class ApiResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   answerHeaders: AnswerHeaders | undefined = undefined
