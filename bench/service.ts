@@ -272,22 +272,25 @@ export const startServiceOn = async (databaseUrl: string, env: Record<string, st
   const dataDir = temporaryDataDir()
   const spawnedAt = performance.now()
   const flags = [...NODE_ARGS, ...(PROFILE_DIR === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`])]
-  const service = startNode([...flags, ...startArguments(cwd)], {
-    DATABASE_URL: databaseUrl,
-    APP_SECRET: randomBytes(32).toString("base64url"), // required with DATABASE_URL
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    INTENT_LIMIT_PER_HOUR: "0",
-    BOOKING_LIMIT_PER_HOUR: "0",
-    ROOM_NIGHTS_PER_ADDRESS_PER_DAY: "0",
-    MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "0",
-    RATE_LIMIT_PER_MINUTE: "0",
-    ...env
-  }, cwd, output === "file" ? dataDir : undefined)
+  const service = startNode([...flags, ...startArguments(cwd)], serviceEnv(databaseUrl, port, dataDir, env), cwd, output === "file" ? dataDir : undefined)
   await waitHealthy(`${base}/v1/health`, service.child, service.output)
   return { ...service, base, databaseUrl, dataDir, startupMs: performance.now() - spawnedAt }
 }
+
+/** The settings of a bench's service (`startServiceOn`) on `databaseUrl`, `port` and `dataDir`, `env` over them. */
+export const serviceEnv = (databaseUrl: string, port: number, dataDir: string, env: Record<string, string> = {}) => ({
+  DATABASE_URL: databaseUrl,
+  APP_SECRET: randomBytes(32).toString("base64url"), // required with DATABASE_URL
+  PORT: String(port),
+  HOST: "127.0.0.1",
+  DATA_DIR: dataDir,
+  INTENT_LIMIT_PER_HOUR: "0",
+  BOOKING_LIMIT_PER_HOUR: "0",
+  ROOM_NIGHTS_PER_ADDRESS_PER_DAY: "0",
+  MAIL_LIMIT_PER_RECIPIENT_PER_DAY: "0",
+  RATE_LIMIT_PER_MINUTE: "0",
+  ...env
+})
 
 /** The version of the terms a guest accepts, from the public view of a pending reservation. */
 export const termsVersion = async (base: string, token: string) => {
