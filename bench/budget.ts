@@ -12,7 +12,7 @@
  * measured spins.
  */
 import type autocannon from "autocannon"
-import { cpuMicros, measure, SECONDS, table, twoRoomQuote } from "./load.js"
+import { measureWithCpu, SECONDS, table, twoRoomQuote } from "./load.js"
 import { freePort, runBench, startBare, startNode, startService, stop, waitHealthy } from "./service.js"
 
 const SPINS = [0, 10, 20, 40, 80, 160, 320, 640]
@@ -40,21 +40,17 @@ runBench(async () => {
   for (const spin of SPINS) {
     console.error(`bare node:http spinning ${spin} µs a request: ${SECONDS} s…`)
     const server = await startBare(spin)
-    const before = cpuMicros(server.child.pid!)
-    const measured = await measure({ url: server.url }, 50)
-    const micros = (cpuMicros(server.child.pid!) - before) / measured.result.requests.total
+    const { micros, rps } = await measureWithCpu({ url: server.url }, 50, server.child.pid!)
     await stop(server.child)
-    bare.push({ spin, rps: measured.rps })
-    rows.push([`bare node:http, ${spin} µs spin`, measured.rps.toFixed(0), (measured.rps / bare[0]!.rps).toFixed(3), micros.toFixed(0), (micros - spin).toFixed(0)])
+    bare.push({ spin, rps })
+    rows.push([`bare node:http, ${spin} µs spin`, rps.toFixed(0), (rps / bare[0]!.rps).toFixed(3), micros.toFixed(0), (micros - spin).toFixed(0)])
   }
   const spinAt = (rps: number) => spinForRate(bare, rps)
   const measureServer = async (name: string, pid: number, opts: autocannon.Options) => {
     console.error(`${name}: ${SECONDS} s…`)
-    const before = cpuMicros(pid)
-    const measured = await measure(opts, 50)
-    const micros = (cpuMicros(pid) - before) / measured.result.requests.total
-    const spin = spinAt(measured.rps)
-    rows.push([name, measured.rps.toFixed(0), (measured.rps / bare[0]!.rps).toFixed(3), micros.toFixed(0), `as a ${spin === undefined ? "?" : spin.toFixed(0)} µs spin`])
+    const { micros, rps } = await measureWithCpu(opts, 50, pid)
+    const spin = spinAt(rps)
+    rows.push([name, rps.toFixed(0), (rps / bare[0]!.rps).toFixed(3), micros.toFixed(0), `as a ${spin === undefined ? "?" : spin.toFixed(0)} µs spin`])
   }
   const port = await freePort()
   const minimal = startNode(["--import", "tsx", "bench/minimalApi.ts"], { PORT: String(port) })

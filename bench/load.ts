@@ -57,6 +57,16 @@ export const twoRoomQuote = (base: string): autocannon.Options => ({
   body: twoRoomQuoteBody()
 })
 
+/**
+ * `measure`, with the CPU µs a request of the server process `pid` (warm-up included): unlike
+ * req/s, not set by how fast the bare server happens to be.
+ */
+export const measureWithCpu = async (opts: autocannon.Options, connections: number, pid: number): Promise<Measured & { readonly micros: number }> => {
+  const before = cpuMicros(pid)
+  const measured = await measure(opts, connections)
+  return { ...measured, micros: (cpuMicros(pid) - before) / measured.result.requests.total }
+}
+
 /** A table as aligned text (first column to the left) and as Markdown. */
 export const table = (header: Array<string>, rows: Array<Array<string>>) => {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))

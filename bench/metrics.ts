@@ -11,7 +11,7 @@
 import type { ChildProcess } from "node:child_process"
 import { basename } from "node:path"
 import type autocannon from "autocannon"
-import { cpuMicros, measure, table, twoRoomQuote } from "./load.js"
+import { measureWithCpu, table, twoRoomQuote } from "./load.js"
 import { runBench, startService } from "./service.js"
 
 const BASELINES = (process.env["BENCH_BASELINE"] ?? "").split(",").filter((path) => path !== "")
@@ -33,11 +33,7 @@ runBench(async () => {
     ["GET /v1/hotel", { url: `${base}/v1/hotel` }],
     ["POST /v1/quotes", twoRoomQuote(base)]
   ]
-  const load = async (child: ChildProcess, opts: autocannon.Options) => {
-    const before = cpuMicros(child.pid!)
-    const measured = await measure(opts, CONNECTIONS)
-    return { micros: (cpuMicros(child.pid!) - before) / measured.result.requests.total, ...measured }
-  }
+  const load = (child: ChildProcess, opts: autocannon.Options) => measureWithCpu(opts, CONNECTIONS, child.pid!)
   const targets: Array<{ readonly label: string; readonly child: ChildProcess; readonly base: string }> = []
   targets.push({ label: "this build", ...await startService({ METRICS_TOKEN }) })
   for (const path of BASELINES) targets.push({ label: basename(path), ...await startService({ METRICS_TOKEN }, path) })

@@ -7,7 +7,7 @@
  */
 import type { ChildProcess } from "node:child_process"
 import type autocannon from "autocannon"
-import { cpuMicros, measure, table } from "./load.js"
+import { measureWithCpu, table } from "./load.js"
 import { isoDate, runBench, startService } from "./service.js"
 
 const PAIRS = Number(process.env["BENCH_PAIRS"] ?? "3")
@@ -47,11 +47,8 @@ runBench(async () => {
   ]
 
   /** CPU µs a request of `service`, req/s and non-2xx answers, over one run of `connections`. */
-  const load = async (service: { readonly child: ChildProcess }, opts: autocannon.Options, connections: number) => {
-    const before = cpuMicros(service.child.pid!)
-    const measured = await measure(opts, connections)
-    return { micros: (cpuMicros(service.child.pid!) - before) / measured.result.requests.total, ...measured }
-  }
+  const load = (service: { readonly child: ChildProcess }, opts: autocannon.Options, connections: number) =>
+    measureWithCpu(opts, connections, service.child.pid!)
   const service = await startService()
   const on = await startService({ RATE_LIMIT_PER_MINUTE: "1000000" })
   // a first pass on each, discarded, so that no route pays for the compilation of the code all share

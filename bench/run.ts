@@ -53,7 +53,7 @@ import {
   probeWhileDownloading
 } from "./pdfs.js"
 import { runChannelBench } from "./channel.js"
-import { CONNECTIONS, cpuMicros, type Measured, measure, SECONDS, table, twoRoomQuote, WARMUP_SECONDS } from "./load.js"
+import { CONNECTIONS, type Measured, measureWithCpu, SECONDS, table, twoRoomQuote, WARMUP_SECONDS } from "./load.js"
 import {
   complete,
   isoDate,
@@ -121,14 +121,11 @@ const main = async () => {
     { name: "GET /v1/calendar (62 dates), 1 client", service: true, opts: { url: calendarUrl }, connections: 1 },
     { name: "GET /v1/calendar (62 dates)", service: true, opts: { url: calendarUrl }, connections: CONNECTIONS }
   ]
-  const results: Array<{ target: Target; measured: Measured; micros: number }> = []
+  const results: Array<{ target: Target; measured: Measured & { readonly micros: number } }> = []
   for (const target of targets) {
     console.error(`${target.name}: warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s…`)
-    const pid = (target.service ? service.child : bare.child).pid!
-    const cpuBefore = cpuMicros(pid)
-    const measured = await measure(target.opts, target.connections)
-    // the server's CPU a request (warm-up included): unlike req/s, not set by how fast the bare server is
-    results.push({ target, measured, micros: (cpuMicros(pid) - cpuBefore) / measured.result.requests.total })
+    const measured = await measureWithCpu(target.opts, target.connections, (target.service ? service.child : bare.child).pid!)
+    results.push({ target, measured })
     const { result } = measured
     if (measured.non2xx > 0 || result.errors > 0) {
       const sample = await fetch(target.opts.url, {
@@ -232,7 +229,7 @@ const main = async () => {
   const bareRps = (connections: number) =>
     results.find(({ target }) => !target.service && target.connections === connections)!.measured.rps
   const header = ["target", "connections", "req/s (avg)", "p50 (ms)", "p99 (ms)", "non-2xx", "errors", "vs bare", "CPU µs a request"]
-  const rows = results.map(({ measured: m, micros, target }) => [
+  const rows = results.map(({ measured: m, target }) => [
     target.name,
     String(target.connections),
     m.rps.toFixed(0),
@@ -241,7 +238,7 @@ const main = async () => {
     String(m.non2xx),
     String(m.result.errors),
     `${(m.rps / bareRps(target.connections)).toFixed(2)}x`,
-    micros.toFixed(0)
+    m.micros.toFixed(0)
   ])
   const load = table(header, rows)
   const reservations = table(

@@ -13,7 +13,7 @@
  * `BENCH_STDOUT=pipe` for a pipe) with its production limits (RATE_LIMIT_PER_MINUTE at a figure no
  * run reaches, so that every answer is a 200). Then the medians of each version.
  */
-import { cpuMicros, databaseCpuMicros, machineCpu, measure, stolenPercent, table, twoRoomQuote } from "./load.js"
+import { databaseCpuMicros, machineCpu, measure, measureWithCpu, stolenPercent, table, twoRoomQuote } from "./load.js"
 import { percentile, runBench, settleDatabase, startBare, startService, stop } from "./service.js"
 
 const PAIRS = Number(process.env["BENCH_PAIRS"] ?? "4")
@@ -37,12 +37,11 @@ runBench(async () => {
       const service = await startService({ RATE_LIMIT_PER_MINUTE: "1000000" }, root)
       for (const [target, opts] of targets(service.base)) {
         console.error(`pair ${pair}, ${name}: ${target}…`)
-        const before = cpuMicros(service.child.pid!)
         const databaseBefore = databaseCpuMicros()
         const machineBefore = machineCpu()
-        const measured = await measure(opts, 50)
+        const measured = await measureWithCpu(opts, 50, service.child.pid!)
         const stolen = stolenPercent(machineBefore, machineCpu())
-        const micros = (cpuMicros(service.child.pid!) - before) / measured.result.requests.total
+        const { micros } = measured
         const databaseMicros = (databaseCpuMicros() - databaseBefore) / measured.result.requests.total
         const ratio = measured.rps / bareRps
         figures.push({ target, version: name, ratio, rps: measured.rps, micros, databaseMicros })
