@@ -2,6 +2,8 @@
 FROM node:24.22.3-trixie-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci applies them to the installed packages (postinstall)
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 # compiled once here; the container starts the compiled service without building again

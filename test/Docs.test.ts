@@ -48,7 +48,7 @@ export const brokenLink = (page: string, target: string, readPage: (file: string
 /** The `code spans` of a page's prose. */
 const spansOf = (markdown: string) => [...prose(markdown).matchAll(/`([^`\n]+)`/g)].map(([, span]) => span!)
 
-const REPOSITORY_ROOTS = /^(src|test|bench|ops|public|data|docs|\.ci)\//
+const REPOSITORY_ROOTS = /^(src|test|bench|ops|public|data|docs|patches|\.ci)\//
 const TOP_LEVEL_FILES = new Set(["package.json", "package-lock.json", "docker-compose.yml", "Dockerfile", ".dependency-cruiser.cjs", "tsconfig.json", "vitest.config.ts"])
 /** A path written as a pattern (`src/Api/Contract/<Group>.ts`, `*Repo.ts`) names no one file. */
 const isPattern = (span: string) => /[<>*…{}$\s]/.test(span)

@@ -21,10 +21,17 @@ import { ReservationsHttp } from "./Reservations.js"
  */
 const RequestErrorsLive = Layer.succeed(RequestErrors, signalEndpointErrors)
 
-/** The API's groups, each implemented by its handlers, with the middleware they declare. Needs the services. */
-export const ApiGroupsLive = Layer.mergeAll(DiscoveryHttp, HotelHttp, CalendarHttp, QuotesHttp, ReservationsHttp, ManageHttp).pipe(
-  Layer.provide([ReservationTokenAuthLive, RequestErrorsLive])
-)
+/**
+ * The middleware the API's groups declare. It is given to the server as a whole, not to the groups
+ * alone, so that a request's context holds every service its group was built with, as the same
+ * value: the builder then provides the group's services to none of its requests, which copied the
+ * request's whole context each time, a fifth of GET /v1/hotel's instructions (patched into
+ * `effect`: patches/effect+4.1.0.patch, docs/performance.md).
+ */
+export const ApiMiddlewareLive = Layer.mergeAll(ReservationTokenAuthLive, RequestErrorsLive)
+
+/** The API's groups, each implemented by its handlers. Needs the services and the middleware they declare (`ApiMiddlewareLive`). */
+export const ApiGroupsLive = Layer.mergeAll(DiscoveryHttp, HotelHttp, CalendarHttp, QuotesHttp, ReservationsHttp, ManageHttp)
 
 /** The public API's routes on the server's `HttpRouter`. */
 export const ApiLive = HttpApiBuilder.layer(Api).pipe(Layer.provide(ApiGroupsLive))

@@ -3,7 +3,7 @@ import { constTrue } from "effect/Function"
 import { HttpMiddleware, HttpRouter, HttpServer, HttpServerRequest } from "effect/http"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
 import { untracedWithoutCollector } from "../../Layers/Platform/Tracing.js"
-import { RoutesLive } from "../Handlers/Groups.js"
+import { ApiMiddlewareLive, RoutesLive } from "../Handlers/Groups.js"
 import { McpHttp } from "../Mcp/Transport.js"
 import { answer, noResource } from "./ErrorAnswers.js"
 import { makeErrorsAsBodies } from "./Middleware.js"
@@ -36,7 +36,7 @@ export const HttpLive = untracedWithoutCollector(Layer.unwrap(Effect.gen(functio
     return rateLimit.route(isRoute(path) ? errorsAsBodies(router, request, path) : answer(noResource(request)), request, path)
   })
   return HttpServer.serve(Option.isSome(otlpEndpoint) ? traceRequests(app) : app)
-}))).pipe(
+})).pipe(Layer.provide(ApiMiddlewareLive))).pipe(
   Layer.provide(Layer.succeed(HttpMiddleware.TracerDisabledWhen, constTrue)),
   Layer.merge(RequestLoggingLive)
 )
