@@ -112,11 +112,7 @@ export const observeResponse = (request: IncomingMessage, response: ApiResponse,
     const route = routeOf(request.url ?? "")
     const status = response.writableFinished ? response.statusCode : CLIENT_CLOSED_REQUEST
     Metrics.httpActiveRequests.modifyUnsafe(-1, metricsContext)
-    Metrics.httpRequestDuration({
-      "http.request.method": KNOWN_METHODS.has(method) ? method : "_OTHER",
-      "http.route": route,
-      "http.response.status_code": String(status)
-    }).updateUnsafe(durationMs / 1000, metricsContext)
+    Metrics.httpRequestDuration(KNOWN_METHODS.has(method) ? method : "_OTHER", route, status).updateUnsafe(durationMs / 1000, metricsContext)
     if (log === undefined) return
     const traceparent = response.writtenHeader("traceparent")
     log({

@@ -69,9 +69,22 @@ const requestDuration = declare({
   description: "Duration of HTTP server requests, until the answer is written",
   seconds: true
 })
-export const httpRequestDuration = family((attributes) =>
-  Metric.histogram(requestDuration.name, { description: requestDuration.description, attributes, boundaries: DURATION_BUCKETS })
-)
+const durationSeries = new Map<string, Metric.Histogram<number>>()
+/**
+ * The series of `http.server.request.duration` of a method, route template and status, looked up
+ * for every request: by the three values, which hold no space, not by the attributes' JSON as a
+ * family's series are (`JSON.stringify` was 3.5 % of GET /v1/hotel's CPU).
+ */
+export const httpRequestDuration = (method: string, route: string, status: number): Metric.Histogram<number> => {
+  const key = `${method} ${route} ${status}`
+  let series = durationSeries.get(key)
+  if (series === undefined) {
+    const attributes = { "http.request.method": method, "http.route": route, "http.response.status_code": String(status) }
+    series = Metric.histogram(requestDuration.name, { description: requestDuration.description, attributes, boundaries: DURATION_BUCKETS })
+    durationSeries.set(key, series)
+  }
+  return series
+}
 export const httpActiveRequests = gauge({ name: "http.server.active_requests", description: "HTTP server requests in flight" })
 
 export const QUOTE_OUTCOMES = ["available", "unavailable"] as const
