@@ -22,6 +22,11 @@ const writers: Record<string, (response: ApiResponse) => void> = {
   },
   "/end-only": (response) => response.end("ok"),
   "/raw-list": (response) => response.writeHead(200, ["content-type", "text/plain", "referrer-policy", "origin"]).end("ok"),
+  "/added": (response) => {
+    response.addAnswerHeaders({ "ratelimit": "first", "x-by-app": "ours" })
+    response.addAnswerHeaders({ "ratelimit": "later" })
+    response.writeHead(200, { "x-by-app": "the app's" }).end("ok")
+  },
   "/traceparent": (response) => {
     response.writeHead(200, { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" }).end("ok")
   }
@@ -79,6 +84,12 @@ describe("ApiResponse", () => {
     const { headers } = await headerLines("/raw-list")
     expect(headers.filter(([name]) => name === "referrer-policy")).toEqual([["referrer-policy", "origin"]])
     expect(Object.fromEntries(headers)["x-content-type-options"]).toBe("nosniff")
+  })
+
+  it("adds headers given after the admission's, a later one of a name over an earlier, the application's over both", async () => {
+    const { headers } = await headerLines("/added")
+    expect(Object.fromEntries(headers)).toMatchObject({ ...OURS, "ratelimit": "later", "x-by-app": "the app's" })
+    expect(headers.filter(([name]) => name === "ratelimit")).toHaveLength(1)
   })
 
   it("tells a header given to writeHead once the answer is written (the request log's traceparent)", async () => {

@@ -1,3 +1,5 @@
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import type { HttpServerRequest } from "effect/http"
 import { type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, ServerResponse } from "node:http"
 
 /** Headers the admission gives an answer (`ApiResponse#answerHeaders`). */
@@ -18,6 +20,14 @@ export class ApiResponse<Request extends IncomingMessage = IncomingMessage> exte
   answerHeaders: AnswerHeaders | undefined = undefined
   /** The headers given to `writeHead` as an object, which Node writes without keeping them. */
   #headHeaders: OutgoingHttpHeaders | undefined = undefined
+
+  /**
+   * More headers for the answer's head, as the admission's (the rate limit's, known before the
+   * application answers): a later one of the same name wins, and the application's own still win.
+   */
+  addAnswerHeaders(headers: AnswerHeaders) {
+    this.answerHeaders = this.answerHeaders === undefined ? headers : { ...this.answerHeaders, ...headers }
+  }
 
   /** A header of the answer as written: given to `writeHead`, or set on the response. */
   writtenHeader(name: string): OutgoingHttpHeader | undefined {
@@ -45,3 +55,7 @@ export class ApiResponse<Request extends IncomingMessage = IncomingMessage> exte
     return super.writeHead(statusCode, reason as string, head)
   }
 }
+
+/** The response of a request to the API's server, every one of which is an `ApiResponse` (Server.ts). */
+export const apiResponseOf = (request: HttpServerRequest.HttpServerRequest): ApiResponse =>
+  NodeHttpServerRequest.toServerResponse(request) as ApiResponse

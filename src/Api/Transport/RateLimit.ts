@@ -1,5 +1,5 @@
 import { Effect, Metric, Option } from "effect"
-import { type HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { HttpServerRequest } from "effect/http"
 import { createHash } from "node:crypto"
 import { RateLimited } from "../../Domain/Errors.js"
 import { AppConfig } from "../../Layers/Platform/AppConfig.js"
@@ -10,15 +10,17 @@ import { CHANNEL_PREFIX } from "../Contract/Channel.js"
 import { HotelGroup } from "../Contract/Hotel.js"
 import { QuotesGroup } from "../Contract/Quotes.js"
 import { clientAddress } from "./ClientAddress.js"
+import { apiResponseOf } from "./ApiResponse.js"
 import { answer, type App } from "./ErrorAnswers.js"
 import { routeOf } from "./RequestObservation.js"
 
 /**
- * The limit's headers on the answer, whatever it is: set on the response itself, no hook needed.
- * An answer that already says them keeps them: a later take (`beyondRoute`) knows more.
+ * The limit's headers on the answer, whatever it is: given to the Node response, whose head
+ * they go into however it is written (`ApiResponse`), instead of a copy of the application's
+ * response with them. A later take (`beyondRoute`) knows more: its headers replace the route's.
  */
-const withRateHeaders = (response: HttpServerResponse.HttpServerResponse, decision: RateDecision) =>
-  response.headers["ratelimit"] !== undefined ? response : HttpServerResponse.setHeaders(response, {
+const sayRateHeaders = (request: HttpServerRequest.HttpServerRequest, decision: RateDecision) =>
+  apiResponseOf(request).addAnswerHeaders({
     "ratelimit-policy": `"per-client";q=${decision.limit};w=${decision.windowSeconds}`,
     "ratelimit": `"per-client";r=${decision.remaining};t=${decision.resetSeconds}`
   })
@@ -79,20 +81,20 @@ export const makeRateLimit = Effect.gen(function*() {
       `address:${addressOf(request)}`,
       ...(token === undefined ? [] : [`token:${createHash("sha256").update(token).digest("base64url")}`])
     ]
-    return Effect.flatMap(take.value(keys, counted, refusalCost), (decision) =>
-      Effect.map(
-        decision.allowed
-          ? served
-          : Effect.andThen(
-            Metric.update(Metrics.requestsRefused({ reason: "rate_limited", "http.route": routeOf(path) }), 1),
-            answer(
+    return Effect.flatMap(take.value(keys, counted, refusalCost), (decision) => {
+      sayRateHeaders(request, decision)
+      return decision.allowed
+        ? served
+        : Effect.andThen(
+          Metric.update(Metrics.requestsRefused({ reason: "rate_limited", "http.route": routeOf(path) }), 1),
+          answer(
             new RateLimited({
               message: `more than ${decision.limit} cost units a minute from this client (this request costs ${cost}): retry in ${decision.resetSeconds} s`,
               retry_after_seconds: decision.resetSeconds
             })
-          )),
-        (response) => withRateHeaders(response, decision)
-      ))
+          )
+        )
+    })
   }
   return {
     route: <R>(served: App<never, R>, request: HttpServerRequest.HttpServerRequest, path: string): App<never, R> => {
