@@ -7,7 +7,8 @@
  * callgrind with nothing counted; `BENCH_COUNT` requests (default 3,000; a third as many quotes)
  * warm it up, 4 at a time, then as many are counted. With `BENCH_BASELINE=/path/to/an/older/checkout`
  * (built with `npm run build`) the two versions alternate, `BENCH_ROUNDS` times (default 1), each
- * version as often first as second. Start-up under valgrind takes 30–40 s, a quote some 35 ms.
+ * version as often first as second. `BENCH_ONLY=GET` (or `quotes`): the targets whose name holds it.
+ * Start-up under valgrind takes 30–40 s, a quote some 35 ms.
  */
 import autocannon from "autocannon"
 import { execFileSync, spawn } from "node:child_process"
@@ -29,6 +30,7 @@ import {
 const COUNT = Number(process.env["BENCH_COUNT"] ?? "3000")
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? "1")
 const BASELINE = process.env["BENCH_BASELINE"]
+const ONLY = process.env["BENCH_ONLY"]
 /** The service's own address setting, which valgrind also names its control pipes after: `callgrind_control` is given the same. */
 const HOST = "127.0.0.1"
 
@@ -88,7 +90,7 @@ runBench(async () => {
     : [["baseline", BASELINE], ["this version", process.cwd()]]
   const rows: Array<Array<string>> = []
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [target, make, amount] of TARGETS) {
+    for (const [target, make, amount] of TARGETS.filter(([target]) => ONLY === undefined || target.includes(ONLY))) {
       for (const [version, cwd] of round % 2 === 1 ? versions : [...versions].reverse()) {
         console.error(`round ${round}, ${version}: ${target}, ${amount} warm-up then ${amount} counted…`)
         const instructions = await count(cwd, make, amount)
