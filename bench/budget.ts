@@ -13,7 +13,7 @@
  */
 import type autocannon from "autocannon"
 import { measureWithCpu, SECONDS, table, twoRoomQuote } from "./load.js"
-import { freePort, runBench, startBare, startNode, startService, stop, waitHealthy } from "./service.js"
+import { runBench, startBare, startHttpChild, startService, stop } from "./service.js"
 
 const SPINS = [0, 10, 20, 40, 80, 160, 320, 640]
 const RATIOS = [0.5, 0.1]
@@ -52,11 +52,8 @@ runBench(async () => {
     const spin = spinAt(rps)
     rows.push([name, rps.toFixed(0), (rps / bare[0]!.rps).toFixed(3), micros.toFixed(0), `as a ${spin === undefined ? "?" : spin.toFixed(0)} µs spin`])
   }
-  const port = await freePort()
-  const minimal = startNode(["--import", "tsx", "bench/minimalApi.ts"], { PORT: String(port) })
-  const minimalUrl = `http://127.0.0.1:${port}/`
-  await waitHealthy(minimalUrl, minimal.child, minimal.output)
-  await measureServer("Effect HttpApi, one endpoint, no middleware", minimal.child.pid!, { url: minimalUrl })
+  const minimal = await startHttpChild((port) => ["--import", "tsx", "bench/minimalApi.ts", String(port)])
+  await measureServer("Effect HttpApi, one endpoint, no middleware", minimal.child.pid!, { url: minimal.url })
   await stop(minimal.child)
   const service = await startService({ RATE_LIMIT_PER_MINUTE: "1000000" })
   await measureServer("GET /v1/hotel", service.child.pid!, { url: `${service.base}/v1/hotel` })

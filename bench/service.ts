@@ -120,17 +120,22 @@ export const isoDate = (daysAhead: number) => {
  * is to; its URL. `spinMicros`: the CPU it spends on each request before answering, in a busy
  * loop (`bench/budget.ts`), none by default.
  */
-export const startBare = async (spinMicros = 0) => {
-  const port = await freePort()
+export const startBare = (spinMicros = 0) => {
   const spin = spinMicros === 0 ? "" : `const until = performance.now() + ${spinMicros / 1000}; while (performance.now() < until);`
-  const bare = startNode([
+  return startHttpChild((port) => [
     "-e",
     `require("node:http").createServer((q, s) => { q.resume(); ${spin}s.writeHead(200, { "content-type": "application/json" }); s.end('{"ok":true}') })` +
     `.listen(${port}, "127.0.0.1")`
-  ], {})
+  ])
+}
+
+/** A node child (`args` for a free port) serving HTTP on 127.0.0.1 at that port, once `/` answers; with its URL. */
+export const startHttpChild = async (args: (port: number) => Array<string>) => {
+  const port = await freePort()
+  const server = startNode(args(port), {})
   const url = `http://127.0.0.1:${port}/`
-  await waitHealthy(url, bare.child, bare.output)
-  return { ...bare, url }
+  await waitHealthy(url, server.child, server.output)
+  return { ...server, url }
 }
 
 /** Runs `fn` on every item with at most `concurrency` calls in flight; the results in item order. */
