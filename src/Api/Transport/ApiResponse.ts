@@ -18,6 +18,8 @@ export type AnswerHeaders = Readonly<Record<string, string>>
  */
 export class ApiResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
   answerHeaders: AnswerHeaders | undefined = undefined
+  /** The ones added since (`addAnswerHeaders`), kept apart: the admission's are one object for every answer. */
+  #addedHeaders: AnswerHeaders | undefined = undefined
   /** The headers given to `writeHead` as an object, which Node writes without keeping them. */
   #headHeaders: OutgoingHttpHeaders | undefined = undefined
 
@@ -26,7 +28,7 @@ export class ApiResponse<Request extends IncomingMessage = IncomingMessage> exte
    * application answers): a later one of the same name wins, and the application's own still win.
    */
   addAnswerHeaders(headers: AnswerHeaders) {
-    this.answerHeaders = this.answerHeaders === undefined ? headers : { ...this.answerHeaders, ...headers }
+    this.#addedHeaders = this.#addedHeaders === undefined ? headers : { ...this.#addedHeaders, ...headers }
   }
 
   /** A header of the answer as written: given to `writeHead`, or set on the response. */
@@ -40,12 +42,15 @@ export class ApiResponse<Request extends IncomingMessage = IncomingMessage> exte
     headers?: OutgoingHttpHeaders | Array<OutgoingHttpHeader>
   ): this {
     const ours = this.answerHeaders
+    const added = this.#addedHeaders
     this.answerHeaders = undefined
+    this.#addedHeaders = undefined
     const reason = typeof reasonOrHeaders === "string" ? reasonOrHeaders : undefined
     // as Node reads them: the headers are the third argument, else a second that is no reason phrase
     const given = headers ?? (reason === undefined ? reasonOrHeaders as typeof headers : undefined)
     const head: OutgoingHttpHeaders = {}
     if (ours !== undefined) for (const name in ours) if (!this.hasHeader(name)) head[name] = ours[name]
+    if (added !== undefined) for (const name in added) if (!this.hasHeader(name)) head[name] = added[name]
     if (Array.isArray(given)) {
       // a raw list of names and values, which Node sets over the response's own
       for (const name in head) this.setHeader(name, head[name]!)
