@@ -1,7 +1,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
 import { HttpClientRequest } from "effect/http"
-import { type IncomingHttpHeaders, request as httpRequest } from "node:http"
+import { Agent, type IncomingHttpHeaders, request as httpRequest } from "node:http"
 import { createHttpServer } from "../../src/Api/Transport/Server.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { type RequestEntry, RequestLog } from "../../src/Layers/Platform/Logging.js"
@@ -235,6 +235,61 @@ layer(TestApp().pipe(Layer.provide(clock.layer)), { excludeTestServices: true })
       expect(tokenPreflight.headers["access-control-allow-origin"]).toBeUndefined()
     }))
 })
+
+/**
+ * GET /v1/hotel once for each of `forwardedFor` in turn (`X-Forwarded-For`, none for `undefined`),
+ * all on one keep-alive connection, as a proxy or a browser sends them: each answer's status, its
+ * `RateLimit` header and the client port it came to.
+ */
+const onOneConnection = (forwardedFor: ReadonlyArray<string | undefined>) =>
+  Effect.flatMap(baseUrl, (base) =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => new Agent({ keepAlive: true, maxSockets: 1 })),
+      (agent) =>
+        Effect.forEach(forwardedFor, (address) =>
+          Effect.callback<{ status: number; ratelimit: string | undefined; port: number | undefined }>((resume) => {
+            const { hostname, port } = new URL(base)
+            const headers = address === undefined ? {} : { "x-forwarded-for": address }
+            httpRequest({ hostname, port, path: "/v1/hotel", agent, headers }, (answer) => {
+              const answered = { status: answer.statusCode!, ratelimit: answer.headers["ratelimit"] as string | undefined, port: answer.socket.localPort }
+              answer.resume().on("end", () => resume(Effect.succeed(answered)))
+            }).on("error", (error) => resume(Effect.die(error))).end()
+          })),
+      (agent) => Effect.sync(() => agent.destroy())
+    ))
+
+layer(TestApp({ config: { rateLimitPerMinute: 3, trustedProxies: ["127.0.0.1", "::1"] } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
+  "RATE_LIMIT_PER_MINUTE behind the hotel's own proxy (TRUSTED_PROXIES)",
+  (it) => {
+    it.effect("counts each guest of one proxy connection by X-Forwarded-For, request by request", () =>
+      Effect.gen(function*() {
+        const answers = yield* onOneConnection(["198.51.100.1", "198.51.100.1", "198.51.100.1", "198.51.100.2", "198.51.100.1", undefined])
+        expect(new Set(answers.map((a) => a.port)).size).toBe(1)
+        // what is left of each client's 3 units (the clock is the file's, wherever its minute stands)
+        expect(answers.map((a) => [a.status, /;r=(\d+);/.exec(a.ratelimit ?? "")?.[1]])).toEqual([
+          [200, "2"],
+          [200, "1"],
+          [200, "0"],
+          [200, "2"],
+          [429, "0"],
+          // the proxy's own request, counted as its address
+          [200, "2"]
+        ])
+      }))
+  }
+)
+
+layer(TestApp({ config: { rateLimitPerMinute: 3 } }).pipe(Layer.provide(clock.layer)), { excludeTestServices: true })(
+  "RATE_LIMIT_PER_MINUTE with no trusted proxy",
+  (it) => {
+    it.effect("counts a connection's requests as its peer's, whatever X-Forwarded-For each says", () =>
+      Effect.gen(function*() {
+        const answers = yield* onOneConnection(["198.51.100.1", "198.51.100.2", undefined, "198.51.100.3"])
+        expect(new Set(answers.map((a) => a.port)).size).toBe(1)
+        expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429])
+      }))
+  }
+)
 
 describe("RateLimiter", () => {
   it.effect("a request counts for every key; one key out of room refuses it, and a refused request costs 1", () =>
