@@ -9,14 +9,25 @@
  * GET /v1/hotel and two-room quote (its production limits, the rate limit at a figure no run
  * reaches), each with its CPU µs a request and the spin it runs like; and for each ratio the spin
  * it allows: the CPU a request may spend beyond a bare server's own to reach it, read between the
- * measured spins.
+ * measured spins. Last, a bare server sending GET /v1/hotel's very answer (its body and headers):
+ * what of the read's ratio is what it sends, not what makes it. Each row splits its CPU into user
+ * space and the kernel (on loopback, each answer's write runs the receiving side's TCP too).
  */
 import type autocannon from "autocannon"
 import { measureWithCpu, SECONDS, table, twoRoomQuote } from "./load.js"
-import { runBench, startBare, startHttpChild, startService, stop } from "./service.js"
+import { type BareAnswer, runBench, startBare, startHttpChild, startService, stop } from "./service.js"
 
 const SPINS = [0, 10, 20, 40, 80, 160, 320, 640]
 const RATIOS = [0.5, 0.1]
+/** Headers Node writes itself, or that describe this one connection, not the answer. */
+const NOT_THE_ANSWERS = new Set(["date", "connection", "keep-alive", "transfer-encoding"])
+
+/** The service's answer at `url`, as a bare server would send it (`startBare`). */
+const answerAt = async (url: string): Promise<BareAnswer> => {
+  const response = await fetch(url)
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => !NOT_THE_ANSWERS.has(name)))
+  return { headers, body: await response.text() }
+}
 
 /**
  * The spin at which the bare server answers `rps` a second, read linearly in the time a request
@@ -40,26 +51,46 @@ runBench(async () => {
   for (const spin of SPINS) {
     console.error(`bare node:http spinning ${spin} µs a request: ${SECONDS} s…`)
     const server = await startBare(spin)
-    const { micros, rps } = await measureWithCpu({ url: server.url }, 50, server.child.pid!)
+    const { micros, rps, userMicros, kernelMicros } = await measureWithCpu({ url: server.url }, 50, server.child.pid!)
     await stop(server.child)
     bare.push({ spin, rps })
-    rows.push([`bare node:http, ${spin} µs spin`, rps.toFixed(0), (rps / bare[0]!.rps).toFixed(3), micros.toFixed(0), (micros - spin).toFixed(0)])
+    rows.push([
+      `bare node:http, ${spin} µs spin`,
+      rps.toFixed(0),
+      (rps / bare[0]!.rps).toFixed(3),
+      micros.toFixed(0),
+      userMicros.toFixed(0),
+      kernelMicros.toFixed(0),
+      (micros - spin).toFixed(0)
+    ])
   }
   const spinAt = (rps: number) => spinForRate(bare, rps)
   const measureServer = async (name: string, pid: number, opts: autocannon.Options) => {
     console.error(`${name}: ${SECONDS} s…`)
-    const { micros, rps } = await measureWithCpu(opts, 50, pid)
+    const { micros, rps, userMicros, kernelMicros } = await measureWithCpu(opts, 50, pid)
     const spin = spinAt(rps)
-    rows.push([name, rps.toFixed(0), (rps / bare[0]!.rps).toFixed(3), micros.toFixed(0), `as a ${spin === undefined ? "?" : spin.toFixed(0)} µs spin`])
+    rows.push([
+      name,
+      rps.toFixed(0),
+      (rps / bare[0]!.rps).toFixed(3),
+      micros.toFixed(0),
+      userMicros.toFixed(0),
+      kernelMicros.toFixed(0),
+      `as a ${spin === undefined ? "?" : spin.toFixed(0)} µs spin`
+    ])
   }
   const minimal = await startHttpChild((port) => ["--import", "tsx", "bench/minimalApi.ts", String(port)])
   await measureServer("Effect HttpApi, one endpoint, no middleware", minimal.child.pid!, { url: minimal.url })
   await stop(minimal.child)
   const service = await startService({ RATE_LIMIT_PER_MINUTE: "1000000" })
+  const hotelAnswer = await answerAt(`${service.base}/v1/hotel`)
   await measureServer("GET /v1/hotel", service.child.pid!, { url: `${service.base}/v1/hotel` })
   await measureServer("POST /v1/quotes (2 rooms)", service.child.pid!, twoRoomQuote(service.base))
   await stop(service.child)
-  const result = table(["server", "req/s", "vs bare", "CPU µs a request", "beyond the spin"], rows)
+  const sameAnswer = await startBare(0, hotelAnswer)
+  await measureServer("bare node:http, GET /v1/hotel's answer", sameAnswer.child.pid!, { url: sameAnswer.url })
+  await stop(sameAnswer.child)
+  const result = table(["server", "req/s", "vs bare", "CPU µs a request", "user", "kernel", "beyond the spin"], rows)
   console.log(result.text)
   const allowed = RATIOS.map((ratio) => {
     const spin = spinAt(ratio * bare[0]!.rps)

@@ -59,12 +59,21 @@ export const twoRoomQuote = (base: string): autocannon.Options => ({
 
 /**
  * `measure`, with the CPU µs a request of the server process `pid` (warm-up included): unlike
- * req/s, not set by how fast the bare server happens to be.
+ * req/s, not set by how fast the bare server happens to be; in all, in user space and in the
+ * kernel (its socket work).
  */
-export const measureWithCpu = async (opts: autocannon.Options, connections: number, pid: number): Promise<Measured & { readonly micros: number }> => {
-  const before = cpuMicros(pid)
+export const measureWithCpu = async (
+  opts: autocannon.Options,
+  connections: number,
+  pid: number
+): Promise<Measured & { readonly micros: number; readonly userMicros: number; readonly kernelMicros: number }> => {
+  const before = processCpu(pid)
   const measured = await measure(opts, connections)
-  return { ...measured, micros: (cpuMicros(pid) - before) / measured.result.requests.total }
+  const after = processCpu(pid)
+  const requests = measured.result.requests.total
+  const userMicros = (after.userMicros - before.userMicros) / requests
+  const kernelMicros = (after.kernelMicros - before.kernelMicros) / requests
+  return { ...measured, micros: userMicros + kernelMicros, userMicros, kernelMicros }
 }
 
 /** A table as aligned text (first column to the left) and as Markdown. */
@@ -85,7 +94,9 @@ const MICROS_PER_TICK = 10_000
 const processCpu = (pid: number | string) => {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
   const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ")
-  return { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), micros: (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK }
+  const userMicros = Number(fields[11]) * MICROS_PER_TICK
+  const kernelMicros = Number(fields[12]) * MICROS_PER_TICK
+  return { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), userMicros, kernelMicros, micros: userMicros + kernelMicros }
 }
 
 /** User and system CPU time of a process so far, in µs. */

@@ -115,16 +115,23 @@ export const isoDate = (daysAhead: number) => {
   return d.toISOString().slice(0, 10)
 }
 
+/** What a bare server answers every request with: its headers (Node adds Date and Connection) and body. */
+export interface BareAnswer {
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
 /**
- * A bare `node:http` server answering {"ok":true}, in a child of its own: the baseline every ratio
- * is to; its URL. `spinMicros`: the CPU it spends on each request before answering, in a busy
- * loop (`bench/budget.ts`), none by default.
+ * A bare `node:http` server answering `answer` ({"ok":true} by default), in a child of its own:
+ * the baseline every ratio is to; its URL. `spinMicros`: the CPU it spends on each request before
+ * answering, in a busy loop (`bench/budget.ts`), none by default.
  */
-export const startBare = (spinMicros = 0) => {
+export const startBare = (spinMicros = 0, answer: BareAnswer = { headers: { "content-type": "application/json" }, body: `{"ok":true}` }) => {
   const spin = spinMicros === 0 ? "" : `const until = performance.now() + ${spinMicros / 1000}; while (performance.now() < until);`
   return startHttpChild((port) => [
     "-e",
-    `require("node:http").createServer((q, s) => { q.resume(); ${spin}s.writeHead(200, { "content-type": "application/json" }); s.end('{"ok":true}') })` +
+    `const headers = ${JSON.stringify(answer.headers)}; const body = ${JSON.stringify(answer.body)};` +
+    `require("node:http").createServer((q, s) => { q.resume(); ${spin}s.writeHead(200, headers); s.end(body) })` +
     `.listen(${port}, "127.0.0.1")`
   ])
 }
