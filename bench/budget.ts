@@ -48,37 +48,29 @@ const spinForRate = (measured: ReadonlyArray<{ readonly spin: number; readonly r
 runBench(async () => {
   const rows: Array<Array<string>> = []
   const bare: Array<{ spin: number; rps: number }> = []
+  /**
+   * The server `name` (process `pid`) under the load `opts`: its row, the last cell `last` of its
+   * req/s and CPU µs a request, each ratio to the bare server that spins none (the first). Its req/s.
+   */
+  const measureRow = async (name: string, pid: number, opts: autocannon.Options, last: (rps: number, micros: number) => string) => {
+    console.error(`${name}: ${SECONDS} s…`)
+    const { kernelMicros, micros, rps, userMicros } = await measureWithCpu(opts, 50, pid)
+    const ratio = rps / (bare[0]?.rps ?? rps)
+    rows.push([name, rps.toFixed(0), ratio.toFixed(3), micros.toFixed(0), userMicros.toFixed(0), kernelMicros.toFixed(0), last(rps, micros)])
+    return rps
+  }
   for (const spin of SPINS) {
-    console.error(`bare node:http spinning ${spin} µs a request: ${SECONDS} s…`)
     const server = await startBare(spin)
-    const { micros, rps, userMicros, kernelMicros } = await measureWithCpu({ url: server.url }, 50, server.child.pid!)
+    const rps = await measureRow(`bare node:http, ${spin} µs spin`, server.child.pid!, { url: server.url }, (_, micros) => (micros - spin).toFixed(0))
     await stop(server.child)
     bare.push({ spin, rps })
-    rows.push([
-      `bare node:http, ${spin} µs spin`,
-      rps.toFixed(0),
-      (rps / bare[0]!.rps).toFixed(3),
-      micros.toFixed(0),
-      userMicros.toFixed(0),
-      kernelMicros.toFixed(0),
-      (micros - spin).toFixed(0)
-    ])
   }
   const spinAt = (rps: number) => spinForRate(bare, rps)
-  const measureServer = async (name: string, pid: number, opts: autocannon.Options) => {
-    console.error(`${name}: ${SECONDS} s…`)
-    const { micros, rps, userMicros, kernelMicros } = await measureWithCpu(opts, 50, pid)
-    const spin = spinAt(rps)
-    rows.push([
-      name,
-      rps.toFixed(0),
-      (rps / bare[0]!.rps).toFixed(3),
-      micros.toFixed(0),
-      userMicros.toFixed(0),
-      kernelMicros.toFixed(0),
-      `as a ${spin === undefined ? "?" : spin.toFixed(0)} µs spin`
-    ])
-  }
+  const measureServer = (name: string, pid: number, opts: autocannon.Options) =>
+    measureRow(name, pid, opts, (rps) => {
+      const spin = spinAt(rps)
+      return `as a ${spin === undefined ? "?" : spin.toFixed(0)} µs spin`
+    })
   const minimal = await startHttpChild((port) => ["--import", "tsx", "bench/minimalApi.ts", String(port)])
   await measureServer("Effect HttpApi, one endpoint, no middleware", minimal.child.pid!, { url: minimal.url })
   await stop(minimal.child)
