@@ -7,6 +7,7 @@ import { Repositories, Services } from "../../src/Composition.js"
 import type { RoomTypeId } from "../../src/Domain/Ids.js"
 import type { LocalDate } from "../../src/Domain/LocalDate.js"
 import responsesAsText from "../../src/Layers/Persistence/migrations/0017_quote_responses_as_text.js"
+import responsesUnparsed from "../../src/Layers/Persistence/migrations/0019_quote_responses_unparsed.js"
 import { QuoteRepo } from "../../src/Layers/Persistence/QuoteRepo.js"
 import { AppConfig } from "../../src/Layers/Platform/AppConfig.js"
 import { AppSecret } from "../../src/Layers/Platform/AppSecret.js"
@@ -80,8 +81,8 @@ layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("quotes stored
       const [asStored] = yield* sql<{ text: string }>`SELECT response::text AS text FROM quotes WHERE id = ${quote.quote_id}`
       expect(asStored!.text).toBe(JSON.stringify(stored.response))
       // the version before stored jsonb, and may still be writing while another instance migrates
-      yield* sql`ALTER TABLE quotes ALTER COLUMN response TYPE jsonb USING response::jsonb`
       const older = yield* quoteDouble("2026-12-28", "2026-12-30")
+      yield* sql`ALTER TABLE quotes ALTER COLUMN response TYPE jsonb USING response::jsonb`
       yield* responsesAsText
       yield* sql`
         INSERT INTO quotes (id, expires_at, checkin, checkout, status, session_id, client, response)
@@ -92,5 +93,38 @@ layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("quotes stored
       expect(Option.getOrThrow(yield* repo.find(older.quote_id)).response).toEqual(older)
       const late = Option.getOrThrow(yield* repo.find(`${older.quote_id}_late` as typeof older.quote_id)).response
       expect(late).toEqual(older)
+    }))
+
+  it.effect("a quote's response is stored as plain text; one the version before wrote as json, before or after the migration, reads the same", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const repo = yield* QuoteRepo
+      const columnType = Effect.map(
+        sql<{ type: string }>`SELECT data_type AS type FROM information_schema.columns WHERE table_name = 'quotes' AND column_name = 'response'`,
+        ([column]) => column!.type
+      )
+      // the version before stored json (as the test above leaves the table)
+      yield* sql`ALTER TABLE quotes ALTER COLUMN response TYPE json USING response::json`
+      yield* responsesUnparsed
+      expect(yield* columnType).toBe("text")
+      const quote = yield* quoteDouble("2027-01-04", "2027-01-07")
+      const [asStored] = yield* sql<{ text: string }>`SELECT response AS text FROM quotes WHERE id = ${quote.quote_id}`
+      expect(asStored!.text).toBe(JSON.stringify(quote))
+      // written as json before the migration
+      yield* sql`ALTER TABLE quotes ALTER COLUMN response TYPE json USING response::json`
+      yield* sql`
+        INSERT INTO quotes (id, expires_at, checkin, checkout, status, session_id, client, response)
+        SELECT q.id || '_before', q.expires_at, q.checkin, q.checkout, q.status, q.session_id, q.client, q.response
+        FROM quotes q WHERE q.id = ${quote.quote_id}`
+      yield* responsesUnparsed
+      // and after it, by an instance still running the version before
+      yield* sql`
+        INSERT INTO quotes (id, expires_at, checkin, checkout, status, session_id, client, response)
+        SELECT q.id || '_after', q.expires_at, q.checkin, q.checkout, q.status, q.session_id, q.client, r.response
+        FROM quotes q, json_to_recordset(json_build_array(json_build_object('response', q.response::json))) AS r(response json)
+        WHERE q.id = ${quote.quote_id}`
+      for (const suffix of ["", "_before", "_after"]) {
+        expect(Option.getOrThrow(yield* repo.find(`${quote.quote_id}${suffix}` as typeof quote.quote_id)).response).toEqual(quote)
+      }
     }))
 })

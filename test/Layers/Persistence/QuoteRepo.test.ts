@@ -18,9 +18,20 @@ contract("QuoteRepo", { inMemory: QuoteRepo.InMemory, postgres: QuoteRepo.layer 
         response: { ...example, quote_id: "q_other" as QuoteId, status: "unavailable" as const, package_offers: [], reservable: false },
         client: { client: null, ai_agent: null, session: null }
       }
-      yield* Effect.all([repo.insert(quote), repo.insert(other)], { concurrency: "unbounded" })
+      // stored in the same batch, its responses one a line: line breaks, quotes and backslashes in a text stay in it
+      const [offer] = example.package_offers
+      const written = {
+        response: {
+          ...example,
+          quote_id: "q_written" as QuoteId,
+          package_offers: [{ ...offer!, description: "Line one,\nline \"two\" \\ \r\n\u2028three" }]
+        },
+        client: { client: "a\nclient", ai_agent: null, session: null }
+      }
+      yield* Effect.all([repo.insert(quote), repo.insert(other), repo.insert(written)], { concurrency: "unbounded" })
       expect(yield* repo.find(example.quote_id)).toEqual(Option.some(quote))
       expect(yield* repo.find("q_other" as QuoteId)).toEqual(Option.some(other))
+      expect(yield* repo.find("q_written" as QuoteId)).toEqual(Option.some(written))
       expect(yield* repo.find("q_unknown" as QuoteId)).toEqual(Option.none())
     }))
 })

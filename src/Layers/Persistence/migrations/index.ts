@@ -17,6 +17,7 @@ import m0015 from "./0015_stay_changes_counted.js"
 import m0016 from "./0016_channel_received_at.js"
 import m0017 from "./0017_quote_responses_as_text.js"
 import m0018 from "./0018_nights_by_date.js"
+import m0019 from "./0019_quote_responses_unparsed.js"
 
 /** Every migration by its id, in order; a new one is a new file and a new line here. */
 export const migrationFiles = {
@@ -37,7 +38,8 @@ export const migrationFiles = {
   "0015_stay_changes_counted": m0015,
   "0016_channel_received_at": m0016,
   "0017_quote_responses_as_text": m0017,
-  "0018_nights_by_date": m0018
+  "0018_nights_by_date": m0018,
+  "0019_quote_responses_unparsed": m0019
 }
 
 export const migrations = Migrator.fromRecord(migrationFiles)
