@@ -43,7 +43,8 @@ const mapSourcesOnly = (file) => {
   )
   // A chunk of packages alone (effect's core) maps nothing: its map says so in no segment at all.
   // Effect's modules format a stack at load, and Node then parses the map of the chunk they are
-  // in: a segment for each of its lines was 5 MB of heap in every idle service.
+  // in: a segment for each of its lines was 4.5 MB of heap, and 16 MB more of new space, in every
+  // idle service (docs/performance.md).
   writeFileSync(file, JSON.stringify({ ...map, sources, names, mappings: sources.length === 0 ? "" : encode(mappings) }))
 }
 

@@ -80,8 +80,8 @@ layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("quotes stored
       // json keeps the text as written: jsonb would answer it re-written (a space after each colon, keys reordered)
       const [asStored] = yield* sql<{ text: string }>`SELECT response::text AS text FROM quotes WHERE id = ${quote.quote_id}`
       expect(asStored!.text).toBe(JSON.stringify(stored.response))
-      // the version before stored jsonb, and may still be writing while another instance migrates
       const older = yield* quoteDouble("2026-12-28", "2026-12-30")
+      // the version before stored jsonb, and may still be writing while another instance migrates
       yield* sql`ALTER TABLE quotes ALTER COLUMN response TYPE jsonb USING response::jsonb`
       yield* responsesAsText
       yield* sql`
@@ -99,14 +99,11 @@ layer(OnPostgres, { excludeTestServices: true, timeout: 60_000 })("quotes stored
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const repo = yield* QuoteRepo
-      const columnType = Effect.map(
-        sql<{ type: string }>`SELECT data_type AS type FROM information_schema.columns WHERE table_name = 'quotes' AND column_name = 'response'`,
-        ([column]) => column!.type
-      )
       // the version before stored json (as the test above leaves the table)
       yield* sql`ALTER TABLE quotes ALTER COLUMN response TYPE json USING response::json`
       yield* responsesUnparsed
-      expect(yield* columnType).toBe("text")
+      const [column] = yield* sql<{ type: string }>`SELECT data_type AS type FROM information_schema.columns WHERE table_name = 'quotes' AND column_name = 'response'`
+      expect(column!.type).toBe("text")
       const quote = yield* quoteDouble("2027-01-04", "2027-01-07")
       const [asStored] = yield* sql<{ text: string }>`SELECT response AS text FROM quotes WHERE id = ${quote.quote_id}`
       expect(asStored!.text).toBe(JSON.stringify(quote))

@@ -43,12 +43,12 @@ export class QuoteRepo extends Context.Service<QuoteRepo, {
       // Quotes do not wait for the disk (synchronous_commit off for this statement alone): a
       // database crash may lose the last fraction of a second of them, and their clients quote
       // again; the flush it saves was the slowest step of a quote under load. The batch travels
-      // as two parameters so that the statement can be a SELECT carrying that setting: the
-      // quotes' columns as JSON, and their responses as lines of JSON (which never holds a raw
-      // line break), split by the database but never parsed: inside the batch's JSON each response
-      // was parsed twice, the larger part of the database's work for a quote
-      // (docs/performance.md). One batch is in flight at a time: two at once served fewer quotes
-      // for more CPU each on a quiet machine, as each batch has its round trip and its JSON to make.
+      // as parameters so that the statement can be a SELECT carrying that setting: the quotes'
+      // columns as JSON, and their responses as lines of JSON (which never holds a raw line
+      // break), which the database splits but never parses (inside the batch's JSON, each was
+      // parsed twice: a third of the database's work for a quote). One batch is in flight at a
+      // time: two at once served fewer quotes for more CPU each on a quiet machine, as each batch
+      // has its round trip and its JSON to make (docs/performance.md).
       const store = yield* makeBatcher(
         (quotes: ReadonlyArray<StoredQuote>) =>
           sql`
