@@ -62,6 +62,16 @@ const PROFILE_DIR = process.env["BENCH_PROFILE"]
 const NODE_ARGS = process.env["BENCH_NODE_ARGS"]?.split(/\s+/).filter((flag) => flag !== "") ?? []
 
 /**
+ * `BENCH_PIN=CPU`: every server the bench starts (the service, the bare ones) runs on that CPU
+ * alone (`taskset -c`), the bench itself started on the others, e.g. `BENCH_PIN=0 taskset -c 1 npm
+ * run bench:side`. The load generator then never takes the server's core, and a profile
+ * (`BENCH_PROFILE`) samples what the server spends, not the time it waited for a core: GET
+ * /v1/hotel's `writev` took 53 % of the samples unpinned, 39 % pinned, the kernel's share of its
+ * CPU (docs/performance.md).
+ */
+const PIN = process.env["BENCH_PIN"]
+
+/**
  * Spawns a node child in `cwd` (this checkout by default), its stdout to a file in `outputDir`
  * (when given) or to a pipe, keeps the tail of what it says, and registers its kill (SIGTERM,
  * SIGKILL after 5 s). `output()`: the last lines of stderr and of stdout.
@@ -69,7 +79,8 @@ const NODE_ARGS = process.env["BENCH_NODE_ARGS"]?.split(/\s+/).filter((flag) => 
 export const startNode = (args: Array<string>, env: Record<string, string>, cwd = ROOT, outputDir?: string) => {
   const stdoutFile = outputDir === undefined ? undefined : join(outputDir, "stdout.log")
   const stdoutFd = stdoutFile === undefined ? "pipe" : openSync(stdoutFile, "a")
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", stdoutFd, "pipe"] })
+  const [command, commandArgs] = PIN === undefined ? [process.execPath, args] : ["taskset", ["-c", PIN, process.execPath, ...args]]
+  const child = spawn(command, commandArgs, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", stdoutFd, "pipe"] })
   if (typeof stdoutFd === "number") closeSync(stdoutFd)
   const tail: Array<string> = []
   const keep = (chunk: Buffer) => {
