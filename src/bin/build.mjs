@@ -27,9 +27,12 @@ const mapSourcesOnly = (file) => {
   const names = []
   const nameIndex = new Map()
   const keptName = (i) => nameIndex.get(i) ?? nameIndex.set(i, names.push(map.names[i]) - 1).get(i)
-  // a package's code keeps a segment of its column alone, where it begins: unmapped, so that a
-  // frame in it is not given the src/ place before it
-  const mappings = decode(map.mappings).map((line) =>
+  // A chunk of packages alone (effect's core) maps nothing: its map says so in no segment at all.
+  // Effect's modules format a stack at load, and Node then parses the map of the chunk they are
+  // in: a segment for each of its lines was 4.5 MB of heap, and 16 MB more of new space, in every
+  // idle service (docs/performance.md). Elsewhere a package's code keeps a segment of its column
+  // alone, where it begins: unmapped, so that a frame in it is not given the src/ place before it.
+  const mappings = sources.length === 0 ? "" : encode(decode(map.mappings).map((line) =>
     line.reduce((kept, [column, source, sourceLine, sourceColumn, name]) => {
       if (!sourceIndex.has(source)) {
         if (kept.length === 0 || kept.at(-1).length > 1) kept.push([column])
@@ -40,12 +43,8 @@ const mapSourcesOnly = (file) => {
         : [column, sourceIndex.get(source), sourceLine, sourceColumn, keptName(name)])
       return kept
     }, [])
-  )
-  // A chunk of packages alone (effect's core) maps nothing: its map says so in no segment at all.
-  // Effect's modules format a stack at load, and Node then parses the map of the chunk they are
-  // in: a segment for each of its lines was 4.5 MB of heap, and 16 MB more of new space, in every
-  // idle service (docs/performance.md).
-  writeFileSync(file, JSON.stringify({ ...map, sources, names, mappings: sources.length === 0 ? "" : encode(mappings) }))
+  ))
+  writeFileSync(file, JSON.stringify({ ...map, sources, names, mappings }))
 }
 
 const stale = () => {
